@@ -1,0 +1,66 @@
+/**
+ * The tenant a run belongs to. Every durable key is partitioned by it.
+ *
+ * @module
+ */
+
+/** Options for {@linkcode Scope}. */
+export interface ScopeOptions {
+  /**
+   * The organisation.
+   * @default {0}
+   */
+  readonly orgId?: number;
+  /**
+   * The domain inside the organisation.
+   * @default {0}
+   */
+  readonly domainId?: number;
+}
+
+/**
+ * A tenant. `new Scope()` is tenant zero.
+ *
+ * @example
+ * ```ts
+ * import { Scope } from "@agentkit/testing/ports";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(new Scope({ orgId: 7, domainId: 2 }).key(), "org7:dom2");
+ * assertEquals(new Scope().key(), "org0:dom0");
+ * ```
+ */
+export class Scope {
+  /** The organisation. */
+  readonly orgId: number;
+  /** The domain. */
+  readonly domainId: number;
+  readonly #key: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param options The tenant's ids.
+   */
+  constructor(options: ScopeOptions = {}) {
+    const { orgId = 0, domainId = 0 } = options;
+    for (const [name, v] of [["orgId", orgId], ["domainId", domainId]] as const) {
+      if (!Number.isInteger(v) || v < 0) {
+        throw new RangeError(
+          `Cannot build a Scope: ${name} must be a non-negative integer, got ${JSON.stringify(v)}`,
+        );
+      }
+    }
+    this.orgId = orgId;
+    this.domainId = domainId;
+    this.#key = `org${orgId}:dom${domainId}`;
+  }
+
+  /**
+   * The partition key, `"org7:dom2"`.
+   * @returns The key.
+   */
+  key(): string {
+    return this.#key;
+  }
+}

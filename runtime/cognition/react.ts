@@ -1,0 +1,308 @@
+/**
+ * The ReAct tool loop.
+ *
+ * @module
+ */
+import type { ChatResponse } from "../../ports/chat.ts";
+import type { Message, ToolCall } from "../../ports/message.ts";
+import { ProviderError } from "../../ports/provider_errors.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { ToolPort, ToolProvider } from "../../ports/tool.ts";
+import type { ToolSpec } from "../../ports/tool_spec.ts";
+import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../../ports/usage.ts";
+import type { RunContext } from "../context.ts";
+import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
+import { rethrowIfFatal } from "../harness_error.ts";
+import { type PreparedTool, prepareTool } from "../tool_schema.ts";
+import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
+import { stopReasonOf } from "./cognition.ts";
+
+/** Options for {@linkcode ReActCognition}: give `tools` or `provider`. */
+export interface ReActOptions {
+  /** Tools run in-process through the invoker's tool chain. */
+  readonly tools?: readonly ToolPort[];
+  /** A batch tool provider (an MCP client); its calls go one at a time. */
+  readonly provider?: ToolProvider;
+  /**
+   * Model calls at most; reaching it ends the run with `"max_iterations"`.
+   * @default {10}
+   */
+  readonly maxIterations?: number;
+  /** A deadline per tool call on `ctx.clock`; a late call becomes an error tool message. */
+  readonly toolTimeoutMs?: number;
+}
+
+const APPROVED = /^\s*(y|yes|ok|approve|approved|allow)\s*[.!]?\s*$/i;
+
+/**
+ * The reason-and-act loop: call the model with the tools; run the tool calls
+ * it asks for, one at a time, and give it the results; repeat until it
+ * answers without tools. A failing tool becomes a tool message the model
+ * sees (harness errors and cancellation still escape). A length-truncated
+ * turn dispatches nothing and ends with `stopReason: "length"`.
+ *
+ * @example A scripted tool loop
+ * ```ts
+ * import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+ * import { toolCall } from "@agentkit/testing/ports";
+ * import { FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const tool = new FakeTool({ name: "lookup_cert", responder: { notAfter: "2026-08-01" } });
+ * const llm = FakeLLM.script([
+ *   { toolCalls: [toolCall("c1", "lookup_cert", { host: "example.com" })] },
+ *   { content: "The certificate expired on 2026-08-01." },
+ * ]);
+ * const agent = new Agent("sre", { model: "fake-model", cognition: new ReActCognition({ tools: [tool] }) });
+ * const result = await agent.run("Why did the deploy fail?", makeTestCtx({ llm }));
+ * assertEquals(result.output, "The certificate expired on 2026-08-01.");
+ * assertEquals(tool.calls, [{ host: "example.com" }]);
+ * assertEquals(llm.calls, 2);
+ * ```
+ */
+export class ReActCognition implements Cognition {
+  /** `"react"`. */
+  readonly name: string = "react";
+  /** The model-call limit. */
+  readonly maxIterations: number;
+  /** The per-call deadline, if any. */
+  readonly toolTimeoutMs?: number;
+  readonly #tools: Map<string, PreparedTool>;
+  readonly #provider?: ToolProvider;
+  readonly #specs: readonly ToolSpec[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param options Tools or provider, and limits.
+   */
+  constructor(options: ReActOptions = {}) {
+    if (options.tools && options.provider) {
+      throw new TypeError(
+        "Cannot build a ReActCognition with both tools and provider: pass one of them",
+      );
+    }
+    const max = options.maxIterations ?? 10;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new RangeError(
+        `Cannot build a ReActCognition: maxIterations must be an integer of at least 1, got ${
+          JSON.stringify(options.maxIterations)
+        }`,
+      );
+    }
+    if (options.toolTimeoutMs !== undefined && !(options.toolTimeoutMs > 0)) {
+      throw new RangeError(
+        `Cannot build a ReActCognition: toolTimeoutMs must be a positive number of ms, got ${
+          JSON.stringify(options.toolTimeoutMs)
+        }`,
+      );
+    }
+    this.maxIterations = max;
+    this.toolTimeoutMs = options.toolTimeoutMs;
+    this.#provider = options.provider;
+    this.#tools = new Map();
+    for (const tool of options.tools ?? []) {
+      const prepared = prepareTool(tool);
+      if (this.#tools.has(prepared.spec.name)) {
+        throw new TypeError(
+          `Cannot build a ReActCognition: two tools are named "${prepared.spec.name}"; tool names must be unique`,
+        );
+      }
+      this.#tools.set(prepared.spec.name, prepared);
+    }
+    this.#specs = this.#provider ? [] : [...this.#tools.values()].map((t) => t.spec);
+  }
+
+  /** The tool specs the model is offered. */
+  specs(): readonly ToolSpec[] {
+    return this.#provider ? this.#provider.listTools() : this.#specs;
+  }
+
+  /** Runs the loop with blocking model calls. */
+  async run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
+    const invoker = ctx.requireInvoker(input.agent.name);
+    const messages: Message[] = [...input.messages];
+    const tools = this.specs();
+    let usage: Usage = ZERO_USAGE;
+    let output = "";
+    await this.#syncGrants(ctx, input.agent.name);
+    for (let i = 0; i < this.maxIterations; i++) {
+      ctx.checkCancelled();
+      let res: ChatResponse;
+      try {
+        res = await invoker.chat({ messages, model: input.agent.model, tools }, ctx);
+      } catch (error) {
+        // A provider that cut the answer off at the token limit is a truncated
+        // turn, not an anonymous failure: bill it and stop with "length".
+        if (error instanceof ProviderError && error.finishReason === "length") {
+          if (error.usage) usage = addUsage(usage, error.usage);
+          return { output, usage, messages, stopReason: "length" };
+        }
+        throw error;
+      }
+      usage = addUsage(usage, res.usage);
+      output = res.content;
+      const step = await this.#afterTurn(
+        res.content,
+        res.toolCalls,
+        res.finishReason,
+        messages,
+        ctx,
+        input.agent.name,
+      );
+      if (step) return { output, usage, messages, stopReason: step };
+    }
+    return { output, usage, messages, stopReason: "max_iterations" };
+  }
+
+  /** Runs the loop with streamed model calls, yielding every model event. */
+  async *stream(
+    input: CognitionInput,
+    ctx: RunContext,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
+    const invoker = ctx.requireInvoker(input.agent.name);
+    const messages: Message[] = [...input.messages];
+    const tools = this.specs();
+    await this.#syncGrants(ctx, input.agent.name);
+    for (let i = 0; i < this.maxIterations; i++) {
+      ctx.checkCancelled();
+      let content = "";
+      const calls: ToolCall[] = [];
+      let finish: FinishReason | undefined;
+      for await (
+        const event of invoker.stream({ messages, model: input.agent.model, tools }, ctx)
+      ) {
+        yield event;
+        if (event.type === "text_delta") content += event.content;
+        else if (event.type === "tool_call") calls.push(event.call);
+        else if (event.type === "message_end") finish = event.finishReason;
+        else if (event.type === "error") {
+          if (event.finishReason === "length") return;
+          throw event.error;
+        }
+      }
+      if (finish === undefined) return;
+      if (await this.#afterTurn(content, calls, finish, messages, ctx, input.agent.name)) return;
+    }
+  }
+
+  // Records the assistant turn and runs its tools; returns a stop reason when
+  // the loop should end.
+  async #afterTurn(
+    content: string,
+    calls: readonly ToolCall[],
+    finish: FinishReason,
+    messages: Message[],
+    ctx: RunContext,
+    agent: string,
+  ): Promise<CognitionResult["stopReason"] | undefined> {
+    messages.push(
+      calls.length
+        ? { role: "assistant", content, toolCalls: calls }
+        : { role: "assistant", content },
+    );
+    if (finish === "length") return "length";
+    if (calls.length === 0 || finish === "content_filter" || finish === "error") {
+      return stopReasonOf(finish);
+    }
+    for (const call of calls) {
+      ctx.checkCancelled();
+      messages.push(await this.#dispatch(call, ctx, agent));
+    }
+    return undefined;
+  }
+
+  async #syncGrants(ctx: RunContext, agent: string): Promise<void> {
+    const provider = this.#provider;
+    if (provider && typeof provider.grants === "function") {
+      const grants = await provider.grants();
+      await ctx.emit("grants", `tool grants: ${grants.join(", ") || "none"}`, {
+        payload: [...grants],
+        agent,
+      });
+    }
+  }
+
+  async #dispatch(call: ToolCall, ctx: RunContext, agent: string): Promise<Message> {
+    const ms = this.toolTimeoutMs;
+    try {
+      const content = ms === undefined
+        ? await this.#execute(call, ctx, agent)
+        : await this.#withDeadline(call, ctx, agent, ms);
+      return { role: "tool", content, toolCallId: call.id };
+    } catch (error) {
+      rethrowIfFatal(error, ctx.signal);
+      const message = error instanceof Error ? error.message : String(error);
+      await ctx.emit("tool_error", message, {
+        payload: { tool: call.name, callId: call.id },
+        agent,
+      });
+      return { role: "tool", content: `Error: ${message}`, toolCallId: call.id, isError: true };
+    }
+  }
+
+  async #withDeadline(call: ToolCall, ctx: RunContext, agent: string, ms: number): Promise<string> {
+    // A per-call controller linked to the run's signal by hand: AbortSignal.any
+    // retains memory per call on Node 20.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(ctx.signal.reason);
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const callCtx = ctx.with({ signal: controller.signal });
+    const deadline = ctx.clock.sleep(ms, controller.signal).then(() => {
+      throw new ToolTimeout(call.name, ms);
+    });
+    try {
+      return await Promise.race([this.#execute(call, callCtx, agent), deadline]);
+    } finally {
+      ctx.signal.removeEventListener("abort", onAbort);
+      if (!controller.signal.aborted) controller.abort(new ToolTimeout(call.name, ms));
+      deadline.catch(() => {});
+    }
+  }
+
+  async #execute(call: ToolCall, ctx: RunContext, agent: string): Promise<string> {
+    if (this.#provider) {
+      const [result] = await this.#provider.executeToolCalls([call], ctx);
+      if (!result) throw new Error(`The tool provider returned no result for call "${call.id}"`);
+      if (result.isError) throw new Error(result.content);
+      return result.content;
+    }
+    const prepared = this.#tools.get(call.name);
+    if (!prepared) throw new UnknownTool(call.name, [...this.#tools.keys()]);
+    let raw: unknown = call.args;
+    if (call.rawArgs !== undefined) {
+      try {
+        raw = JSON.parse(call.rawArgs);
+      } catch (error) {
+        throw new Error(
+          `The arguments of tool "${call.name}" are not valid JSON (${
+            (error as Error).message
+          }): ${call.rawArgs}`,
+        );
+      }
+    }
+    const args = prepared.parse(raw);
+    if (prepared.tool.requiresApproval && ctx.autonomy === "manual") {
+      const asker = ctx.asker;
+      if (!asker) throw new NoAsker(call.name);
+      const answer = await asker.ask(
+        `Allow tool "${call.name}" with ${JSON.stringify(args)}? (yes/no)`,
+        ctx,
+      );
+      if (!APPROVED.test(answer)) {
+        await ctx.emit("approval_denied", `tool "${call.name}" was not approved`, {
+          payload: { tool: call.name, answer },
+          agent,
+        });
+        return `Denied: the user did not approve tool "${call.name}" (answered ${
+          JSON.stringify(answer)
+        })`;
+      }
+    }
+    const value = await ctx.requireInvoker(agent).callTool(
+      { tool: prepared.tool, call, args },
+      ctx,
+    );
+    return typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * Errors the runtime throws. Harness errors (misuse of the kit) extend
+ * {@linkcode HarnessError}; the rest are conditions a caller may handle.
+ *
+ * @module
+ */
+import { HarnessError } from "./harness_error.ts";
+
+/**
+ * A budget limit was reached; the provider was not called.
+ *
+ * @example
+ * ```ts
+ * import { BudgetExceeded } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const e = new BudgetExceeded("maxCalls", "3", "3");
+ * assertEquals(e.name, "BudgetExceeded");
+ * ```
+ */
+export class BudgetExceeded extends Error {
+  /** Which limit: `"maxCostUsd"`, `"maxCalls"` or `"maxTokens"`. */
+  readonly limit: string;
+  /** The limit's value. */
+  readonly max: string;
+  /** What was used when the call was refused. */
+  readonly used: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param limit Which limit.
+   * @param max The limit's value.
+   * @param used What was used.
+   * @param subject Whose budget (for the message).
+   */
+  constructor(limit: string, max: string, used: string, subject = "Budget") {
+    super(
+      `${subject} exceeded: ${limit} is ${max} and ${used} is already used, so the provider was not called; raise ${limit} or end the run earlier`,
+    );
+    this.name = "BudgetExceeded";
+    this.limit = limit;
+    this.max = max;
+    this.used = used;
+  }
+}
+
+/**
+ * A run has a budget or meters but no `meter()` middleware would charge them.
+ *
+ * @example
+ * ```ts
+ * import { UnmeteredBudget } from "@agentkit/testing/runtime";
+ * import { assertMatch } from "@std/assert";
+ *
+ * assertMatch(new UnmeteredBudget().message, /meter\(\)/);
+ * ```
+ */
+export class UnmeteredBudget extends HarnessError {
+  /** Creates the instance. */
+  constructor() {
+    super(
+      "Cannot charge the budget: the context has a budget or meters but no meter() in chatMiddleware, so nothing would ever be charged; add meter() to chatMiddleware (makeTestCtx({ chatMiddleware: [meter()] }))",
+    );
+  }
+}
+
+/**
+ * An agent ran on a context without an invoker.
+ *
+ * @example
+ * ```ts
+ * import { NoInvoker } from "@agentkit/testing/runtime";
+ * import { assertMatch } from "@std/assert";
+ *
+ * assertMatch(new NoInvoker("analyst").message, /pass llm/);
+ * ```
+ */
+export class NoInvoker extends HarnessError {
+  /**
+   * Creates the instance.
+   *
+   * @param agent The agent that tried to call a model.
+   */
+  constructor(agent: string) {
+    super(
+      `Cannot run agent "${agent}": the context has no invoker (no model to call); pass llm to makeTestCtx({ llm }) or an Invoker to new Services({ invoker })`,
+    );
+  }
+}
+
+/**
+ * A middleware lacks what it needs (a store, a vector index) to do its job.
+ *
+ * @example
+ * ```ts
+ * import { MisconfiguredMiddleware } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(new MisconfiguredMiddleware("memoize", "x").middleware, "memoize");
+ * ```
+ */
+export class MisconfiguredMiddleware extends HarnessError {
+  /** The middleware's name. */
+  readonly middleware: string;
+  /**
+   * Creates the instance.
+   *
+   * @param middleware The middleware's name.
+   * @param message What is missing and how to pass it.
+   */
+  constructor(middleware: string, message: string) {
+    super(message);
+    this.middleware = middleware;
+  }
+}
+
+/**
+ * Tool arguments failed the tool's schema.
+ *
+ * @example
+ * ```ts
+ * import { ToolArgsInvalid } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(new ToolArgsInvalid("lookup", "host: expected string").tool, "lookup");
+ * ```
+ */
+export class ToolArgsInvalid extends Error {
+  /** The tool's name. */
+  readonly tool: string;
+  /**
+   * Creates the instance.
+   *
+   * @param tool The tool's name.
+   * @param detail What failed validation.
+   */
+  constructor(tool: string, detail: string) {
+    super(`Invalid arguments for tool "${tool}": ${detail}`);
+    this.name = "ToolArgsInvalid";
+    this.tool = tool;
+  }
+}
+
+/**
+ * The model called a tool nobody offered.
+ *
+ * @example
+ * ```ts
+ * import { UnknownTool } from "@agentkit/testing/runtime";
+ * import { assertMatch } from "@std/assert";
+ *
+ * assertMatch(new UnknownTool("lookpu", ["lookup"]).message, /did you mean "lookup"/);
+ * ```
+ */
+export class UnknownTool extends Error {
+  /** The name the model asked for. */
+  readonly tool: string;
+  /**
+   * Creates the instance.
+   *
+   * @param tool The name the model asked for.
+   * @param known The tools on offer.
+   */
+  constructor(tool: string, known: readonly string[]) {
+    const near = known.find((k) => k.toLowerCase() === tool.toLowerCase()) ??
+      known.find((k) => editDistance(k, tool) <= 2);
+    super(
+      `Unknown tool "${tool}"; the tools on offer are ${
+        known.length ? known.map((k) => `"${k}"`).join(", ") : "none"
+      }${near ? `; did you mean "${near}"?` : ""}`,
+    );
+    this.name = "UnknownTool";
+    this.tool = tool;
+  }
+}
+
+/**
+ * Edit distance between two strings (insertions, deletions, substitutions).
+ *
+ * @param a One string.
+ * @param b The other.
+ * @returns The Levenshtein distance.
+ *
+ * @example
+ * ```ts
+ * import { editDistance } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(editDistance("kitten", "sitting"), 3);
+ * ```
+ */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(
+        prev[j] + 1,
+        cur[j - 1] + 1,
+        prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * A tool marked `requiresApproval` ran under `autonomy: "manual"` with no asker.
+ *
+ * @example
+ * ```ts
+ * import { NoAsker } from "@agentkit/testing/runtime";
+ * import { assertMatch } from "@std/assert";
+ *
+ * assertMatch(new NoAsker("deploy").message, /asker/);
+ * ```
+ */
+export class NoAsker extends HarnessError {
+  /**
+   * Creates the instance.
+   *
+   * @param tool The tool that needed approval.
+   */
+  constructor(tool: string) {
+    super(
+      `Cannot ask for approval of tool "${tool}": autonomy is "manual" but the context has no asker; pass makeTestCtx({ asker: new FakeAsker(["yes"]) }) or new Services({ asker })`,
+    );
+  }
+}
+
+/**
+ * A tool call ran past its deadline.
+ *
+ * @example
+ * ```ts
+ * import { ToolTimeout } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(new ToolTimeout("slow", 150).timeoutMs, 150);
+ * ```
+ */
+export class ToolTimeout extends Error {
+  /** The tool. */
+  readonly tool: string;
+  /** The deadline it missed. */
+  readonly timeoutMs: number;
+  /**
+   * Creates the instance.
+   *
+   * @param tool The tool.
+   * @param timeoutMs The deadline.
+   */
+  constructor(tool: string, timeoutMs: number) {
+    super(`Tool "${tool}" did not finish within ${timeoutMs} ms and was cancelled`);
+    this.name = "ToolTimeout";
+    this.tool = tool;
+    this.timeoutMs = timeoutMs;
+  }
+}

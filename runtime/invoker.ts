@@ -1,0 +1,175 @@
+/**
+ * The invoker: the model and tool calls of a run, each through its chain.
+ *
+ * @module
+ */
+import type { ChatRequest, ChatResponse } from "../ports/chat.ts";
+import type { LLMPort } from "../ports/llm.ts";
+import type { StreamEvent } from "../ports/stream_event.ts";
+import type { RunContext } from "./context.ts";
+import { UnmeteredBudget } from "./errors.ts";
+import type {
+  ChatMiddleware,
+  ChatNext,
+  StreamNext,
+  ToolInvocation,
+  ToolMiddleware,
+  ToolNext,
+} from "./middleware/types.ts";
+
+/** Options for {@linkcode Invoker}. */
+export interface InvokerOptions {
+  /** The model. */
+  readonly llm: LLMPort;
+  /** Wraps every model call, outermost first. */
+  readonly chatMiddleware?: readonly ChatMiddleware[];
+  /** Wraps every tool call, outermost first. */
+  readonly toolMiddleware?: readonly ToolMiddleware[];
+}
+
+/**
+ * Calls the model and tools through their middleware chains. The chains are
+ * composed once, here, not per call.
+ *
+ * @example
+ * ```ts
+ * import { Invoker, RunContext, Services, retry } from "@agentkit/testing/runtime";
+ * import { FakeLLM } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const invoker = new Invoker({ llm: new FakeLLM("hi"), chatMiddleware: [retry()] });
+ * const ctx = new RunContext({ services: new Services({ invoker }) });
+ * const res = await invoker.chat({ model: "fake-model", messages: [{ role: "user", content: "x" }] }, ctx);
+ * assertEquals(res.content, "hi");
+ * ```
+ */
+export class Invoker {
+  /** The model. */
+  readonly llm: LLMPort;
+  /** The chat chain, outermost first. */
+  readonly chatMiddleware: readonly ChatMiddleware[];
+  /** The tool chain, outermost first. */
+  readonly toolMiddleware: readonly ToolMiddleware[];
+  /** Whether a middleware in the chat chain charges meters. */
+  readonly metered: boolean;
+  readonly #chat: ChatNext;
+  readonly #stream: StreamNext;
+  readonly #tool: ToolNext;
+
+  /**
+   * Creates the instance.
+   *
+   * @param options The model and the two chains.
+   */
+  constructor(options: InvokerOptions) {
+    const { llm } = options;
+    if (!llm || typeof llm.chat !== "function") {
+      throw new TypeError("Cannot build an Invoker without an llm: pass new Invoker({ llm })");
+    }
+    this.llm = llm;
+    this.chatMiddleware = [...(options.chatMiddleware ?? [])];
+    this.toolMiddleware = [...(options.toolMiddleware ?? [])];
+    for (const mw of [...this.chatMiddleware, ...this.toolMiddleware]) {
+      if (!mw || typeof mw.name !== "string") {
+        throw new TypeError(
+          `Cannot build an Invoker: every middleware must be an object with a name (did you pass retry instead of retry()?), got ${
+            String(mw)
+          }`,
+        );
+      }
+    }
+    this.metered = this.chatMiddleware.some((m) => m.charges === true);
+
+    let chat: ChatNext = (req, ctx) => llm.chat(req, ctx);
+    let stream: StreamNext = (req, ctx) => llm.stream(req, ctx);
+    for (let i = this.chatMiddleware.length - 1; i >= 0; i--) {
+      const mw = this.chatMiddleware[i];
+      if (mw.chat) {
+        const next = chat;
+        const handler = mw.chat.bind(mw);
+        chat = (req, ctx) => handler(req, ctx, next);
+      }
+      if (mw.stream) {
+        const next = stream;
+        const handler = mw.stream.bind(mw);
+        stream = (req, ctx) => handler(req, ctx, next);
+      }
+    }
+    let tool: ToolNext = (inv, ctx) => inv.tool.call(inv.args, ctx);
+    for (let i = this.toolMiddleware.length - 1; i >= 0; i--) {
+      const mw = this.toolMiddleware[i];
+      const next = tool;
+      const handler = mw.call.bind(mw);
+      tool = (inv, ctx) => handler(inv, ctx, next);
+    }
+    this.#chat = chat;
+    this.#stream = stream;
+    this.#tool = tool;
+  }
+
+  /**
+   * One blocking model call through the chat chain, in an `llm` span.
+   * @param request The request.
+   * @param ctx The run.
+   * @returns The response.
+   * @throws {UnmeteredBudget} When the run has meters and no `meter()`.
+   */
+  async chat(request: ChatRequest, ctx: RunContext): Promise<ChatResponse> {
+    if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
+    const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
+    try {
+      const res = await this.#chat(request, ctx);
+      span.setAttribute("gen_ai.response.finish_reason", res.finishReason);
+      return res;
+    } catch (error) {
+      span.addEvent("error", { message: String((error as Error)?.message ?? error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  /**
+   * One streamed model call through the chat chain, in an `llm` span.
+   * @param request The request.
+   * @param ctx The run.
+   * @returns The events.
+   * @throws {UnmeteredBudget} When the run has meters and no `meter()`.
+   */
+  async *stream(
+    request: ChatRequest,
+    ctx: RunContext,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
+    if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
+    const span = ctx.trace.span("chat", "llm", {
+      "gen_ai.request.model": request.model,
+      streaming: true,
+    });
+    try {
+      yield* this.#stream(request, ctx);
+    } finally {
+      span.end();
+    }
+  }
+
+  /**
+   * One tool call through the tool chain, in a `tool` span.
+   * @param invocation The tool, the call and its validated arguments.
+   * @param ctx The run.
+   * @returns What the tool returned.
+   */
+  async callTool(invocation: ToolInvocation, ctx: RunContext): Promise<unknown> {
+    const span = ctx.trace.span("execute_tool", "tool", {
+      "gen_ai.tool.name": invocation.tool.name,
+      "gen_ai.tool.call.id": invocation.call.id,
+    });
+    try {
+      return await this.#tool(invocation, ctx);
+    } catch (error) {
+      span.addEvent("error", { message: String((error as Error)?.message ?? error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+}

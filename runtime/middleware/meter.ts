@@ -1,0 +1,126 @@
+/**
+ * Charging meters from model usage.
+ *
+ * @module
+ */
+import { ProviderError } from "../../ports/provider_errors.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { Usage } from "../../ports/usage.ts";
+import { toUnits } from "../_decimal.ts";
+import type { RunContext } from "../context.ts";
+import type { PriceTable } from "../price_table.ts";
+import type { ChatMiddleware } from "./types.ts";
+
+/** Options for {@linkcode meter}. */
+export interface MeterOptions {
+  /**
+   * Prices for models whose provider reports no cost.
+   * @default {ctx.services.prices}
+   */
+  readonly prices?: PriceTable;
+}
+
+/**
+ * A model has no price, and a meter needs the cost.
+ *
+ * @example
+ * ```ts
+ * import { UnpricedModel } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(new UnpricedModel("gpt-x").model, "gpt-x");
+ * ```
+ */
+export class UnpricedModel extends Error {
+  /** The model without a price. */
+  readonly model: string;
+  /**
+   * Creates the instance.
+   *
+   * @param model The model without a price.
+   */
+  constructor(model: string) {
+    super(
+      `Cannot charge a cost for model "${model}": it is not in the price table and the provider reported no costUsd; add it with new Services({ prices: PriceTable.default().with("${model}", { inputPerMTok, outputPerMTok }) }) or meter({ prices })`,
+    );
+    this.name = "UnpricedModel";
+    this.model = model;
+  }
+}
+
+/**
+ * Checks every meter in `ctx.allMeters` before each model call (a limit
+ * already reached throws `BudgetExceeded` before the provider is called) and
+ * charges each with the call's usage and exact cost afterwards, including
+ * usage reported on a failed call or stream. The cost is the provider's
+ * `usage.costUsd` when present, else the price table's.
+ *
+ * @param options The price table.
+ * @returns The middleware.
+ *
+ * @example A metered run
+ * ```ts
+ * import { Agent, Budget, meter } from "@agentkit/testing/runtime";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const budget = new Budget({ maxCostUsd: "0.10" });
+ * const ctx = makeTestCtx({ llm: new FakeLLM("ok"), budget, chatMiddleware: [meter()] });
+ * await new Agent("a", { model: "fake-model" }).run("go", ctx);
+ * assertEquals([budget.spent(), budget.calls], ["0.000100", 1]);
+ * ```
+ */
+export function meter(options: MeterOptions = {}): ChatMiddleware {
+  const charge = (ctx: RunContext, model: string, usage: Usage): void => {
+    const meters = ctx.allMeters;
+    if (meters.length === 0) return;
+    let costUnits: bigint | undefined = usage.costUsd !== undefined
+      ? toUnits(usage.costUsd, "usage.costUsd")
+      : (options.prices ?? ctx.services.prices).costUnits(model, usage);
+    if (costUnits === undefined) {
+      if (meters.some((m) => m.requiresPrice === true)) throw new UnpricedModel(model);
+      costUnits = 0n;
+    }
+    const c = { model, usage, costUnits };
+    for (const m of meters) m.charge(c, ctx);
+  };
+  const check = (ctx: RunContext): void => {
+    for (const m of ctx.allMeters) m.check(ctx);
+  };
+  return {
+    name: "meter",
+    charges: true,
+    async chat(req, ctx, next) {
+      check(ctx);
+      let res;
+      try {
+        res = await next(req, ctx);
+      } catch (error) {
+        if (error instanceof ProviderError && error.usage) charge(ctx, req.model, error.usage);
+        throw error;
+      }
+      charge(ctx, res.model || req.model, res.usage);
+      return res;
+    },
+    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
+      check(ctx);
+      let charged = false;
+      try {
+        for await (const event of next(req, ctx)) {
+          if (
+            !charged && (event.type === "message_end" || (event.type === "error" && event.usage))
+          ) {
+            charged = true;
+            charge(ctx, req.model, event.usage!);
+          }
+          yield event;
+        }
+      } catch (error) {
+        if (!charged && error instanceof ProviderError && error.usage) {
+          charge(ctx, req.model, error.usage);
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Retry of pre-stream, retryable model failures.
+ *
+ * @module
+ */
+import { ProviderError } from "../../ports/provider_errors.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import { isHarnessError } from "../harness_error.ts";
+import type { ChatMiddleware } from "./types.ts";
+
+/** Options for {@linkcode retry}. */
+export interface RetryOptions {
+  /**
+   * Attempts in total, the first included.
+   * @default {3}
+   */
+  readonly maxAttempts?: number;
+  /**
+   * How to wait between attempts.
+   * @default {ctx.clock.sleep}
+   */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The wait before attempt `n + 1`, given the failed attempt `n` (1-based).
+   * @default {(n) => 200 * 2 ** (n - 1)}
+   */
+  readonly backoff?: (attempt: number) => number;
+  /**
+   * Which failures to retry.
+   * @default {isRetryable}
+   */
+  readonly retryOn?: (error: unknown) => boolean;
+}
+
+/**
+ * The default retry rule: a `ProviderError` marked `retryable` that happened
+ * before the stream started, or a `TimeoutError`. Harness errors never are.
+ *
+ * @param error Anything thrown.
+ * @returns Whether another attempt may succeed.
+ *
+ * @example
+ * ```ts
+ * import { isRetryable } from "@agentkit/testing/runtime";
+ * import { ProviderError, RateLimitError } from "@agentkit/testing/ports";
+ * import { assert } from "@std/assert";
+ *
+ * assert(isRetryable(new RateLimitError()));
+ * assert(!isRetryable(new ProviderError("cut", { retryable: true, phase: "mid_stream" })));
+ * assert(!isRetryable(new Error("bug")));
+ * ```
+ */
+export function isRetryable(error: unknown): boolean {
+  if (isHarnessError(error)) return false;
+  if (error instanceof ProviderError) return error.retryable && error.phase === "pre_stream";
+  return error instanceof Error && error.name === "TimeoutError";
+}
+
+/**
+ * Re-invokes a model call that failed before its first event with a
+ * retryable error, waiting `backoff(n)` ms between attempts on `sleep` (or
+ * `ctx.clock`, so a `FakeClock` makes the wait free). A stream that already
+ * produced an event is never re-invoked: its tokens were sent.
+ *
+ * @param options Attempts, wait and rule.
+ * @returns The middleware.
+ *
+ * @example Two failures, then an answer, on a FakeClock
+ * ```ts
+ * import { Agent, retry } from "@agentkit/testing/runtime";
+ * import { FakeClock, FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const clock = new FakeClock();
+ * const llm = new FakeLLM("recovered", { failTimes: 2 });
+ * const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry({ maxAttempts: 3 })] });
+ * const result = await new Agent("a", { model: "fake-model" }).run("go", ctx);
+ * assertEquals([result.output, llm.calls, clock.sleeps], ["recovered", 3, [200, 400]]);
+ * ```
+ */
+export function retry(options: RetryOptions = {}): ChatMiddleware {
+  const maxAttempts = options.maxAttempts ?? 3;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new RangeError(
+      `Cannot build retry(): maxAttempts must be an integer of at least 1, got ${
+        JSON.stringify(options.maxAttempts)
+      }`,
+    );
+  }
+  const backoff = options.backoff ?? ((n: number) => 200 * 2 ** (n - 1));
+  const retryOn = options.retryOn ?? isRetryable;
+  const sleepOpt = options.sleep;
+  return {
+    name: "retry",
+    async chat(req, ctx, next) {
+      for (let attempt = 1;; attempt++) {
+        try {
+          return await next(req, ctx);
+        } catch (error) {
+          if (
+            attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+          ) throw error;
+          const ms = backoff(attempt);
+          await (sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal));
+        }
+      }
+    },
+    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
+      for (let attempt = 1;; attempt++) {
+        let started = false;
+        try {
+          for await (const event of next(req, ctx)) {
+            started = true;
+            yield event;
+          }
+          return;
+        } catch (error) {
+          if (
+            started || attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) ||
+            !retryOn(error)
+          ) {
+            throw error;
+          }
+          const ms = backoff(attempt);
+          await (sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal));
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * Model prices, per million tokens, kept as exact decimals.
+ *
+ * @module
+ */
+import type { Usage } from "../ports/usage.ts";
+import { toUnits } from "./_decimal.ts";
+
+/**
+ * The price of one model in USD per million tokens.
+ *
+ * @example
+ * ```ts
+ * import type { ModelPrice } from "@agentkit/testing/runtime";
+ * const p: ModelPrice = { inputPerMTok: "3", outputPerMTok: "15", cachedInputPerMTok: "0.30" };
+ * ```
+ */
+export interface ModelPrice {
+  /** USD per million input tokens. */
+  readonly inputPerMTok: number | string;
+  /** USD per million output tokens. */
+  readonly outputPerMTok: number | string;
+  /**
+   * USD per million cached input tokens.
+   * @default {the input price}
+   */
+  readonly cachedInputPerMTok?: number | string;
+}
+
+interface UnitPrice {
+  readonly input: bigint;
+  readonly output: bigint;
+  readonly cached: bigint;
+}
+
+const MILLION = 1_000_000n;
+
+/**
+ * Prices by model name. `PriceTable.default()` knows `fake-model` ($10 per
+ * million input tokens, $30 per million output), so a default `FakeLLM` call
+ * of 10 input tokens costs exactly `0.000100`.
+ *
+ * @example
+ * ```ts
+ * import { PriceTable } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const prices = PriceTable.default().with("big-model", { inputPerMTok: "3", outputPerMTok: "15" });
+ * assertEquals(prices.costUsd("fake-model", { inputTokens: 10, outputTokens: 0 }), "0.000100");
+ * assertEquals(prices.costUsd("big-model", { inputTokens: 1_000_000, outputTokens: 0 }), "3.000000");
+ * assertEquals(prices.has("unknown"), false);
+ * ```
+ */
+export class PriceTable {
+  readonly #prices: Map<string, UnitPrice>;
+
+  /**
+   * Creates the instance.
+   *
+   * @param prices Model name to price.
+   */
+  constructor(prices: Readonly<Record<string, ModelPrice>> = {}) {
+    this.#prices = new Map();
+    for (const [model, p] of Object.entries(prices)) {
+      this.#prices.set(model, toUnitPrice(model, p));
+    }
+  }
+
+  /**
+   * The built-in table: `fake-model` only.
+   * @returns A new table.
+   */
+  static default(): PriceTable {
+    return new PriceTable({
+      "fake-model": { inputPerMTok: "10", outputPerMTok: "30", cachedInputPerMTok: "1" },
+    });
+  }
+
+  /**
+   * A copy of this table with one more (or a replaced) model.
+   * @param model The model name.
+   * @param price Its price.
+   * @returns A new table.
+   */
+  with(model: string, price: ModelPrice): PriceTable {
+    const next = new PriceTable();
+    for (const [k, v] of this.#prices) next.#prices.set(k, v);
+    next.#prices.set(model, toUnitPrice(model, price));
+    return next;
+  }
+
+  /**
+   * Whether the table prices `model`.
+   * @param model The model name.
+   * @returns True when priced.
+   */
+  has(model: string): boolean {
+    return this.#prices.has(model);
+  }
+
+  /**
+   * The cost of `usage` on `model` in 1e-12 USD units, or `undefined` when the
+   * model is not priced.
+   * @param model The model name.
+   * @param usage What was consumed.
+   * @returns The cost in scaled units.
+   */
+  costUnits(model: string, usage: Usage): bigint | undefined {
+    const p = this.#prices.get(model);
+    if (!p) return undefined;
+    return (BigInt(usage.inputTokens) * p.input +
+      BigInt(usage.outputTokens) * p.output +
+      BigInt(usage.cachedInputTokens ?? 0) * p.cached) / MILLION;
+  }
+
+  /**
+   * The cost of `usage` on `model` as a 6-decimal USD string.
+   * @param model The model name.
+   * @param usage What was consumed.
+   * @returns `"0.000100"`, or `undefined` when the model is not priced.
+   */
+  costUsd(model: string, usage: Usage): string | undefined {
+    const u = this.costUnits(model, usage);
+    if (u === undefined) return undefined;
+    const s = (u + 500_000n) / 1_000_000n;
+    return `${s / 1_000_000n}.${(s % 1_000_000n).toString().padStart(6, "0")}`;
+  }
+}
+
+function toUnitPrice(model: string, p: ModelPrice): UnitPrice {
+  const input = toUnits(p.inputPerMTok, `the input price of "${model}"`);
+  return {
+    input,
+    output: toUnits(p.outputPerMTok, `the output price of "${model}"`),
+    cached: p.cachedInputPerMTok === undefined
+      ? input
+      : toUnits(p.cachedInputPerMTok, `the cached input price of "${model}"`),
+  };
+}

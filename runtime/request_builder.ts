@@ -1,0 +1,117 @@
+/**
+ * Composing the transcript a model sees.
+ *
+ * @module
+ */
+import type { GrounderPort } from "../ports/grounder.ts";
+import type { Message } from "../ports/message.ts";
+import type { Ctx } from "../ports/context.ts";
+import type { AgentInfo } from "./cognition/cognition.ts";
+
+/** Options for {@linkcode RequestBuilder}. */
+export interface RequestBuilderOptions {
+  /** Supplies facts for the task, placed after the system prompt. */
+  readonly grounder?: GrounderPort;
+  /**
+   * The prompt version stamped on the `compose` span.
+   * @default {a hash of the system prompt}
+   */
+  readonly version?: string;
+}
+
+/**
+ * Composes a request: the agent's system prompt, grounding for the task, the
+ * working context (earlier turns) and the task as the last user message. It
+ * opens a `compose` span stamped with `agentkit.prompt.version`. It needs no
+ * invoker, so `makeTestCtx()` with no llm is enough to test it.
+ *
+ * @example
+ * ```ts
+ * import { RequestBuilder } from "@agentkit/testing/runtime";
+ * import { makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const builder = new RequestBuilder({ grounder: { ground: () => Promise.resolve(["rotate every 90d"]) } });
+ * const messages = await builder.build({ name: "a", model: "m", system: "Be brief." }, "why?", makeTestCtx());
+ * assertEquals(messages.map((m) => m.role), ["system", "system", "user"]);
+ * assertEquals(messages[1].content, "Grounding:\n- rotate every 90d");
+ * ```
+ */
+export class RequestBuilder {
+  readonly #grounder?: GrounderPort;
+  readonly #version?: string;
+  #lastSystem?: string;
+  #lastHash = "";
+
+  /**
+   * Creates the instance.
+   *
+   * @param options Grounder and version.
+   */
+  constructor(options: RequestBuilderOptions = {}) {
+    this.#grounder = options.grounder;
+    this.#version = options.version;
+  }
+
+  /**
+   * The prompt version for a system prompt.
+   * @param system The system prompt.
+   * @returns The explicit version, or an 8-hex-digit hash.
+   */
+  versionOf(system: string): string {
+    if (this.#version !== undefined) return this.#version;
+    if (system !== this.#lastSystem) {
+      this.#lastSystem = system;
+      this.#lastHash = fnv1a(system);
+    }
+    return this.#lastHash;
+  }
+
+  /**
+   * Builds the transcript for one run.
+   * @param agent The agent.
+   * @param task The task.
+   * @param ctx The run (for the span and the grounder).
+   * @param context Earlier turns.
+   * @returns The messages.
+   */
+  async build(
+    agent: AgentInfo,
+    task: string,
+    ctx: Ctx,
+    context: readonly Message[] = [],
+  ): Promise<Message[]> {
+    const span = ctx.trace.span("compose", "compose", { "agentkit.agent.name": agent.name });
+    try {
+      const system = agent.system ?? "";
+      span.setAttribute("agentkit.prompt.version", this.versionOf(system));
+      const messages: Message[] = [];
+      if (system) messages.push({ role: "system", content: system });
+      if (this.#grounder) {
+        const facts = await this.#grounder.ground(ctx, task);
+        const list = typeof facts === "string" ? (facts ? [facts] : []) : facts;
+        if (list.length) {
+          messages.push({
+            role: "system",
+            content: `Grounding:\n${list.map((f) => `- ${f}`).join("\n")}`,
+          });
+        }
+        span.setAttribute("agentkit.grounding.count", list.length);
+      }
+      for (const m of context) messages.push(m);
+      messages.push({ role: "user", content: task });
+      return messages;
+    } finally {
+      span.end();
+    }
+  }
+}
+
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}

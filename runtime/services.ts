@@ -1,0 +1,91 @@
+/**
+ * The bag of adapters a run uses.
+ *
+ * @module
+ */
+import type { AskerPort } from "../ports/asker.ts";
+import type { CheckpointStore } from "../ports/checkpoint_store.ts";
+import type { ClockPort } from "../ports/clock.ts";
+import type { KVStore } from "../ports/kv_store.ts";
+import type { ObserverPort } from "../ports/observer.ts";
+import type { TracePort } from "../ports/trace.ts";
+import type { VectorStore } from "../ports/vector_store.ts";
+import type { Invoker } from "./invoker.ts";
+import { NoopObserver, NoopTrace } from "./noop.ts";
+import { PriceTable } from "./price_table.ts";
+import { SystemClock } from "./system_clock.ts";
+
+/** Options for {@linkcode Services}; every field is optional. */
+export interface ServicesOptions {
+  /** Calls the model and tools through the middleware chains. */
+  readonly invoker?: Invoker;
+  /** Where observations go. @default {new NoopObserver()} */
+  readonly observer?: ObserverPort;
+  /** Opens spans. @default {new NoopTrace()} */
+  readonly trace?: TracePort;
+  /** Every wait goes through it. @default {new SystemClock()} */
+  readonly clock?: ClockPort;
+  /** The key-value store (memoize, idempotent, sessions). */
+  readonly store?: KVStore;
+  /** The vector store (semantic memoize, memory). */
+  readonly vector?: VectorStore;
+  /** Where runs save checkpoints. */
+  readonly checkpointer?: CheckpointStore;
+  /** The human-in-the-loop transport. */
+  readonly asker?: AskerPort;
+  /** Model prices for `meter()`. @default {PriceTable.default()} */
+  readonly prices?: PriceTable;
+}
+
+/**
+ * The adapters behind a `RunContext`. `new Services()` is fully usable: unset
+ * observer, trace and clock get `NoopObserver`, `NoopTrace` and `SystemClock`.
+ *
+ * @example
+ * ```ts
+ * import { NoopTrace, Services, SystemClock } from "@agentkit/testing/runtime";
+ * import { assert } from "@std/assert";
+ *
+ * const services = new Services();
+ * assert(services.trace instanceof NoopTrace);
+ * assert(services.clock instanceof SystemClock);
+ * assert(services.invoker === undefined);
+ * ```
+ */
+export class Services {
+  /** The invoker, when there is a model to call. */
+  readonly invoker?: Invoker;
+  /** Where observations go. */
+  readonly observer: ObserverPort;
+  /** Opens spans. */
+  readonly trace: TracePort;
+  /** Every wait goes through it. */
+  readonly clock: ClockPort;
+  /** The key-value store. */
+  readonly store?: KVStore;
+  /** The vector store. */
+  readonly vector?: VectorStore;
+  /** The checkpoint store. */
+  readonly checkpointer?: CheckpointStore;
+  /** The human-in-the-loop transport. */
+  readonly asker?: AskerPort;
+  /** Model prices for `meter()`. */
+  readonly prices: PriceTable;
+
+  /**
+   * Creates the instance.
+   *
+   * @param options The adapters.
+   */
+  constructor(options: ServicesOptions = {}) {
+    this.invoker = options.invoker;
+    this.observer = options.observer ?? new NoopObserver();
+    this.trace = options.trace ?? new NoopTrace();
+    this.clock = options.clock ?? new SystemClock();
+    this.store = options.store;
+    this.vector = options.vector;
+    this.checkpointer = options.checkpointer;
+    this.asker = options.asker;
+    this.prices = options.prices ?? PriceTable.default();
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * The clock double, on `@sinonjs/fake-timers`' standalone clock.
+ *
+ * @module
+ */
+import FakeTimers from "@sinonjs/fake-timers";
+import type { ClockPort } from "../ports/clock.ts";
+
+/** Options for {@linkcode FakeClock}. */
+export interface FakeClockOptions {
+  /**
+   * The virtual time `now()` starts at (ms).
+   * @default {0}
+   */
+  readonly start?: number;
+  /**
+   * Jump to the next pending timer as soon as every task is waiting on the
+   * clock, so waits cost no wall time and concurrent waits fire in deadline
+   * order. With `false`, time moves only through `advance()`.
+   * @default {true}
+   */
+  readonly autoAdvance?: boolean;
+}
+
+// How many microtask turns count as "everyone is waiting on the clock". Each
+// `await` of a settled promise takes one turn; an async function return up to
+// three, so this covers call chains a few dozen frames deep.
+const SETTLE_TURNS = 64;
+// An interval under autoAdvance would fire forever; stop after this many
+// consecutive firings with no new sleep in between.
+const MAX_CHAINED_FIRINGS = 10_000;
+
+// deno-lint-ignore no-explicit-any
+type EngineClock = any;
+
+/**
+ * Virtual time. `sleep(ms)` records `ms` in `.sleeps` and waits on a virtual
+ * timer; with `autoAdvance` (the default) time jumps to the earliest pending
+ * timer once every task is waiting, so a 30 s backoff costs nothing and a
+ * 150 ms deadline beats a 500 ms tool. `advance(ms)` moves time without
+ * recording a sleep. `sleep` and `now` are bound, so they can be passed
+ * around (`retry({ sleep: clock.sleep })`).
+ *
+ * @example Backoffs cost no wall time
+ * ```ts
+ * import { FakeClock } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const clock = new FakeClock();
+ * await clock.sleep(30_000);
+ * await clock.sleep(30_000);
+ * assertEquals([clock.now(), clock.sleeps], [60_000, [30_000, 30_000]]);
+ * ```
+ *
+ * @example Concurrent waits fire in deadline order
+ * ```ts
+ * import { FakeClock } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const clock = new FakeClock();
+ * const winner = await Promise.race([
+ *   clock.sleep(500).then(() => "tool"),
+ *   clock.sleep(150).then(() => "deadline"),
+ * ]);
+ * assertEquals([winner, clock.now()], ["deadline", 150]);
+ * ```
+ */
+export class FakeClock implements ClockPort, Disposable {
+  /** Every `sleep(ms)` requested, in order. */
+  readonly sleeps: number[] = [];
+  /** Whether time jumps by itself. */
+  readonly autoAdvance: boolean;
+  readonly #engine: EngineClock;
+  #scheduled = false;
+  #chained = 0;
+  #restore?: () => void;
+
+  /**
+   * Creates the instance.
+   *
+   * @param options Start time and auto-advance.
+   */
+  constructor(options: FakeClockOptions = {}) {
+    const start = options.start ?? 0;
+    if (!Number.isFinite(start)) {
+      throw new RangeError(
+        `Cannot build a FakeClock: start must be a finite number of ms, got ${start}`,
+      );
+    }
+    this.autoAdvance = options.autoAdvance ?? true;
+    this.#engine = FakeTimers.withGlobal(globalThis).createClock(start, MAX_CHAINED_FIRINGS);
+  }
+
+  /** The virtual time (ms). */
+  now = (): number => this.#engine.now;
+
+  /**
+   * Waits `ms` of virtual time; rejects with `signal.reason` on abort (and
+   * drops the timer).
+   */
+  sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (!(ms >= 0)) {
+      return Promise.reject(new RangeError(`Cannot sleep ${ms} ms: pass a non-negative number`));
+    }
+    this.sleeps.push(ms);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#chained = 0;
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.#engine.clearTimeout(id);
+        reject(signal!.reason);
+      };
+      const id = this.#engine.setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#kick();
+    });
+  };
+
+  /**
+   * Moves time forward by `ms`, firing every timer that falls due, without
+   * recording a sleep (time that passed outside the code under test).
+   * @param ms How far.
+   */
+  advance(ms: number): void {
+    if (!(ms >= 0)) {
+      throw new RangeError(`Cannot advance a FakeClock by ${ms} ms: pass a non-negative number`);
+    }
+    this.#engine.tick(ms);
+  }
+
+  /**
+   * Fires the earliest pending timer now, moving time to it.
+   * @returns Whether a timer fired.
+   */
+  next(): boolean {
+    if (this.#engine.countTimers() === 0) return false;
+    this.#engine.next();
+    return true;
+  }
+
+  /** How many timers are pending. */
+  get pending(): number {
+    return this.#engine.countTimers();
+  }
+
+  /**
+   * Drives the global `Date`, `setTimeout`, `clearTimeout`, `setInterval`,
+   * `clearInterval` and `performance.now` from this clock's virtual time, so
+   * third-party code that uses timers itself runs in virtual time too (and
+   * `autoAdvance` fires its timers). Dispose the result to restore them.
+   *
+   * @returns A handle that restores the globals.
+   * @throws {TypeError} When this clock is already installed.
+   *
+   * @example
+   * ```ts
+   * import { FakeClock } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const clock = new FakeClock({ start: Date.UTC(2026, 0, 1) });
+   * {
+   *   using _installed = clock.install();
+   *   await new Promise((resolve) => setTimeout(resolve, 60_000));
+   *   assertEquals(new Date().toISOString(), "2026-01-01T00:01:00.000Z");
+   * }
+   * assertEquals(new Date().getUTCFullYear() >= 2026, true);
+   * ```
+   */
+  install(): Disposable {
+    if (this.#restore) {
+      throw new TypeError("Cannot install a FakeClock twice: dispose the first install() first");
+    }
+    const g = globalThis as unknown as Record<string, unknown>;
+    const saved = {
+      setTimeout: g.setTimeout,
+      clearTimeout: g.clearTimeout,
+      setInterval: g.setInterval,
+      clearInterval: g.clearInterval,
+      Date: g.Date,
+    };
+    const perf = globalThis.performance;
+    const hadOwnNow = Object.prototype.hasOwnProperty.call(perf, "now");
+    const savedNow = perf.now;
+    const engine = this.#engine;
+    g.setTimeout = (fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      const id = engine.setTimeout(fn, ms ?? 0, ...args);
+      this.#kick();
+      return id;
+    };
+    g.setInterval = (fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      const id = engine.setInterval(fn, ms ?? 0, ...args);
+      this.#kick();
+      return id;
+    };
+    g.clearTimeout = (id: unknown) => engine.clearTimeout(id);
+    g.clearInterval = (id: unknown) => engine.clearInterval(id);
+    g.Date = engine.Date;
+    const origin = engine.now;
+    Object.defineProperty(perf, "now", {
+      value: () => engine.now - origin,
+      configurable: true,
+      writable: true,
+    });
+    this.#restore = () => {
+      Object.assign(g, saved);
+      if (hadOwnNow) {
+        Object.defineProperty(perf, "now", { value: savedNow, configurable: true, writable: true });
+      } else delete (perf as unknown as Record<string, unknown>).now;
+      this.#restore = undefined;
+    };
+    return { [Symbol.dispose]: () => this.#restore?.() };
+  }
+
+  /** Restores the globals if installed. */
+  [Symbol.dispose](): void {
+    this.#restore?.();
+  }
+
+  // Schedules one auto-advance pass after the microtask queue has had time to
+  // settle: if timers are still pending then, every task is waiting on one.
+  #kick(): void {
+    if (!this.autoAdvance || this.#scheduled) return;
+    this.#scheduled = true;
+    let turns = 0;
+    const pass = () => {
+      if (++turns < SETTLE_TURNS) {
+        queueMicrotask(pass);
+        return;
+      }
+      this.#scheduled = false;
+      if (this.#engine.countTimers() === 0) return;
+      if (++this.#chained > MAX_CHAINED_FIRINGS) return;
+      this.#engine.next();
+      this.#kick();
+    };
+    queueMicrotask(pass);
+  }
+}

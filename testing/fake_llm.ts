@@ -1,0 +1,656 @@
+/**
+ * The model double.
+ *
+ * @module
+ */
+import type { ChatRequest, ChatResponse, ChatSettings } from "../ports/chat.ts";
+import type { Ctx } from "../ports/context.ts";
+import type { CompleteRequest, LLMPort } from "../ports/llm.ts";
+import type { Message } from "../ports/message.ts";
+import { ProviderResponseError, ProviderTimeoutError } from "../ports/provider_errors.ts";
+import type { StreamEvent } from "../ports/stream_event.ts";
+import type { JsonSchema, ToolSpec } from "../ports/tool_spec.ts";
+import type { FinishReason, Usage } from "../ports/usage.ts";
+import type { HarnessError } from "../runtime/harness_error.ts";
+import { SystemClock } from "../runtime/system_clock.ts";
+import { InvalidScript, ScriptExhausted, UnmatchedPrompt, UnusedTurns } from "./errors.ts";
+import { parseTurn, type Turn } from "./turn.ts";
+import { nearest } from "./_validate.ts";
+
+/**
+ * What the callable form of {@linkcode FakeLLM} receives.
+ *
+ * @example
+ * ```ts
+ * import type { ResponderInput } from "@agentkit/testing/testing";
+ * const input: ResponderInput = { system: "", user: "hi", model: "m", messages: [], tools: [] };
+ * ```
+ */
+export interface ResponderInput {
+  /** The system prompt (system messages joined). */
+  readonly system: string;
+  /** The last user message. */
+  readonly user: string;
+  /** The model asked for. */
+  readonly model: string;
+  /** The whole transcript. */
+  readonly messages: readonly Message[];
+  /** The tools offered. */
+  readonly tools: readonly ToolSpec[];
+}
+
+/** The callable form: answers with text or a whole turn. */
+export type Responder = (input: ResponderInput) => string | Turn;
+
+/** Options for {@linkcode FakeLLM}. */
+export interface FakeLLMOptions {
+  /**
+   * The first n calls fail before any event (a pre-stream failure). The
+   * count lives on the instance: a shared fake fails n times in total.
+   * @default {0}
+   */
+  readonly failTimes?: number;
+  /**
+   * What those calls throw.
+   * @default {new ProviderTimeoutError("upstream timeout")}
+   */
+  readonly failWith?: Error;
+  /** Wait this long on the context's clock before answering (cancellable). */
+  readonly delayMs?: number;
+  /**
+   * Usage of a turn that does not script its own.
+   * @default {{ inputTokens: 10, outputTokens: 0 }}
+   */
+  readonly usage?: Usage;
+  /** The dictionary form throws `UnmatchedPrompt` instead of answering `"{}"`. */
+  readonly strict?: boolean;
+  /** The script form replays its last turn forever instead of running out. */
+  readonly repeatLast?: boolean;
+  /** `verify()` and disposal accept turns that were never used. */
+  readonly allowUnused?: boolean;
+  /** The model responses name (default: the request's). */
+  readonly model?: string;
+}
+
+/**
+ * A copy of one request, as the fake saw it.
+ *
+ * @example
+ * ```ts
+ * import type { RecordedRequest } from "@agentkit/testing/testing";
+ * const r: RecordedRequest = {
+ *   kind: "chat", streaming: false, turn: 1, model: "m", messages: [], tools: [], settings: undefined,
+ * };
+ * ```
+ */
+export interface RecordedRequest {
+  /** Which method was called. */
+  readonly kind: "chat" | "stream" | "complete";
+  /** True for `stream`. */
+  readonly streaming: boolean;
+  /** The 1-based call number across the fake (and its clones). */
+  readonly turn: number;
+  /** The model asked for. */
+  readonly model: string;
+  /** A copy of the transcript. */
+  readonly messages: readonly Message[];
+  /** The tool specs offered (empty when none). */
+  readonly tools: readonly ToolSpec[];
+  /** The shape settings; `undefined` when none. `jsonSchema` is a detached copy. */
+  readonly settings:
+    | {
+      readonly jsonSchema?: JsonSchema;
+      readonly jsonSchemaName?: string;
+      readonly maxTokens?: number;
+      readonly temperature?: number;
+    }
+    | undefined;
+}
+
+type Answer =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "map"; readonly map: ReadonlyArray<readonly [string, Turn]> }
+  | { readonly kind: "fn"; readonly fn: Responder }
+  | { readonly kind: "script"; readonly turns: readonly Turn[] };
+
+interface SharedState {
+  calls: number;
+  nextTurn: number;
+  failsLeft: number;
+  ids: number;
+  readonly requests: RecordedRequest[];
+  readonly cancelled: string[];
+  readonly harnessErrors: HarnessError[];
+}
+
+const DEFAULT_USAGE: Usage = Object.freeze({ inputTokens: 10, outputTokens: 0 });
+const FALLBACK_CLOCK = new SystemClock();
+const KNOWN_OPTIONS = [
+  "failTimes",
+  "failWith",
+  "delayMs",
+  "usage",
+  "strict",
+  "repeatLast",
+  "allowUnused",
+  "model",
+];
+
+/**
+ * A language model that answers from a rule or a script, records every
+ * request, and fails on demand. Four forms:
+ *
+ * | form | answers |
+ * |---|---|
+ * | `new FakeLLM("text")` | always that text |
+ * | `new FakeLLM({ weather: "..." })` | the first key that is a substring of the user text; else `"{}"` (or `UnmatchedPrompt` when `strict`) |
+ * | `new FakeLLM((input) => ...)` | whatever the function returns |
+ * | `FakeLLM.script([turn, ...])` | one turn per call; one call too many throws `ScriptExhausted` |
+ *
+ * `chat`, `stream` and `complete` all read the same rule or script.
+ *
+ * @example A dictionary of substring matches
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const llm = new FakeLLM({ weather: "It is raining.", price: "$15/Mtok" });
+ * const ctx = makeTestCtx({ llm });
+ * const agent = new Agent("a", { model: "fake-model" });
+ * assertEquals((await agent.run("what is the weather", ctx)).output, "It is raining.");
+ * assertEquals((await agent.run("something else entirely", ctx)).output, "{}");
+ * ```
+ *
+ * @example The callable doubles as an assertion point
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const seen: string[] = [];
+ * const llm = new FakeLLM(({ user }) => {
+ *   seen.push(user);
+ *   return `echo: ${user}`;
+ * });
+ * const result = await new Agent("a", { model: "fake-model" }).run("ping", makeTestCtx({ llm }));
+ * assertEquals([result.output, seen], ["echo: ping", ["ping"]]);
+ * ```
+ */
+export class FakeLLM implements LLMPort, Disposable {
+  // Not readonly: clones and scripts are built by the constructor and then
+  // given their answer and shared state.
+  #answer: Answer;
+  #options: FakeLLMOptions;
+  #state: SharedState;
+  #model?: string;
+  #settings?: ChatSettings;
+  #usage: Usage;
+
+  /**
+   * Creates the instance.
+   *
+   * @param answer A text, a map of substring to answer, or a function.
+   * @param options Failure injection, delay, usage, strictness.
+   */
+  constructor(
+    answer: string | Readonly<Record<string, string | Turn>> | Responder,
+    options: FakeLLMOptions = {},
+  ) {
+    this.#options = checkOptions(options);
+    this.#answer = toAnswer(answer);
+    this.#usage = options.usage ?? DEFAULT_USAGE;
+    this.#model = options.model;
+    this.#state = {
+      calls: 0,
+      nextTurn: 0,
+      failsLeft: options.failTimes ?? 0,
+      ids: 0,
+      requests: [],
+      cancelled: [],
+      harnessErrors: [],
+    };
+  }
+
+  /**
+   * A fake that plays `turns` in order, one per call, and throws
+   * `ScriptExhausted` when asked for one more (unless `repeatLast`). Turns are
+   * validated here: a mistyped key is an error now, not a silent pass later.
+   *
+   * @param turns The turns (a string is shorthand for `{ content }`).
+   * @param options `repeatLast`, `allowUnused` and the common options.
+   * @returns The scripted fake.
+   * @throws {InvalidScript} When a turn is malformed.
+   *
+   * @example A script that runs out
+   * ```ts
+   * import { Agent } from "@agentkit/testing/runtime";
+   * import { FakeLLM, ScriptExhausted, makeTestCtx } from "@agentkit/testing/testing";
+   * import { assertEquals, assertRejects } from "@std/assert";
+   *
+   * const llm = FakeLLM.script([{ content: "one" }, { content: "two" }]);
+   * const ctx = makeTestCtx({ llm });
+   * const agent = new Agent("a", { model: "fake-model" });
+   * assertEquals((await agent.run("go", ctx)).output, "one");
+   * assertEquals((await agent.run("go", ctx)).output, "two");
+   * await assertRejects(() => agent.run("go", ctx), ScriptExhausted, "has 2 turn(s), but the agent asked for turn 3");
+   * ```
+   */
+  static script(turns: ReadonlyArray<Turn | string>, options: FakeLLMOptions = {}): FakeLLM {
+    if (!Array.isArray(turns)) {
+      throw new InvalidScript(
+        `FakeLLM.script takes an array of turns, got ${turns === null ? "null" : typeof turns}`,
+      );
+    }
+    if (turns.length === 0) {
+      throw new InvalidScript(
+        "FakeLLM.script needs at least one turn; a script of none would fail on the first call",
+      );
+    }
+    const parsed = turns.map((t, i) => parseTurn(t, `turn ${i + 1}`));
+    const fake = new FakeLLM("", options);
+    fake.#answer = { kind: "script", turns: parsed };
+    return fake;
+  }
+
+  /** How many times the model was called (failed calls included). */
+  get calls(): number {
+    return this.#state.calls;
+  }
+
+  /** A copy of every request, in order (shared with clones). */
+  get requests(): readonly RecordedRequest[] {
+    return this.#state.requests;
+  }
+
+  /** The response ids of calls that were cancelled, in order. */
+  get cancelled(): readonly string[] {
+    return this.#state.cancelled;
+  }
+
+  /** Harness errors this fake has thrown (a swallowed one still shows here). */
+  get harnessErrors(): readonly HarnessError[] {
+    return this.#state.harnessErrors;
+  }
+
+  /** How many scripted turns were not used yet (0 for the other forms). */
+  get unusedTurns(): number {
+    return this.#answer.kind === "script"
+      ? Math.max(0, this.#answer.turns.length - this.#state.nextTurn)
+      : 0;
+  }
+
+  /**
+   * A clone that names another model in its responses and shares the script,
+   * the counters and the record with this fake: how a test gives two backends
+   * different price or profile keys while reading one record.
+   *
+   * @param model The model the clone answers as.
+   * @returns The clone.
+   *
+   * @example
+   * ```ts
+   * import { FakeLLM } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const llm = FakeLLM.script(["a", "b"]);
+   * const big = llm.withModel("big-model");
+   * assertEquals((await big.chat({ model: "x", messages: [] })).model, "big-model");
+   * assertEquals((await llm.chat({ model: "x", messages: [] })).content, "b");
+   * assertEquals(llm.calls, 2);
+   * ```
+   */
+  withModel(model: string): FakeLLM {
+    return this.#clone(model, this.#settings);
+  }
+
+  /**
+   * A clone that applies `settings` to requests that carry none, sharing the
+   * script and the record with this fake.
+   *
+   * @param settings The settings to apply.
+   * @returns The clone.
+   *
+   * @example
+   * ```ts
+   * import { FakeLLM } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const llm = new FakeLLM("{}");
+   * await llm.withSettings({ maxTokens: 512 }).chat({ model: "m", messages: [] });
+   * assertEquals(llm.requests[0].settings?.maxTokens, 512);
+   * ```
+   */
+  withSettings(settings: ChatSettings): FakeLLM {
+    return this.#clone(this.#model, settings);
+  }
+
+  #clone(model: string | undefined, settings: ChatSettings | undefined): FakeLLM {
+    const clone = new FakeLLM("", { ...this.#options, model });
+    clone.#answer = this.#answer;
+    clone.#state = this.#state;
+    clone.#settings = settings;
+    return clone;
+  }
+
+  /**
+   * Throws what a finished test should not hide: the first harness error this
+   * fake threw (even if user code caught it), or an `UnusedTurns` error when
+   * scripted turns were never used (unless `allowUnused` or `repeatLast`).
+   *
+   * @throws {HarnessError} As described.
+   *
+   * @example
+   * ```ts
+   * import { FakeLLM, UnusedTurns } from "@agentkit/testing/testing";
+   * import { assertThrows } from "@std/assert";
+   *
+   * const llm = FakeLLM.script(["one", "two"]);
+   * await llm.chat({ model: "m", messages: [] });
+   * assertThrows(() => llm.verify(), UnusedTurns, "used only 1");
+   * ```
+   */
+  verify(): void {
+    const swallowed = this.#state.harnessErrors[0];
+    if (swallowed) throw swallowed;
+    if (this.#answer.kind === "script" && !this.#options.repeatLast && !this.#options.allowUnused) {
+      const used = Math.min(this.#state.nextTurn, this.#answer.turns.length);
+      if (used < this.#answer.turns.length) {
+        throw new UnusedTurns("FakeLLM.script", this.#answer.turns.length, used);
+      }
+    }
+  }
+
+  /** `using llm = FakeLLM.script(...)` verifies at scope exit. */
+  [Symbol.dispose](): void {
+    this.verify();
+  }
+
+  /**
+   * One blocking call.
+   * @param request The request.
+   * @param ctx The run (for the clock and cancellation).
+   * @returns The scripted response.
+   */
+  async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+    const id = `fake-chat-${++this.#state.ids}`;
+    const turn = this.#next(request, "chat");
+    const signal = request.signal ?? ctx?.signal;
+    if (turn.stall) {
+      throw this.#harness(
+        new InvalidScript(
+          `turn ${this.#state.calls} is a stall turn, which only a stream can play; a blocking chat() would hang forever, so script it for stream() or drop stall`,
+        ),
+      );
+    }
+    await this.#hold(turn, id, ctx, signal);
+    const usage = turn.usage ?? this.#usage;
+    const toolCalls = turn.toolCalls ?? [];
+    const content = turn.content ?? turn.chunks?.join("") ?? "";
+    if (turn.failAfterChunks !== undefined) {
+      throw toError(
+        turn.error ?? `stream failed after ${turn.failAfterChunks} chunk(s)`,
+        "mid_stream",
+        turn.finishReason,
+        usage,
+      );
+    }
+    if (turn.error !== undefined) throw toError(turn.error, "pre_stream", turn.finishReason, usage);
+    return {
+      id,
+      model: turn.model ?? this.#model ?? request.model,
+      content,
+      toolCalls,
+      finishReason: turn.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
+      usage,
+    };
+  }
+
+  /**
+   * One streamed call: `message_start`, a `text_delta` per chunk, a
+   * `tool_call` per call, then `message_end` (or, for a failing turn, an
+   * `error` event carrying the finish reason and usage).
+   * @param request The request.
+   * @param ctx The run (for the clock and cancellation).
+   * @returns The events.
+   */
+  async *stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
+    const id = `fake-stream-${++this.#state.ids}`;
+    const turn = this.#next(request, "stream");
+    const signal = request.signal ?? ctx?.signal;
+    await this.#hold(turn, id, ctx, signal);
+    const usage = turn.usage ?? this.#usage;
+    const chunks = turn.chunks ?? (turn.content ? [turn.content] : []);
+    yield { type: "message_start", messageId: id };
+    const upTo = turn.failAfterChunks ?? chunks.length;
+    for (let i = 0; i < upTo; i++) yield { type: "text_delta", messageId: id, content: chunks[i] };
+    if (turn.failAfterChunks !== undefined) {
+      const error = toError(
+        turn.error ?? `stream failed after ${upTo} chunk(s)`,
+        "mid_stream",
+        turn.finishReason,
+        usage,
+      );
+      yield { type: "error", messageId: id, error, finishReason: turn.finishReason, usage };
+      return;
+    }
+    if (turn.stall) {
+      await this.#stallUntilCancelled(id, signal);
+      return;
+    }
+    const toolCalls = turn.toolCalls ?? [];
+    for (const call of toolCalls) yield { type: "tool_call", messageId: id, call };
+    if (turn.error !== undefined) {
+      const error = toError(turn.error, "mid_stream", turn.finishReason, usage);
+      yield { type: "error", messageId: id, error, finishReason: turn.finishReason, usage };
+      return;
+    }
+    yield {
+      type: "message_end",
+      messageId: id,
+      finishReason: turn.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
+      usage,
+    };
+  }
+
+  /**
+   * A system + user prompt, answered from the same rule or script as `chat`.
+   * @param request The prompt.
+   * @param ctx The run.
+   * @returns The response.
+   */
+  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
+    const messages: Message[] = [];
+    if (request.system) messages.push({ role: "system", content: request.system });
+    messages.push({ role: "user", content: request.user });
+    return this.chat({ messages, model: request.model, signal: request.signal }, ctx);
+  }
+
+  #harness(error: HarnessError): HarnessError {
+    this.#state.harnessErrors.push(error);
+    return error;
+  }
+
+  async #hold(
+    turn: Turn,
+    id: string,
+    ctx: Ctx | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    try {
+      const delay = this.#options.delayMs;
+      if (delay) await (ctx?.clock ?? FALLBACK_CLOCK).sleep(delay, signal);
+      if (turn.gate) {
+        await (signal ? raceAbort(turn.gate, signal) : turn.gate);
+      }
+    } catch (error) {
+      if (signal?.aborted) this.#state.cancelled.push(id);
+      throw error;
+    }
+    if (signal?.aborted) {
+      this.#state.cancelled.push(id);
+      throw signal.reason;
+    }
+  }
+
+  #stallUntilCancelled(id: string, signal: AbortSignal | undefined): Promise<never> {
+    return new Promise((_, reject) => {
+      const cancel = () => {
+        this.#state.cancelled.push(id);
+        reject(signal!.reason);
+      };
+      if (!signal) return; // never cancellable: the test hangs, as a real stalled provider would
+      if (signal.aborted) return cancel();
+      signal.addEventListener("abort", cancel, { once: true });
+    });
+  }
+
+  // Counts and records the call, injects failures, and picks the turn.
+  #next(request: ChatRequest, kind: RecordedRequest["kind"]): Turn {
+    const s = this.#state;
+    s.calls++;
+    const settings = request.settings ?? this.#settings;
+    s.requests.push({
+      kind,
+      streaming: kind === "stream",
+      turn: s.calls,
+      model: request.model,
+      messages: request.messages.map((m) => ({ ...m })),
+      tools: request.tools ? request.tools.map((t) => ({ ...t })) : [],
+      settings: settings === undefined ? undefined : {
+        jsonSchema: settings.jsonSchema === undefined
+          ? undefined
+          : structuredClone(settings.jsonSchema),
+        jsonSchemaName: settings.jsonSchemaName,
+        maxTokens: settings.maxTokens,
+        temperature: settings.temperature,
+      },
+    });
+    if (s.failsLeft > 0) {
+      s.failsLeft--;
+      throw this.#options.failWith ?? new ProviderTimeoutError("upstream timeout");
+    }
+    const a = this.#answer;
+    switch (a.kind) {
+      case "text":
+        return { content: a.text };
+      case "script": {
+        const i = s.nextTurn++;
+        if (i < a.turns.length) return a.turns[i];
+        if (this.#options.repeatLast) return a.turns[a.turns.length - 1];
+        throw this.#harness(new ScriptExhausted("FakeLLM.script", a.turns.length, i + 1));
+      }
+      case "map": {
+        const user = lastUser(request.messages);
+        for (const [key, turn] of a.map) if (user.includes(key)) return turn;
+        if (this.#options.strict) {
+          throw this.#harness(new UnmatchedPrompt(user, a.map.map(([k]) => k)));
+        }
+        return { content: "{}" };
+      }
+      case "fn": {
+        const out = a.fn({
+          system: request.messages.filter((m) => m.role === "system").map((m) => m.content).join(
+            "\n",
+          ),
+          user: lastUser(request.messages),
+          model: request.model,
+          messages: request.messages,
+          tools: request.tools ?? [],
+        });
+        return parseTurn(out, `the responder's answer to call ${s.calls}`);
+      }
+    }
+  }
+}
+
+function checkOptions(options: FakeLLMOptions): FakeLLMOptions {
+  if (options === null || typeof options !== "object") {
+    throw new InvalidScript(
+      `FakeLLM options must be an object, got ${options === null ? "null" : typeof options}`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) {
+      const near = nearest(key, KNOWN_OPTIONS);
+      throw new InvalidScript(
+        `unknown key "${key}" in FakeLLM options${near ? `; did you mean "${near}"?` : ""}`,
+      );
+    }
+  }
+  const n = options.failTimes;
+  if (n !== undefined && (!Number.isInteger(n) || n < 0)) {
+    throw new InvalidScript(
+      `FakeLLM failTimes must be a non-negative integer, got ${JSON.stringify(n)}`,
+    );
+  }
+  if (options.failWith !== undefined && !(options.failWith instanceof Error)) {
+    throw new InvalidScript(
+      "FakeLLM failWith must be an Error instance (a ProviderError to be retried)",
+    );
+  }
+  if (options.failWith !== undefined && n === undefined) {
+    throw new InvalidScript(
+      "FakeLLM failWith has no effect without failTimes; pass { failTimes: 1, failWith }",
+    );
+  }
+  const d = options.delayMs;
+  if (d !== undefined && !(d >= 0 && Number.isFinite(d))) {
+    throw new InvalidScript(
+      `FakeLLM delayMs must be a non-negative number of ms, got ${JSON.stringify(d)}`,
+    );
+  }
+  if (options.usage !== undefined) parseTurn({ usage: options.usage }, "FakeLLM options");
+  return options;
+}
+
+function toAnswer(answer: unknown): Answer {
+  if (typeof answer === "string") return { kind: "text", text: answer };
+  if (typeof answer === "function") return { kind: "fn", fn: answer as Responder };
+  if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) {
+    const map = Object.entries(answer).map(([k, v]) =>
+      [k, parseTurn(v, `the answer for key ${JSON.stringify(k)}`)] as const
+    );
+    return { kind: "map", map };
+  }
+  throw new InvalidScript(
+    `FakeLLM takes a string, a map of substring to answer, or a function; got ${
+      Array.isArray(answer) ? "an array (did you mean FakeLLM.script([...])?)" : String(answer)
+    }`,
+  );
+}
+
+function lastUser(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role === "user") return messages[i].content;
+  }
+  return "";
+}
+
+function toError(
+  error: string | Error,
+  phase: "pre_stream" | "mid_stream",
+  finishReason: FinishReason | undefined,
+  usage: Usage,
+): Error {
+  if (typeof error !== "string") return error;
+  return new ProviderResponseError(error, { phase, finishReason, usage });
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * The one context factory for tests.
+ *
+ * @module
+ */
+import type { AskerPort } from "../ports/asker.ts";
+import type { CheckpointStore } from "../ports/checkpoint_store.ts";
+import type { ClockPort } from "../ports/clock.ts";
+import type { KVStore } from "../ports/kv_store.ts";
+import type { LLMPort } from "../ports/llm.ts";
+import type { ObserverPort } from "../ports/observer.ts";
+import type { Scope } from "../ports/scope.ts";
+import type { TracePort } from "../ports/trace.ts";
+import type { VectorStore } from "../ports/vector_store.ts";
+import type { Budget } from "../runtime/budget.ts";
+import { type Autonomy, RunContext } from "../runtime/context.ts";
+import { Invoker } from "../runtime/invoker.ts";
+import type { Meter } from "../runtime/meter.ts";
+import type { ChatMiddleware, ToolMiddleware } from "../runtime/middleware/types.ts";
+import type { PriceTable } from "../runtime/price_table.ts";
+import { Services } from "../runtime/services.ts";
+import { nearest } from "./_validate.ts";
+import { FakeClock } from "./fake_clock.ts";
+
+/** The knobs of {@linkcode makeTestCtx}; every one is optional. */
+export interface TestCtxOptions {
+  /** The model; wrapped into an `Invoker` with the two chains. */
+  readonly llm?: LLMPort;
+  /** A fully built invoker, when the test controls the chain itself (not with `llm`). */
+  readonly invoker?: Invoker;
+  /** The tenant. @default {new Scope()} */
+  readonly scope?: Scope;
+  /** The run budget (charged only with `meter()` in `chatMiddleware`). */
+  readonly budget?: Budget;
+  /** The key-value store. Unset on purpose: `memoize()` then says it has none. */
+  readonly store?: KVStore;
+  /** The vector store. */
+  readonly vector?: VectorStore;
+  /** The checkpoint store. */
+  readonly checkpointer?: CheckpointStore;
+  /** The human-in-the-loop transport. */
+  readonly asker?: AskerPort;
+  /** Where observations go. @default {NoopObserver, the Services default} */
+  readonly observer?: ObserverPort;
+  /** Opens spans. @default {NoopTrace, the Services default} */
+  readonly trace?: TracePort;
+  /** Every wait goes through it. @default {new FakeClock(), so waits cost no wall time} */
+  readonly clock?: ClockPort;
+  /** Cancels the run. */
+  readonly signal?: AbortSignal;
+  /** Wraps every model call (with `llm`). */
+  readonly chatMiddleware?: readonly ChatMiddleware[];
+  /** Wraps every tool call (with `llm`). */
+  readonly toolMiddleware?: readonly ToolMiddleware[];
+  /** Meters beyond the budget (a tenant quota). */
+  readonly meters?: readonly Meter[];
+  /** The run's identity. @default {"test-run"} */
+  readonly correlationId?: string;
+  /** `"manual"` asks the asker before tools that need approval. @default {"auto"} */
+  readonly autonomy?: Autonomy;
+  /** Model prices. @default {PriceTable.default()} */
+  readonly prices?: PriceTable;
+}
+
+const KNOBS = [
+  "llm",
+  "invoker",
+  "scope",
+  "budget",
+  "store",
+  "vector",
+  "checkpointer",
+  "asker",
+  "observer",
+  "trace",
+  "clock",
+  "signal",
+  "chatMiddleware",
+  "toolMiddleware",
+  "meters",
+  "correlationId",
+  "autonomy",
+  "prices",
+];
+
+/**
+ * Builds a real `RunContext` with real `Services` and a real `Invoker`: the
+ * code under test runs the production path, and only the things at the port
+ * boundary are doubles. Unset knobs get defensive defaults; with neither
+ * `llm` nor `invoker` the context has no invoker, which is right for
+ * capability tests (a `RequestBuilder`) and a `NoInvoker` error the moment an
+ * agent tries to call a model.
+ *
+ * @param options The knobs.
+ * @returns The context.
+ * @throws {TypeError} For an unknown knob (with the nearest valid one) or a
+ *   contradictory setup (`llm` with `invoker`).
+ *
+ * @example
+ * ```ts
+ * import { Agent, Budget, meter } from "@agentkit/testing/runtime";
+ * import { Scope } from "@agentkit/testing/ports";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const ctx = makeTestCtx({
+ *   llm: new FakeLLM("ok"),
+ *   scope: new Scope({ orgId: 7, domainId: 2 }),
+ *   budget: new Budget({ maxCostUsd: "0.10", maxCalls: 3 }),
+ *   chatMiddleware: [meter()],
+ *   correlationId: "run-42",
+ *   autonomy: "manual",
+ * });
+ * assertEquals([ctx.correlationId, ctx.autonomy, ctx.scope.key()], ["run-42", "manual", "org7:dom2"]);
+ * await new Agent("a", { model: "fake-model" }).run("go", ctx);
+ * assertEquals(ctx.budget?.spent(), "0.000100");
+ * ```
+ */
+export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
+  for (const key of Object.keys(options)) {
+    if (!KNOBS.includes(key)) {
+      const near = nearest(key, KNOBS);
+      throw new TypeError(
+        `Cannot build a test context: unknown knob "${key}"${
+          near ? `; did you mean "${near}"?` : ""
+        }`,
+      );
+    }
+  }
+  const o = options;
+  if (o.llm && o.invoker) {
+    throw new TypeError(
+      "Cannot build a test context with both llm and invoker: pass llm (with chatMiddleware/toolMiddleware), or a fully built invoker, not both",
+    );
+  }
+  if (o.invoker && (o.chatMiddleware || o.toolMiddleware)) {
+    throw new TypeError(
+      "Cannot build a test context with invoker and chatMiddleware/toolMiddleware: a built invoker has its chains; put the middleware in new Invoker({ llm, chatMiddleware }) or pass llm instead",
+    );
+  }
+  const invoker = o.invoker ??
+    (o.llm
+      ? new Invoker({
+        llm: o.llm,
+        chatMiddleware: o.chatMiddleware,
+        toolMiddleware: o.toolMiddleware,
+      })
+      : undefined);
+  // Only set fields are forwarded, so Services keeps its own defaults
+  // (NoopObserver, NoopTrace) instead of receiving undefined.
+  const services = new Services({
+    invoker,
+    clock: o.clock ?? new FakeClock(),
+    ...(o.observer ? { observer: o.observer } : {}),
+    ...(o.trace ? { trace: o.trace } : {}),
+    ...(o.store ? { store: o.store } : {}),
+    ...(o.vector ? { vector: o.vector } : {}),
+    ...(o.checkpointer ? { checkpointer: o.checkpointer } : {}),
+    ...(o.asker ? { asker: o.asker } : {}),
+    ...(o.prices ? { prices: o.prices } : {}),
+  });
+  return new RunContext({
+    services,
+    scope: o.scope,
+    budget: o.budget,
+    meters: o.meters,
+    correlationId: o.correlationId ?? "test-run",
+    autonomy: o.autonomy,
+    signal: o.signal,
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * The doubles and the test context: `makeTestCtx` builds the real runtime,
+ * and `FakeLLM`, `FakeTool`, `FakeClock`, `RecordingTracer` and friends sit at
+ * the ports. Every double records what it saw.
+ *
+ * @example A scripted tool loop
+ * ```ts
+ * import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+ * import { toolCall } from "@agentkit/testing/ports";
+ * import { FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const tool = new FakeTool({ name: "lookup", responder: "42" });
+ * const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "lookup", {})] }, { content: "It is 42." }]);
+ * const agent = new Agent("a", { model: "fake-model", cognition: new ReActCognition({ tools: [tool] }) });
+ * assertEquals((await agent.run("?", makeTestCtx({ llm }))).output, "It is 42.");
+ * ```
+ *
+ * @module
+ */
+export * from "./errors.ts";
+export * from "./turn.ts";
+export * from "./fake_llm.ts";
+export * from "./fake_tool.ts";
+export * from "./fake_clock.ts";
+export * from "./recording_tracer.ts";
+export * from "./make_test_ctx.ts";

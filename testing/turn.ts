@@ -1,0 +1,133 @@
+/**
+ * A scripted model turn, validated when the script is built.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { ToolCall } from "../ports/message.ts";
+import type { FinishReason, Usage } from "../ports/usage.ts";
+import { parseOrExplain } from "./_validate.ts";
+import { InvalidScript } from "./errors.ts";
+
+/**
+ * One scripted model turn. Every key is optional.
+ *
+ * - a turn with tool calls finishes `"tool_calls"`, one with only content `"stop"`
+ *   (unless `finishReason` says otherwise);
+ * - `chunks` stream as separate `text_delta` events; `content` is their join;
+ * - `failAfterChunks: n` emits n chunks, then fails mid-stream (not retryable);
+ * - `error` fails the turn after delivering its tool calls, finish reason and
+ *   usage, in that order;
+ * - `gate` holds the call open until the promise settles;
+ * - `stall` streams its chunks and then never ends until cancelled;
+ * - `model` is the model the response says answered.
+ *
+ * @example
+ * ```ts
+ * import type { Turn } from "@agentkit/testing/testing";
+ * import { toolCall } from "@agentkit/testing/ports";
+ *
+ * const cut: Turn = {
+ *   chunks: ["I will start by ", "reading the"],
+ *   finishReason: "length",
+ *   error: "Hit max tokens",
+ *   usage: { inputTokens: 198_000, outputTokens: 590 },
+ * };
+ * const call: Turn = { toolCalls: [toolCall("c1", "fs_read", { path: "a" })] };
+ * ```
+ */
+export interface Turn {
+  /** The text of the turn. */
+  readonly content?: string;
+  /** The text as separate streamed pieces. */
+  readonly chunks?: readonly string[];
+  /** Tool calls the model makes. */
+  readonly toolCalls?: readonly ToolCall[];
+  /** What the turn costs. Default: the fake's `usage` option. */
+  readonly usage?: Usage;
+  /** Overrides the derived finish reason. */
+  readonly finishReason?: FinishReason;
+  /** Fails the turn (a string becomes a `ProviderResponseError`). */
+  readonly error?: string | Error;
+  /** Emit this many chunks, then fail mid-stream. */
+  readonly failAfterChunks?: number;
+  /** Holds the call open until this promise settles. */
+  readonly gate?: Promise<unknown>;
+  /** Streams, then never ends on its own. */
+  readonly stall?: boolean;
+  /** The model the response names. */
+  readonly model?: string;
+}
+
+const usageSchema = z.strictObject({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  costUsd: z.number().nonnegative().optional(),
+});
+
+const toolCallSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+  rawArgs: z.string().optional(),
+});
+
+const turnSchema: z.ZodType<Turn> = z.strictObject({
+  content: z.string().optional(),
+  chunks: z.array(z.string()).optional(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  usage: usageSchema.optional(),
+  finishReason: z.enum(["stop", "tool_calls", "length", "content_filter", "error"]).optional(),
+  error: z.union([z.string(), z.instanceof(Error)]).optional(),
+  failAfterChunks: z.number().int().nonnegative().optional(),
+  gate: z.custom<Promise<unknown>>((v) => typeof (v as Promise<unknown>)?.then === "function", {
+    message: "gate must be a Promise",
+  }).optional(),
+  stall: z.boolean().optional(),
+  model: z.string().min(1).optional(),
+}) as unknown as z.ZodType<Turn>;
+
+/**
+ * Validates one turn; `where` names it in messages (`"turn 2"`).
+ *
+ * @param value The turn as written.
+ * @param where Where it is, for messages.
+ * @returns The turn.
+ * @throws {InvalidScript} With the bad key and the nearest valid one.
+ *
+ * @example
+ * ```ts
+ * import { parseTurn } from "@agentkit/testing/testing";
+ * import { assertThrows } from "@std/assert";
+ *
+ * assertThrows(() => parseTurn({ contnet: "hi" }, "turn 1"), Error, 'unknown key "contnet" in turn 1; did you mean "content"?');
+ * ```
+ */
+export function parseTurn(value: unknown, where: string): Turn {
+  if (typeof value === "string") return { content: value };
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new InvalidScript(
+      `${where} must be a turn object or a string, got ${
+        value === null ? "null" : Array.isArray(value) ? "an array" : typeof value
+      }`,
+    );
+  }
+  const turn = parseOrExplain(turnSchema, value, where);
+  if (turn.chunks && turn.content !== undefined && turn.chunks.join("") !== turn.content) {
+    throw new InvalidScript(
+      `${where}: content must equal the join of chunks when both are given; drop one of them`,
+    );
+  }
+  if (
+    turn.failAfterChunks !== undefined &&
+    turn.failAfterChunks > (turn.chunks?.length ?? (turn.content ? 1 : 0))
+  ) {
+    throw new InvalidScript(
+      `${where}: failAfterChunks is ${turn.failAfterChunks} but the turn has only ${
+        turn.chunks?.length ?? (turn.content ? 1 : 0)
+      } chunk(s)`,
+    );
+  }
+  return turn;
+}
