@@ -1,0 +1,81 @@
+import { assert, assertEquals } from "@std/assert";
+import * as ports from "@agentkit/testing/ports";
+import * as runtime from "@agentkit/testing/runtime";
+import * as testing from "@agentkit/testing/testing";
+import * as root from "@agentkit/testing";
+
+const root_dir = new URL("../", import.meta.url);
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (rel: string) => {
+    for await (const e of Deno.readDir(new URL(rel, root_dir))) {
+      const path = `${rel}${e.name}`;
+      if (e.isDirectory) await walk(`${path}/`);
+      else if (e.name.endsWith(".ts")) out.push(path);
+    }
+  };
+  await walk(`${dir}/`);
+  return out.sort();
+}
+
+// Matches static imports, re-exports and dynamic imports of a specifier.
+const IMPORT = /(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+// JSDoc examples legitimately import the doubles; only code counts.
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+}
+
+function importsOf(text: string): string[] {
+  return [...stripComments(text).matchAll(IMPORT)].map((m) => m[1] ?? m[2]);
+}
+
+Deno.test("architecture: runtime/ and ports/ never import testing/", async () => {
+  const offenders: string[] = [];
+  for (const dir of ["runtime", "ports"]) {
+    for (const file of await sourceFiles(dir)) {
+      const text = await Deno.readTextFile(new URL(file, root_dir));
+      for (const spec of importsOf(text)) {
+        if (
+          /(^|\/)testing(\/|\.ts$|$)/.test(spec) || spec.startsWith("@agentkit/testing/testing")
+        ) {
+          offenders.push(`${file} imports ${spec}`);
+        }
+      }
+    }
+  }
+  assertEquals(offenders, []);
+});
+
+Deno.test("architecture: ports/ imports nothing of ours outside ports/", async () => {
+  const offenders: string[] = [];
+  for (const file of await sourceFiles("ports")) {
+    const text = await Deno.readTextFile(new URL(file, root_dir));
+    for (const spec of importsOf(text)) {
+      if (spec.startsWith("../") || spec.startsWith("@agentkit/")) {
+        offenders.push(`${file} imports ${spec}`);
+      }
+    }
+  }
+  assertEquals(offenders, []);
+});
+
+Deno.test("architecture: the import scanner sees the imports it must police", () => {
+  // Guards the guard: if the pattern stopped matching, the tests above would pass vacuously.
+  const text =
+    `import { FakeLLM } from "../testing/fake_llm.ts";\nexport * from "./x.ts";\nconst m = import("../testing/mod.ts");`;
+  assertEquals(importsOf(text), ["../testing/fake_llm.ts", "./x.ts", "../testing/mod.ts"]);
+});
+
+Deno.test("architecture: no Fake* name is exported from ./runtime or ./ports", () => {
+  const fakes = [...Object.keys(runtime), ...Object.keys(ports)].filter((k) => /^Fake/.test(k));
+  assertEquals(fakes, []);
+  assert(Object.keys(testing).some((k) => k === "FakeLLM"), "the check can see testing's exports");
+});
+
+Deno.test("architecture: the root entry re-exports ports, runtime and testing", () => {
+  for (const mod of [ports, runtime, testing]) {
+    for (const key of Object.keys(mod)) assert(key in root, `root is missing ${key}`);
+  }
+});
