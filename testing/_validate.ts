@@ -19,7 +19,10 @@ export function nearest(key: string, known: readonly string[]): string | undefin
     const d = editDistance(normalise(k), n);
     if (d < bestD) [best, bestD] = [k, d];
   }
-  return bestD <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+  if (bestD <= Math.max(2, Math.floor(key.length / 3))) return best;
+  // A shared stem ("arguments" for "args") is a better hint than none.
+  const stem = known.filter((k) => n.length >= 3 && normalise(k).slice(0, 3) === n.slice(0, 3));
+  return stem.length === 1 ? stem[0] : undefined;
 }
 
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {

@@ -372,9 +372,17 @@ export class FakeLLM implements LLMPort, Disposable {
    * @param ctx The run (for the clock and cancellation).
    * @returns The scripted response.
    */
-  async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+  chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+    return this.#blocking(request, ctx, "chat");
+  }
+
+  async #blocking(
+    request: ChatRequest,
+    ctx: Ctx | undefined,
+    kind: "chat" | "complete",
+  ): Promise<ChatResponse> {
     const id = `fake-chat-${++this.#state.ids}`;
-    const turn = this.#next(request, "chat");
+    const turn = this.#next(request, kind);
     const signal = request.signal ?? ctx?.signal;
     if (turn.stall) {
       throw this.#harness(
@@ -463,7 +471,11 @@ export class FakeLLM implements LLMPort, Disposable {
     const messages: Message[] = [];
     if (request.system) messages.push({ role: "system", content: request.system });
     messages.push({ role: "user", content: request.user });
-    return this.chat({ messages, model: request.model, signal: request.signal }, ctx);
+    return this.#blocking(
+      { messages, model: request.model, signal: request.signal },
+      ctx,
+      "complete",
+    );
   }
 
   #harness(error: HarnessError): HarnessError {

@@ -1,0 +1,325 @@
+import { assert, assertEquals, assertInstanceOf, assertRejects, assertThrows } from "@std/assert";
+import { Agent, HarnessError, ReActCognition, retry } from "@agentkit/testing/runtime";
+import {
+  type ChatRequest,
+  ProviderError,
+  ProviderTimeoutError,
+  type StreamEvent,
+  toolCall,
+} from "@agentkit/testing/ports";
+import {
+  FakeClock,
+  FakeLLM,
+  FakeTool,
+  InvalidScript,
+  makeTestCtx,
+  ScriptExhausted,
+  UnmatchedPrompt,
+  UnusedTurns,
+} from "@agentkit/testing/testing";
+
+const agent = new Agent("a", { model: "fake-model" });
+const req = (user: string): ChatRequest => ({
+  model: "fake-model",
+  messages: [{ role: "user", content: user }],
+});
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+Deno.test("new FakeLLM(text) answers that text on every call, with 10 input tokens", async () => {
+  const llm = new FakeLLM("fixed");
+  const ctx = makeTestCtx({ llm });
+  for (let i = 0; i < 3; i++) {
+    const r = await agent.run(`q${i}`, ctx);
+    assertEquals([r.output, r.usage], ["fixed", { inputTokens: 10, outputTokens: 0 }]);
+  }
+  assertEquals(llm.calls, 3);
+});
+
+Deno.test("new FakeLLM(map) answers the first key that is a substring of the user text", async (t) => {
+  const llm = new FakeLLM({
+    weather: "It is raining.",
+    price: "$15/Mtok",
+    rain: "never picked first",
+  });
+  const ctx = makeTestCtx({ llm });
+  await t.step("first matching key in insertion order wins", async () => {
+    assertEquals((await agent.run("the weather and rain", ctx)).output, "It is raining.");
+    assertEquals((await agent.run("what's the price", ctx)).output, "$15/Mtok");
+  });
+  await t.step("an unmatched prompt answers the literal {}", async () => {
+    assertEquals((await agent.run("nothing matches", ctx)).output, "{}");
+  });
+  await t.step(
+    "strict: an unmatched prompt throws UnmatchedPrompt naming prompt and keys",
+    async () => {
+      const strict = new FakeLLM({ weather: "x" }, { strict: true });
+      const e = await assertRejects(
+        () => agent.run("nothing", makeTestCtx({ llm: strict })),
+        UnmatchedPrompt,
+      );
+      assert(e.message.includes('"nothing"') && e.message.includes('"weather"'));
+    },
+  );
+  await t.step("the match uses the last user message, not the system prompt", async () => {
+    const sys = new Agent("s", { model: "fake-model", system: "talk about the weather" });
+    assertEquals((await sys.run("hello", ctx)).output, "{}");
+  });
+});
+
+Deno.test("new FakeLLM(fn) passes system, user, model, messages and tools to the function", async () => {
+  const seen: unknown[] = [];
+  const llm = new FakeLLM((input) => {
+    seen.push({
+      system: input.system,
+      user: input.user,
+      model: input.model,
+      tools: input.tools.map((t) => t.name),
+    });
+    return input.messages.length > 2 ? "done" : { toolCalls: [toolCall("c1", "t", {})] };
+  });
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  const a = new Agent("a", {
+    model: "m1",
+    system: "sys",
+    cognition: new ReActCognition({ tools: [tool] }),
+  });
+  const r = await a.run("ping", makeTestCtx({ llm }));
+  assertEquals(r.output, "done");
+  assertEquals(seen, [
+    { system: "sys", user: "ping", model: "m1", tools: ["t"] },
+    { system: "sys", user: "ping", model: "m1", tools: ["t"] },
+  ]);
+});
+
+Deno.test("new FakeLLM(fn) validates what the function returns", async () => {
+  // deno-lint-ignore no-explicit-any
+  const llm = new FakeLLM(() => ({ contents: "typo" }) as any);
+  await assertRejects(() => llm.chat(req("x")), InvalidScript, 'did you mean "content"?');
+});
+
+Deno.test("FakeLLM.script() plays turns in order and throws ScriptExhausted one turn past the end", async () => {
+  const llm = FakeLLM.script([{ content: "one" }, "two"]);
+  const ctx = makeTestCtx({ llm });
+  assertEquals((await agent.run("go", ctx)).output, "one");
+  assertEquals((await agent.run("go", ctx)).output, "two");
+  const e = await assertRejects(() => agent.run("go", ctx), ScriptExhausted);
+  assert(e.message.includes("has 2 turn(s), but the agent asked for turn 3"), e.message);
+  assertEquals([e.scripted, e.requested], [2, 3]);
+  assertInstanceOf(e, HarnessError);
+});
+
+Deno.test("FakeLLM.script() with repeatLast replays the last turn forever", async () => {
+  const llm = FakeLLM.script(["one", "two"], { repeatLast: true });
+  const outs = [];
+  for (let i = 0; i < 4; i++) outs.push((await llm.chat(req("x"))).content);
+  assertEquals(outs, ["one", "two", "two", "two"]);
+  llm.verify();
+});
+
+Deno.test("FakeLLM chat, stream and complete all read the same script", async () => {
+  const llm = FakeLLM.script(["from chat", { chunks: ["from ", "stream"] }, "from complete"]);
+  assertEquals((await llm.chat(req("x"))).content, "from chat");
+  const events = await collect(llm.stream(req("x")));
+  assertEquals(
+    events.filter((e) => e.type === "text_delta").map((e) => e.type === "text_delta" && e.content),
+    ["from ", "stream"],
+  );
+  assertEquals(
+    (await llm.complete({ system: "s", user: "u", model: "m" })).content,
+    "from complete",
+  );
+  assertEquals(llm.requests.map((r) => [r.kind, r.streaming, r.turn]), [
+    ["chat", false, 1],
+    ["stream", true, 2],
+    ["complete", false, 3],
+  ]);
+  assertEquals(llm.requests[2].messages, [{ role: "system", content: "s" }, {
+    role: "user",
+    content: "u",
+  }]);
+});
+
+Deno.test("FakeLLM.requests records tools and settings as detached copies", async () => {
+  const schema = { type: "object", properties: { a: { type: "string" } } };
+  const llm = new FakeLLM("{}");
+  await llm.chat({
+    ...req("x"),
+    tools: [{ name: "t", description: "d", parameters: { type: "object" } }],
+    settings: { jsonSchema: schema, jsonSchemaName: "S", maxTokens: 512 },
+  });
+  (schema.properties.a as { type: string }).type = "mutated";
+  await llm.chat(req("y"));
+  const [first, second] = llm.requests;
+  assertEquals(first.tools.map((t) => t.name), ["t"]);
+  assertEquals(first.settings?.jsonSchema, {
+    type: "object",
+    properties: { a: { type: "string" } },
+  });
+  assertEquals([first.settings?.jsonSchemaName, first.settings?.maxTokens], ["S", 512]);
+  assertEquals([second.tools, second.settings], [[], undefined]);
+});
+
+Deno.test("FakeLLM scripted turns: tool calls finish tool_calls, content finishes stop, finishReason overrides", async () => {
+  const llm = FakeLLM.script([
+    { toolCalls: [toolCall("c1", "t", { a: 1 })] },
+    { content: "done" },
+    { content: "cut", finishReason: "length", usage: { inputTokens: 5, outputTokens: 7 } },
+  ]);
+  const a = await llm.chat(req("x"));
+  assertEquals([a.finishReason, a.toolCalls], ["tool_calls", [{
+    id: "c1",
+    name: "t",
+    args: { a: 1 },
+  }]]);
+  assertEquals((await llm.chat(req("x"))).finishReason, "stop");
+  const c = await llm.chat(req("x"));
+  assertEquals([c.finishReason, c.usage], ["length", { inputTokens: 5, outputTokens: 7 }]);
+});
+
+Deno.test("FakeLLM failTimes fails the first n calls before any event, counted on the instance", async (t) => {
+  await t.step("chat: retried to success; calls include the failures", async () => {
+    const clock = new FakeClock();
+    const llm = new FakeLLM("recovered", { failTimes: 2 });
+    const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry({ maxAttempts: 3 })] });
+    assertEquals((await agent.run("go", ctx)).output, "recovered");
+    assertEquals([llm.calls, clock.sleeps.length], [3, 2]);
+    assert(clock.now() > 0);
+  });
+  await t.step("stream: the failure comes before message_start", async () => {
+    const llm = new FakeLLM("x", {
+      failTimes: 1,
+      failWith: new ProviderError("down", { retryable: true }),
+    });
+    const it = llm.stream(req("x"))[Symbol.asyncIterator]();
+    await assertRejects(() => it.next(), ProviderError, "down");
+    assertEquals((await collect(llm.stream(req("x"))))[0].type, "message_start");
+  });
+  await t.step("a shared fake fails n times in total, not per run", async () => {
+    const llm = new FakeLLM("ok", { failTimes: 1 });
+    const ctx = makeTestCtx({ llm });
+    await assertRejects(() => agent.run("a", ctx), ProviderTimeoutError, "upstream timeout");
+    assertEquals((await agent.run("b", ctx)).output, "ok");
+  });
+  await t.step("failed calls do not consume scripted turns", async () => {
+    const llm = FakeLLM.script(["first"], { failTimes: 1 });
+    await assertRejects(() => llm.chat(req("x")));
+    assertEquals((await llm.chat(req("x"))).content, "first");
+  });
+});
+
+Deno.test("FakeLLM delayMs waits on the context clock, not the wall clock", async () => {
+  const clock = new FakeClock();
+  const llm = new FakeLLM("late", { delayMs: 60_000 });
+  const started = performance.now();
+  const r = await agent.run("go", makeTestCtx({ llm, clock }));
+  assertEquals([r.output, clock.now(), clock.sleeps], ["late", 60_000, [60_000]]);
+  assert(performance.now() - started < 1_000, "a minute of virtual time cost real time");
+});
+
+Deno.test("FakeLLM delayMs honours cancellation and records the cancelled response", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const controller = new AbortController();
+  const llm = new FakeLLM("never", { delayMs: 1_000 });
+  const pending = llm.chat(req("x"), makeTestCtx({ clock, signal: controller.signal }));
+  controller.abort(new Error("stop"));
+  await assertRejects(() => pending, Error, "stop");
+  assertEquals(llm.cancelled, ["fake-chat-1"]);
+  assertEquals(clock.pending, 0, "the delay timer was dropped");
+});
+
+Deno.test("FakeLLM usage option sets the default usage of turns that script none", async () => {
+  const llm = FakeLLM.script(["a", { content: "b", usage: { inputTokens: 1, outputTokens: 2 } }], {
+    usage: { inputTokens: 100, outputTokens: 5 },
+  });
+  assertEquals((await llm.chat(req("x"))).usage, { inputTokens: 100, outputTokens: 5 });
+  assertEquals((await llm.chat(req("x"))).usage, { inputTokens: 1, outputTokens: 2 });
+});
+
+Deno.test("FakeLLM.script() validates turns when built, naming the bad key and the nearest good one", async (t) => {
+  const bad = (turns: unknown[]) => () => FakeLLM.script(turns as never);
+  await t.step("snake_case key", () => {
+    assertThrows(
+      bad([{ content: "a" }, { tool_calls: [] }]),
+      InvalidScript,
+      'unknown key "tool_calls" in turn 2; did you mean "toolCalls"?',
+    );
+  });
+  await t.step("a typo inside a tool call", () => {
+    assertThrows(
+      bad([{ toolCalls: [{ id: "c1", name: "t", arguments: {} }] }]),
+      InvalidScript,
+      'unknown key "arguments" in turn 1 toolCalls[0]; did you mean "args"?',
+    );
+  });
+  await t.step("a wrong type", () => {
+    assertThrows(bad([{ content: 42 }]), InvalidScript, "turn 1 content");
+  });
+  await t.step("content that contradicts chunks", () => {
+    assertThrows(bad([{ content: "ab", chunks: ["a", "c"] }]), InvalidScript, "join of chunks");
+  });
+  await t.step("an empty script", () => {
+    assertThrows(bad([]), InvalidScript, "at least one turn");
+  });
+  await t.step("an unknown option", () => {
+    assertThrows(
+      () => new FakeLLM("x", { failtimes: 2 } as never),
+      InvalidScript,
+      'did you mean "failTimes"?',
+    );
+  });
+  await t.step("an array passed to the constructor", () => {
+    assertThrows(() => new FakeLLM(["a"] as never), InvalidScript, "FakeLLM.script");
+  });
+});
+
+Deno.test("FakeLLM.verify() and using report unused turns and swallowed harness errors", async (t) => {
+  await t.step("unused turns", async () => {
+    const llm = FakeLLM.script(["a", "b", "c"]);
+    await llm.chat(req("x"));
+    const e = assertThrows(
+      () => llm.verify(),
+      UnusedTurns,
+      "has 3 turn(s), but the run used only 1",
+    );
+    assertEquals(e.unused, 2);
+  });
+  await t.step("allowUnused opts out", async () => {
+    const llm = FakeLLM.script(["a", "b"], { allowUnused: true });
+    await llm.chat(req("x"));
+    llm.verify();
+  });
+  await t.step("a ScriptExhausted caught by user code resurfaces at scope exit", async () => {
+    const run = async () => {
+      using llm = FakeLLM.script(["only"]);
+      const ctx = makeTestCtx({ llm });
+      await agent.run("go", ctx);
+      try {
+        await agent.run("go", ctx);
+      } catch {
+        // user code that swallows every error
+      }
+    };
+    await assertRejects(run, ScriptExhausted);
+  });
+  await t.step("a fully used script disposes cleanly", async () => {
+    using llm = FakeLLM.script(["only"]);
+    await agent.run("go", makeTestCtx({ llm }));
+  });
+});
+
+Deno.test("FakeLLM response ids are numbered across the fake and its clones", async () => {
+  const llm = FakeLLM.script(["a", "b", "c"]);
+  const big = llm.withModel("big-model");
+  const ids = [
+    (await llm.chat(req("x"))).id,
+    (await collect(big.stream(req("x"))))[0].messageId,
+    (await big.chat(req("x"))).id,
+  ];
+  assertEquals(ids, ["fake-chat-1", "fake-stream-2", "fake-chat-3"]);
+  assertEquals([llm.calls, big.calls, llm.requests.length], [3, 3, 3]);
+});

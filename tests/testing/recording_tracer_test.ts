@@ -1,0 +1,58 @@
+import { assertEquals } from "@std/assert";
+import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+import { toolCall } from "@agentkit/testing/ports";
+import { FakeLLM, FakeTool, makeTestCtx, RecordingTracer } from "@agentkit/testing/testing";
+
+Deno.test("RecordingTracer: a plain run opens invoke_agent (client) then compose (compose), then the model call", async () => {
+  const tracer = new RecordingTracer();
+  await new Agent("analyst", { model: "fake-model" }).run(
+    "go",
+    makeTestCtx({ llm: new FakeLLM("ok"), trace: tracer }),
+  );
+  assertEquals(tracer.spans.map((s) => [s.name, s.kind]), [
+    ["invoke_agent", "client"],
+    ["compose", "compose"],
+    ["chat", "llm"],
+  ]);
+  assertEquals(tracer.spans.every((s) => s.ended), true);
+  assertEquals(typeof tracer.spans[1].attrs["agentkit.prompt.version"], "string");
+  assertEquals(tracer.spans[0].attrs["agentkit.stop_reason"], "stop");
+});
+
+Deno.test("RecordingTracer: tool calls add tool spans, failures add error events, the exporter sees closes", async () => {
+  const exported: string[] = [];
+  const tracer = new RecordingTracer({ exporter: (s) => exported.push(`${s.name}:${s.kind}`) });
+  const ok = new FakeTool({ name: "ok", responder: 1 });
+  const bad = new FakeTool({ name: "bad", failWith: "boom" });
+  const llm = FakeLLM.script([
+    { toolCalls: [toolCall("c1", "ok", {}), toolCall("c2", "bad", {})] },
+    { content: "done" },
+  ]);
+  const agent = new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [ok, bad] }),
+  });
+  await agent.run("go", makeTestCtx({ llm, trace: tracer }));
+  const tools = tracer.named("execute_tool");
+  assertEquals(tools.map((s) => [s.attrs["gen_ai.tool.name"], s.events.map((e) => e.name)]), [[
+    "ok",
+    [],
+  ], ["bad", ["error"]]]);
+  assertEquals(exported, [
+    "compose:compose",
+    "chat:llm",
+    "execute_tool:tool",
+    "execute_tool:tool",
+    "chat:llm",
+    "invoke_agent:client",
+  ]);
+});
+
+Deno.test("RecordingSpan.end() runs the exporter once", () => {
+  let n = 0;
+  const span = new RecordingTracer({ exporter: () => n++ }).span("x", "internal");
+  span.end();
+  span.end();
+  span[Symbol.dispose]();
+  assertEquals(n, 1);
+});
