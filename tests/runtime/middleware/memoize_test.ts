@@ -1,0 +1,69 @@
+import { assertEquals, assertRejects } from "@std/assert";
+import { Agent, InMemoryStore, memoize, MisconfiguredMiddleware } from "@agentkit/testing/runtime";
+import { Scope, type StreamEvent } from "@agentkit/testing/ports";
+import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+
+const agent = new Agent("analyst", { model: "fake-model" });
+
+Deno.test("memoize() answers a repeated request from the store: the provider is called once", async () => {
+  const llm = new FakeLLM("cached?");
+  const ctx = makeTestCtx({ llm, store: new InMemoryStore(), chatMiddleware: [memoize()] });
+  const a = await agent.run("same question", ctx);
+  const b = await agent.run("same question", ctx);
+  assertEquals([a.output, b.output, llm.calls], ["cached?", "cached?", 1]);
+  await agent.run("another question", ctx);
+  assertEquals(llm.calls, 2);
+});
+
+Deno.test("memoize() without a store fails at the first call instead of silently not caching", async () => {
+  const llm = new FakeLLM("x");
+  const ctx = makeTestCtx({ llm, chatMiddleware: [memoize()] });
+  const e = await assertRejects(
+    () => agent.run("q", ctx),
+    MisconfiguredMiddleware,
+    "Cannot memoize without a store",
+  );
+  assertEquals([e.middleware, llm.calls], ["memoize", 0]);
+});
+
+Deno.test("memoize({ store }) uses its own store over the context's", async () => {
+  const own = new InMemoryStore();
+  const llm = new FakeLLM("x");
+  await agent.run("q", makeTestCtx({ llm, chatMiddleware: [memoize({ store: own })] }));
+  assertEquals(own.size, 1);
+});
+
+Deno.test("memoize() keys are partitioned by tenant: org8 never reads org7's cached answer", async () => {
+  const store = new InMemoryStore();
+  const llm = FakeLLM.script(["for org7", "for org8"]);
+  const org7 = makeTestCtx({
+    llm,
+    store,
+    scope: new Scope({ orgId: 7 }),
+    chatMiddleware: [memoize()],
+  });
+  const org8 = makeTestCtx({
+    llm,
+    store,
+    scope: new Scope({ orgId: 8 }),
+    chatMiddleware: [memoize()],
+  });
+  assertEquals((await agent.run("same", org7)).output, "for org7");
+  assertEquals((await agent.run("same", org8)).output, "for org8");
+  assertEquals((await agent.run("same", org7)).output, "for org7");
+  assertEquals(llm.calls, 2);
+});
+
+Deno.test("memoize() caches a completed stream and replays its events", async () => {
+  const llm = new FakeLLM("streamed");
+  const ctx = makeTestCtx({ llm, store: new InMemoryStore(), chatMiddleware: [memoize()] });
+  const run = async () => {
+    const out: StreamEvent[] = [];
+    for await (const e of agent.stream("q", ctx)) out.push(e);
+    return out;
+  };
+  const first = await run();
+  const second = await run();
+  assertEquals(second, first);
+  assertEquals(llm.calls, 1);
+});
