@@ -10,6 +10,7 @@ import type { AgentInfo, Cognition, StopReason } from "./cognition/cognition.ts"
 import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
 import { RequestBuilder } from "./request_builder.ts";
+import { Run } from "./run.ts";
 
 /** Options for {@linkcode Agent}. */
 export interface AgentOptions {
@@ -163,5 +164,32 @@ export class Agent {
     } finally {
       span.end();
     }
+  }
+
+  /**
+   * Starts the agent on a task and returns at once with a {@linkcode Run}
+   * handle: buffered `events`, a `result` built from them, `isDone`,
+   * `drained` and `cancel()`. The run drives {@linkcode Agent.stream} on a
+   * copy of `ctx` with its own signal, linked to `ctx.signal`.
+   *
+   * @param task The user's request.
+   * @param ctx The run context; aborting its signal cancels the run.
+   * @param options Earlier turns.
+   * @returns The run, already under way.
+   *
+   * @example
+   * ```ts
+   * import { Agent } from "@agentkit/testing/runtime";
+   * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const run = new Agent("a", { model: "fake-model" }).start("hi", makeTestCtx({ llm: new FakeLLM("hello") }));
+   * assertEquals((await run.result).output, "hello");
+   * ```
+   */
+  start(task: string, ctx: RunContext, options: AgentRunOptions = {}): Run {
+    return new Run((runCtx) => this.stream(task, runCtx, options), ctx, {
+      name: `run of agent "${this.name}"`,
+    });
   }
 }

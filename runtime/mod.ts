@@ -42,3 +42,5 @@ export * from "./cognition/single_shot.ts";
 export * from "./cognition/react.ts";
 export * from "./request_builder.ts";
 export * from "./agent.ts";
+export * from "./stream_chunk.ts";
+export * from "./run.ts";

@@ -1,0 +1,304 @@
+/**
+ * A started run: a handle on an agent run that is already under way.
+ *
+ * @module
+ */
+import type { Message, ToolCall } from "../ports/message.ts";
+import type { ErrorEvent, StreamEvent } from "../ports/stream_event.ts";
+import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../ports/usage.ts";
+import type { AgentResult } from "./agent.ts";
+import { type StopReason, stopReasonOf } from "./cognition/cognition.ts";
+import type { RunContext } from "./context.ts";
+import { type StreamChunk, toChunk } from "./stream_chunk.ts";
+
+/** What a {@linkcode Run} drives: the events of one run on the run's own context. */
+export type RunProducer = (ctx: RunContext) => AsyncIterable<StreamEvent>;
+
+/** Options for {@linkcode Run}. */
+export interface RunOptions {
+  /**
+   * Who is running, for the default cancellation message.
+   * @default {"run"}
+   */
+  readonly name?: string;
+}
+
+interface Turn {
+  content: string;
+  readonly toolCalls: ToolCall[];
+}
+
+/**
+ * A run that has started. It drives itself from the moment it is built, so
+ * `result` settles whether or not anyone reads `events`.
+ *
+ * - `events` is buffered: every consumer, however late it attaches, sees
+ *   every event from the first, as a {@linkcode StreamChunk}. A run that
+ *   fails or is cancelled ends each consumer's iteration by throwing its
+ *   error after the buffered events. Breaking out of a loop over `events`
+ *   does not cancel the run; `cancel()` does.
+ * - `result` is built from the streamed events: the text of the last model
+ *   turn, the usage of every turn (failed ones included), and the stop
+ *   reason (`"length"` for a cut-off turn, `"max_iterations"` when the last
+ *   turn asked for tools nobody answered). A stream that ends on an `error`
+ *   event (other than a length cut) rejects it with that error. `messages`
+ *   holds the assistant turns as streamed (a stream carries no tool results).
+ * - `cancel(reason?)` aborts the run's own signal, which every model and tool
+ *   call of the run receives (linked by hand to the context's signal, which
+ *   cancels it too), and rejects `result` at once with the reason.
+ * - `drained` resolves when the run has stopped producing. On a run that
+ *   ends by itself that is right after `result`; on a cancelled run it can be
+ *   much later (a tool batch that ignores cancellation holds it open). It
+ *   never rejects. Events produced after cancellation are dropped.
+ *
+ * `agent.start(task, ctx)` is the usual way to get one.
+ *
+ * @example Stream, then read the result
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const llm = FakeLLM.script([{ chunks: ["The cert ", "expired."] }]);
+ * const run = new Agent("a", { model: "fake-model" }).start("why?", makeTestCtx({ llm }));
+ * const deltas: string[] = [];
+ * for await (const { delta } of run.events) if (delta !== undefined) deltas.push(delta);
+ * const result = await run.result;
+ * assertEquals(deltas, ["The cert ", "expired."]);
+ * assertEquals([result.output, result.stopReason, run.isDone], ["The cert expired.", "stop", true]);
+ * ```
+ *
+ * @example Cancellation reaches the provider
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals, assertRejects } from "@std/assert";
+ *
+ * const llm = FakeLLM.script([{ chunks: ["thinking..."], stall: true }]);
+ * const run = new Agent("a", { model: "fake-model" }).start("go", makeTestCtx({ llm }));
+ * run.cancel(new Error("user pressed stop"));
+ * await assertRejects(() => run.result, Error, "user pressed stop");
+ * await run.drained;
+ * assertEquals(llm.cancelled, ["fake-stream-1"]);
+ * ```
+ */
+export class Run {
+  /** Every event of the run, buffered: each consumer sees all of them. */
+  readonly events: AsyncIterable<StreamChunk>;
+  /** The outcome, built from the streamed events. */
+  readonly result: Promise<AgentResult>;
+  /** Resolves when the run has stopped producing (never rejects). */
+  readonly drained: Promise<void>;
+
+  readonly #name: string;
+  readonly #controller = new AbortController();
+  readonly #buffer: StreamChunk[] = [];
+  #waiters: Array<() => void> = [];
+  #done = false;
+  #failure: { error: unknown } | undefined;
+  #resolve!: (result: AgentResult) => void;
+  #reject!: (error: unknown) => void;
+  // The result, folded event by event.
+  readonly #turns = new Map<string, Turn>();
+  #last: Turn | undefined;
+  #usage: Usage = ZERO_USAGE;
+  #finishReason: FinishReason | undefined;
+  #error: ErrorEvent | undefined;
+
+  /**
+   * Starts driving `produce` on a copy of `ctx` whose signal belongs to this
+   * run.
+   *
+   * @param produce Yields the run's events, given the run's context.
+   * @param ctx The context the run was started on; its signal cancels the run.
+   * @param options A name for messages.
+   */
+  constructor(produce: RunProducer, ctx: RunContext, options: RunOptions = {}) {
+    this.#name = options.name ?? "run";
+    this.result = new Promise<AgentResult>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // A cancelled or failed run whose result nobody awaits is not an
+    // unhandled rejection; awaiting it still rejects.
+    this.result.catch(() => {});
+    this.events = { [Symbol.asyncIterator]: () => this.#cursor() };
+
+    const parent = ctx.signal;
+    const onParentAbort = () => this.cancel(parent.reason);
+    let runCtx: RunContext;
+    if (parent.aborted) {
+      runCtx = ctx.with({ signal: this.#controller.signal });
+      this.cancel(parent.reason);
+    } else {
+      parent.addEventListener("abort", onParentAbort, { once: true });
+      runCtx = ctx.with({ signal: this.#controller.signal });
+    }
+    this.drained = this.#pump(produce, runCtx).finally(() => {
+      parent.removeEventListener("abort", onParentAbort);
+    });
+  }
+
+  /** True once `result` has settled (fulfilled, failed or cancelled). */
+  get isDone(): boolean {
+    return this.#done;
+  }
+
+  /** The run's own cancellation signal (what its model and tool calls receive). */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /**
+   * Cancels the run: aborts its signal (the provider sees it), rejects
+   * `result` with `reason` and ends every consumer of `events`. Does nothing
+   * once the run is done.
+   *
+   * @param reason Why; defaults to an `AbortError` naming the run.
+   */
+  cancel(reason?: unknown): void {
+    if (this.#done) return;
+    const why = reason ?? new DOMException(`${this.#name} was cancelled`, "AbortError");
+    // Settle first, so a producer that reacts to the abort synchronously
+    // cannot slip a result in; then let the provider see the cancellation.
+    this.#settle({ error: why });
+    if (!this.#controller.signal.aborted) this.#controller.abort(why);
+  }
+
+  // One consumer's position in the buffer.
+  #cursor(): AsyncIterator<StreamChunk> {
+    const buffer = this.#buffer;
+    let i = 0;
+    let closed = false;
+    return {
+      next: async (): Promise<IteratorResult<StreamChunk>> => {
+        if (closed) return { done: true, value: undefined };
+        while (i >= buffer.length && !this.#done) {
+          await new Promise<void>((wake) => this.#waiters.push(wake));
+        }
+        if (i < buffer.length) return { done: false, value: buffer[i++] };
+        if (this.#failure) throw this.#failure.error;
+        return { done: true, value: undefined };
+      },
+      return: (): Promise<IteratorResult<StreamChunk>> => {
+        closed = true;
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+  }
+
+  async #pump(produce: RunProducer, ctx: RunContext): Promise<void> {
+    let iterator: AsyncIterator<StreamEvent> | undefined;
+    let finished = false;
+    try {
+      iterator = produce(ctx)[Symbol.asyncIterator]();
+      while (!this.#done) {
+        const step = await iterator.next();
+        if (step.done) {
+          finished = true;
+          break;
+        }
+        if (this.#done) break; // cancelled while the event was on its way
+        this.#fold(step.value);
+        this.#buffer.push(toChunk(step.value));
+        this.#wake();
+      }
+      if (finished && !this.#done) this.#complete();
+    } catch (error) {
+      finished = true;
+      if (!this.#done) this.#settle({ error });
+    } finally {
+      if (!finished && iterator?.return) {
+        try {
+          await iterator.return();
+        } catch {
+          // The run is already settled; a producer failing to close is not news.
+        }
+      }
+    }
+  }
+
+  #fold(event: StreamEvent): void {
+    switch (event.type) {
+      case "message_start": {
+        const turn: Turn = { content: "", toolCalls: [] };
+        this.#turns.set(event.messageId, turn);
+        this.#last = turn;
+        break;
+      }
+      case "text_delta":
+        this.#turn(event.messageId).content += event.content;
+        break;
+      case "tool_call":
+        this.#turn(event.messageId).toolCalls.push(event.call);
+        break;
+      case "message_end":
+        this.#usage = addUsage(this.#usage, event.usage);
+        this.#finishReason = event.finishReason;
+        this.#error = undefined;
+        break;
+      case "error":
+        if (event.usage) this.#usage = addUsage(this.#usage, event.usage);
+        this.#finishReason = event.finishReason;
+        this.#error = event;
+        break;
+    }
+  }
+
+  // A delta for a message that never started still counts (a hand-written
+  // cognition may skip message_start).
+  #turn(messageId: string): Turn {
+    let turn = this.#turns.get(messageId);
+    if (!turn) {
+      turn = { content: "", toolCalls: [] };
+      this.#turns.set(messageId, turn);
+      this.#last = turn;
+    }
+    return turn;
+  }
+
+  #complete(): void {
+    const error = this.#error;
+    if (error && error.finishReason !== "length") {
+      this.#settle({ error: error.error });
+      return;
+    }
+    const last = this.#last;
+    let stopReason: StopReason;
+    if (error) stopReason = "length";
+    else if (this.#finishReason === undefined) stopReason = "stop";
+    else if (this.#finishReason === "tool_calls" && last && last.toolCalls.length > 0) {
+      stopReason = "max_iterations";
+    } else stopReason = stopReasonOf(this.#finishReason);
+    const messages: Message[] = [];
+    for (const turn of this.#turns.values()) {
+      messages.push(
+        turn.toolCalls.length
+          ? { role: "assistant", content: turn.content, toolCalls: turn.toolCalls }
+          : { role: "assistant", content: turn.content },
+      );
+    }
+    this.#settle(undefined, {
+      output: last?.content ?? "",
+      usage: this.#usage,
+      messages,
+      stopReason,
+    });
+  }
+
+  #settle(failure: { error: unknown } | undefined, result?: AgentResult): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#failure = failure;
+    if (failure) this.#reject(failure.error);
+    else this.#resolve(result!);
+    this.#wake();
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    if (waiters.length === 0) return;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
