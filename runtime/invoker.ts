@@ -70,7 +70,7 @@ export class Invoker {
     this.chatMiddleware = [...(options.chatMiddleware ?? [])];
     this.toolMiddleware = [...(options.toolMiddleware ?? [])];
     for (const mw of [...this.chatMiddleware, ...this.toolMiddleware]) {
-      if (!mw || typeof mw.name !== "string") {
+      if (!mw || typeof mw !== "object" || typeof mw.name !== "string") {
         throw new TypeError(
           `Cannot build an Invoker: every middleware must be an object with a name (did you pass retry instead of retry()?), got ${
             String(mw)
