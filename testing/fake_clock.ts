@@ -33,6 +33,11 @@ const MAX_CHAINED_FIRINGS = 10_000;
 // deno-lint-ignore no-explicit-any
 type EngineClock = any;
 
+// Built once, at import (while the globals are still the real ones):
+// `withGlobal` probes the global timers and Date, and doing that per clock
+// cost more than the rest of `makeTestCtx` together.
+const TIMERS = FakeTimers.withGlobal(globalThis);
+
 /**
  * Virtual time. `sleep(ms)` records `ms` in `.sleeps` and waits on a virtual
  * timer; with `autoAdvance` (the default) time jumps to the earliest pending
@@ -70,7 +75,8 @@ export class FakeClock implements ClockPort, Disposable {
   readonly sleeps: number[] = [];
   /** Whether time jumps by itself. */
   readonly autoAdvance: boolean;
-  readonly #engine: EngineClock;
+  readonly #start: number;
+  #built?: EngineClock;
   #scheduled = false;
   #chained = 0;
   #restore?: () => void;
@@ -88,11 +94,17 @@ export class FakeClock implements ClockPort, Disposable {
       );
     }
     this.autoAdvance = options.autoAdvance ?? true;
-    this.#engine = FakeTimers.withGlobal(globalThis).createClock(start, MAX_CHAINED_FIRINGS);
+    this.#start = start;
+  }
+
+  // The timer engine is built on first use: a test that never waits never
+  // pays for it (it is most of what a FakeClock costs).
+  get #engine(): EngineClock {
+    return this.#built ??= TIMERS.createClock(this.#start, MAX_CHAINED_FIRINGS);
   }
 
   /** The virtual time (ms). */
-  now = (): number => this.#engine.now;
+  now = (): number => this.#built ? this.#built.now : this.#start;
 
   /**
    * Waits `ms` of virtual time; rejects with `signal.reason` on abort (and
