@@ -32,3 +32,7 @@ export * from "./asker.ts";
 export * from "./vector_store.ts";
 export * from "./checkpoint_store.ts";
 export * from "./grounder.ts";
+export * from "./search.ts";
+export * from "./fetch.ts";
+export * from "./memory.ts";
+export * from "./compactor.ts";
