@@ -48,7 +48,8 @@ interface Turn {
  *   cancels it too), and rejects `result` at once with the reason.
  * - `drained` resolves when the run has stopped producing. On a run that
  *   ends by itself that is right after `result`; on a cancelled run it can be
- *   much later (a tool batch that ignores cancellation holds it open). It
+ *   much later (a cognition that needs time to wind down, such as a CLI child
+ *   that must exit, or one awaiting work it cannot abandon, holds it open). It
  *   never rejects. Events produced after cancellation are dropped.
  *
  * `agent.start(task, ctx)` is the usual way to get one.

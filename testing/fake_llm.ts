@@ -439,6 +439,8 @@ export class FakeLLM implements LLMPort, Disposable {
         turn.finishReason,
         usage,
       );
+      // The failure-path order: tool calls, then the error with reason and usage.
+      for (const call of turn.toolCalls ?? []) yield { type: "tool_call", messageId: id, call };
       yield { type: "error", messageId: id, error, finishReason: turn.finishReason, usage };
       return;
     }

@@ -25,3 +25,6 @@ export * from "./fake_tool.ts";
 export * from "./fake_clock.ts";
 export * from "./recording_tracer.ts";
 export * from "./make_test_ctx.ts";
+export * from "./scripted_provider.ts";
+export * from "./settled.ts";
+export * from "./test_sessions.ts";

@@ -1,0 +1,75 @@
+// The file adapter of JsonlSession: an append handle held open. On Deno it is
+// a Deno.FsFile, so Deno's resource sanitizer reports a session a test forgot
+// to close (node:fs handles are plain fds it does not track); elsewhere it is
+// a node:fs/promises FileHandle.
+import { type FileHandle, open, readFile } from "node:fs/promises";
+
+/** An open append handle. */
+export interface AppendFile {
+  /** Writes all of `text`; resolves when the write has completed. */
+  write(text: string): Promise<void>;
+  /** Asks the OS to put what was written on disk. */
+  datasync(): Promise<void>;
+  /** Releases the handle. */
+  close(): Promise<void>;
+}
+
+// Only the parts of the Deno namespace used here, so the file type checks in
+// a build that has no Deno types.
+interface DenoFile {
+  write(bytes: Uint8Array): Promise<number>;
+  syncData(): Promise<void>;
+  close(): void;
+}
+interface DenoFs {
+  open(
+    path: string,
+    options: { write: boolean; append: boolean; create?: boolean; createNew?: boolean },
+  ): Promise<DenoFile>;
+}
+
+const deno = (globalThis as unknown as { Deno?: DenoFs }).Deno;
+const encoder = new TextEncoder();
+
+/**
+ * Opens `path` for appending: `"create"` makes a new file (failing with code
+ * `EEXIST` when it exists), `"append"` opens an existing one.
+ */
+export async function openAppend(path: string, mode: "create" | "append"): Promise<AppendFile> {
+  if (typeof deno?.open === "function") {
+    let file: DenoFile;
+    try {
+      file = await deno.open(path, {
+        write: true,
+        append: true,
+        ...(mode === "create" ? { createNew: true } : { create: false }),
+      });
+    } catch (error) {
+      if ((error as Error)?.name === "AlreadyExists") {
+        Object.defineProperty(error, "code", { value: "EEXIST", configurable: true });
+      }
+      throw error;
+    }
+    return {
+      async write(text) {
+        const bytes = encoder.encode(text);
+        for (let n = 0; n < bytes.length;) n += await file.write(bytes.subarray(n));
+      },
+      datasync: () => file.syncData(),
+      close: () => Promise.resolve(file.close()),
+    };
+  }
+  const handle: FileHandle = await open(path, mode === "create" ? "wx" : "a");
+  return {
+    async write(text) {
+      await handle.write(text);
+    },
+    datasync: () => handle.datasync(),
+    close: () => handle.close(),
+  };
+}
+
+/** Reads a whole file as UTF-8. */
+export function readText(path: string): Promise<string> {
+  return readFile(path, "utf8");
+}

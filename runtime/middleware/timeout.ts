@@ -1,0 +1,146 @@
+/**
+ * A deadline on whole model calls.
+ *
+ * @module
+ */
+import { ProviderTimeoutError } from "../../ports/provider_errors.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import { checkMs, linkCall } from "./_deadline.ts";
+import type { ChatMiddleware } from "./types.ts";
+
+/** Options for {@linkcode timeout}. */
+export interface TimeoutOptions {
+  /** How long one model call may take in total, on `ctx.clock` (ms). Required. */
+  readonly ms: number;
+}
+
+/**
+ * A model call did not finish within its deadline and was cancelled. Before
+ * any streamed event it is a retryable pre-stream failure; after one, a
+ * mid-stream failure that is not.
+ *
+ * @example
+ * ```ts
+ * import { ModelTimeout } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const e = new ModelTimeout(10_000, 0);
+ * assertEquals([e.name, e.timeoutMs, e.retryable, e.phase], ["ModelTimeout", 10_000, true, "pre_stream"]);
+ * ```
+ */
+export class ModelTimeout extends ProviderTimeoutError {
+  /** The deadline that was missed (ms). */
+  readonly timeoutMs: number;
+  /** How many events the stream produced before the deadline (0 for a blocking call). */
+  readonly eventsBefore: number;
+
+  /**
+   * Creates the instance.
+   *
+   * @param timeoutMs The deadline (ms).
+   * @param eventsBefore Events seen before it passed.
+   */
+  constructor(timeoutMs: number, eventsBefore: number) {
+    super(
+      `The model call did not finish within ${timeoutMs} ms (after ${eventsBefore} event(s)) and was cancelled; raise timeout({ ms }) if the answers are legitimately long`,
+      { phase: eventsBefore === 0 ? "pre_stream" : "mid_stream" },
+    );
+    this.name = "ModelTimeout";
+    this.timeoutMs = timeoutMs;
+    this.eventsBefore = eventsBefore;
+  }
+}
+
+/**
+ * Bounds every model call (blocking or streamed) to `ms` on `ctx.clock`: past
+ * it the call is cancelled (the provider sees the abort on `request.signal`
+ * and on the context's signal) and fails with {@linkcode ModelTimeout}. One
+ * timer per call, cleared when the call ends; under a `FakeClock` a deadline
+ * costs no wall time.
+ *
+ * @param options The deadline.
+ * @returns The middleware.
+ * @throws {TypeError} For an unknown option. {RangeError} For a bad `ms`.
+ *
+ * @example A slow model misses its deadline, in virtual time
+ * ```ts
+ * import { Agent, ModelTimeout, timeout } from "@agentkit/testing/runtime";
+ * import { FakeClock, FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals, assertRejects } from "@std/assert";
+ *
+ * const clock = new FakeClock();
+ * const llm = new FakeLLM("late", { delayMs: 60_000 });
+ * const ctx = makeTestCtx({ llm, clock, chatMiddleware: [timeout({ ms: 10_000 })] });
+ * await assertRejects(() => new Agent("a", { model: "fake-model" }).run("go", ctx), ModelTimeout);
+ * assertEquals([llm.cancelled, clock.now()], [["fake-chat-1"], 10_000]);
+ * ```
+ */
+export function timeout(options: TimeoutOptions): ChatMiddleware {
+  const ms = checkMs("timeout", options);
+  return {
+    name: "timeout",
+    async chat(req, ctx, next) {
+      const call = linkCall(ctx.signal, req.signal);
+      const signal = call.controller.signal;
+      const timer = new AbortController();
+      let expired: ModelTimeout | undefined;
+      const deadline = ctx.clock.sleep(ms, timer.signal).then(() => {
+        expired = new ModelTimeout(ms, 0);
+        call.controller.abort(expired);
+        throw expired;
+      });
+      deadline.catch(() => {});
+      const answer = next({ ...req, signal }, ctx.with({ signal }));
+      answer.catch(() => {});
+      try {
+        return await Promise.race([answer, deadline]);
+      } catch (error) {
+        // The provider may reject with the abort reason before the deadline
+        // promise settles: either way the caller sees the ModelTimeout.
+        throw expired ?? error;
+      } finally {
+        timer.abort();
+        call.unlink();
+      }
+    },
+    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
+      const call = linkCall(ctx.signal, req.signal);
+      const signal = call.controller.signal;
+      const timer = new AbortController();
+      let events = 0;
+      let expired: ModelTimeout | undefined;
+      const deadline = ctx.clock.sleep(ms, timer.signal).then(() => {
+        expired = new ModelTimeout(ms, events);
+        call.controller.abort(expired);
+        throw expired;
+      });
+      deadline.catch(() => {});
+      const iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
+      let finished = false;
+      try {
+        while (true) {
+          const pending = iterator.next();
+          let step: IteratorResult<StreamEvent>;
+          try {
+            step = await Promise.race([pending, deadline]);
+          } catch (error) {
+            finished = true;
+            pending.catch(() => {});
+            iterator.return?.()?.catch(() => {});
+            throw expired ?? error;
+          }
+          if (step.done) {
+            finished = true;
+            return;
+          }
+          events++;
+          yield step.value;
+        }
+      } finally {
+        timer.abort();
+        call.unlink();
+        if (!finished) await iterator.return?.();
+      }
+    },
+  };
+}

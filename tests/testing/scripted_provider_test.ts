@@ -1,0 +1,283 @@
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
+import { NullCtx, RunContext, Services } from "@agentkit/testing/runtime";
+import type { ToolCall } from "@agentkit/testing/ports";
+import {
+  FakeClock,
+  InvalidScript,
+  ScriptedProvider,
+  ScriptedProviderWithGrants,
+  ScriptExhausted,
+} from "@agentkit/testing/testing";
+
+const call = (id: string, name: string, args: Record<string, unknown> = {}): ToolCall => ({
+  id,
+  name,
+  args,
+});
+const clockCtx = (clock: FakeClock, signal?: AbortSignal): RunContext =>
+  new RunContext({ services: new Services({ clock }), signal });
+const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+Deno.test("ScriptedProvider.listTools() offers the scripted tools, with defaults filled in", () => {
+  const provider = new ScriptedProvider({
+    tools: [
+      { name: "fs_read", description: "Read a file", parameters: { type: "object", required: [] } },
+      { name: "fs_list" },
+    ],
+    results: { fs_read: "x", fs_list: [] },
+  });
+  assertEquals(provider.listTools(), [
+    { name: "fs_read", description: "Read a file", parameters: { type: "object", required: [] } },
+    { name: "fs_list", description: "", parameters: { type: "object" } },
+  ]);
+});
+
+Deno.test("ScriptedProvider.executeToolCalls() never throws: every failure is an isError result, one per call, in order", async () => {
+  const provider = new ScriptedProvider({
+    tools: [{ name: "read" }, { name: "boom" }, { name: "missing" }, { name: "json" }],
+    results: {
+      read: (args) => `read ${args.path}`,
+      boom: async () => {
+        await Promise.resolve();
+        throw new Error("disk on fire");
+      },
+      missing: new Error("ENOENT: no such file"),
+      json: { lines: 2 },
+    },
+  });
+  const results = await provider.executeToolCalls([
+    call("c1", "boom"),
+    { id: "c2", name: "read", args: {}, rawArgs: '{"path": "a' },
+    { id: "c3", name: "read", args: {}, rawArgs: "[1, 2]" },
+    call("c4", "raed"),
+    call("c5", "missing"),
+    call("c6", "read", { path: "b" }),
+    { id: "c7", name: "read", args: {}, rawArgs: '{"path":"c"}' },
+    call("c8", "json"),
+  ], new NullCtx());
+  assertEquals(results.map((r) => r.callId), ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"]);
+  assertEquals(results.map((r) => r.isError), [true, true, true, true, true, false, false, false]);
+  assertEquals(results[0].content, "disk on fire");
+  assertMatch(results[1].content, /not valid JSON/);
+  assertMatch(results[2].content, /must be a JSON object/);
+  assertMatch(results[3].content, /Unknown tool "raed"; did you mean "read"\?/);
+  assertEquals(results[4].content, "ENOENT: no such file");
+  assertEquals(results.slice(5).map((r) => r.content), ["read b", "read c", '{"lines":2}']);
+});
+
+Deno.test("ScriptedProvider.recordedCalls records each call on arrival, with its batch and later its result", async () => {
+  const gate = Promise.withResolvers<void>();
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: (args) => `got ${args.n}` },
+    blockCall: { c1: gate.promise },
+  });
+  const args = { n: 1 };
+  const pending = provider.executeToolCalls([call("c1", "t", args)], new NullCtx());
+  args.n = 99; // the record keeps a copy
+  await turn();
+  assertEquals(provider.recordedCalls.map((r) => [r.batch, r.id, r.name, r.result]), [
+    [1, "c1", "t", undefined],
+  ]);
+  gate.resolve();
+  await pending;
+  await provider.executeToolCalls([call("c2", "t", { n: 2 })], new NullCtx());
+  assertEquals(provider.recordedCalls.map((r) => [r.batch, r.args, r.result?.content]), [
+    [1, { n: 1 }, "got 1"],
+    [2, { n: 2 }, "got 2"],
+  ]);
+});
+
+Deno.test("ScriptedProvider latencyMs is looked up by call id first, then tool name, and waits on ctx.clock", async () => {
+  const clock = new FakeClock();
+  const provider = new ScriptedProvider({
+    tools: [{ name: "fs_read" }, { name: "fast" }],
+    results: { fs_read: "r", fast: "f" },
+    latencyMs: { c2: 400, fs_read: 100 },
+  });
+  const wall = performance.now();
+  await provider.executeToolCalls([
+    call("c1", "fs_read"),
+    call("c2", "fs_read"),
+    call("c3", "fast"),
+  ], clockCtx(clock));
+  assertEquals([clock.sleeps, clock.now()], [[100, 400], 500]);
+  assert(performance.now() - wall < 1_000);
+});
+
+Deno.test("ScriptedProvider blockCall gates one call, and a batch answers nothing until it opens", async () => {
+  const first = Promise.withResolvers<void>();
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: (_args, c) => `answer ${c.id}` },
+    blockCall: { c1: first.promise, t: Promise.resolve() },
+  });
+  let done = false;
+  const batch = provider.executeToolCalls(
+    [call("c1", "t"), call("c2", "t"), call("c3", "t")],
+    new NullCtx(),
+  ).then((r) => {
+    done = true;
+    return r;
+  });
+  await turn();
+  assertEquals(done, false);
+  assertEquals(provider.recordedCalls.map((r) => r.result), [undefined, undefined, undefined]);
+  first.resolve();
+  assertEquals((await batch).map((r) => r.content), ["answer c1", "answer c2", "answer c3"]);
+});
+
+Deno.test("ScriptedProvider blockOn holds the whole batch; a rejected gate becomes isError results", async (t) => {
+  await t.step("blockOn", async () => {
+    const hold = Promise.withResolvers<void>();
+    const provider = new ScriptedProvider({
+      tools: [{ name: "t" }],
+      results: { t: "ok" },
+      blockOn: hold.promise,
+    });
+    let done = false;
+    const batch = provider.executeToolCalls([call("c1", "t")], new NullCtx()).then(() =>
+      done = true
+    );
+    await turn();
+    assertEquals([done, provider.recordedCalls.length], [false, 1]);
+    hold.resolve();
+    await batch;
+    assertEquals(done, true);
+  });
+  await t.step("a refused batch", async () => {
+    const provider = new ScriptedProvider({
+      tools: [{ name: "t" }],
+      results: { t: "ok" },
+      blockOn: Promise.reject(new Error("permission denied")),
+    });
+    const results = await provider.executeToolCalls(
+      [call("c1", "t"), call("c2", "t")],
+      new NullCtx(),
+    );
+    assertEquals(results.map((r) => [r.callId, r.isError]), [["c1", true], ["c2", true]]);
+    assertMatch(results[0].content, /permission denied/);
+  });
+  await t.step("a rejected blockCall", async () => {
+    const provider = new ScriptedProvider({
+      tools: [{ name: "t" }],
+      results: { t: "ok" },
+      blockCall: { c1: Promise.reject(new Error("denied")) },
+    });
+    const results = await provider.executeToolCalls(
+      [call("c1", "t"), call("c2", "t")],
+      new NullCtx(),
+    );
+    assertEquals(results.map((r) => [r.isError, r.content]), [[true, "denied"], [false, "ok"]]);
+  });
+});
+
+Deno.test("ScriptedProvider: cancellation during latency answers the rest of the batch as cancelled", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const controller = new AbortController();
+  let ran = 0;
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: () => String(++ran) },
+    latencyMs: { t: 1_000 },
+  });
+  const batch = provider.executeToolCalls(
+    [call("c1", "t"), call("c2", "t")],
+    clockCtx(clock, controller.signal),
+  );
+  await turn();
+  controller.abort(new Error("user stopped"));
+  const results = await batch;
+  assertEquals(results.map((r) => [r.isError, r.content]), [
+    [true, "Cancelled: user stopped"],
+    [true, "Cancelled: user stopped"],
+  ]);
+  assertEquals([ran, clock.pending], [0, 0]);
+});
+
+Deno.test("ScriptedProvider lets a harness error from a responder escape", async () => {
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: {
+      t: () => {
+        throw new ScriptExhausted("FakeAsker", 1, 2, "answer");
+      },
+    },
+  });
+  await assertRejects(
+    () => provider.executeToolCalls([call("c1", "t")], new NullCtx()),
+    ScriptExhausted,
+  );
+});
+
+Deno.test("ScriptedProvider validates its script when built", async (t) => {
+  // deno-lint-ignore no-explicit-any
+  const build = (o: any) => () => new ScriptedProvider(o);
+  await t.step("an unknown option, with the nearest one", () => {
+    assertThrows(
+      build({ tools: [{ name: "t" }], results: { t: 1 }, latency: {} }),
+      InvalidScript,
+      'unknown key "latency" in ScriptedProvider options; did you mean "latencyMs"?',
+    );
+  });
+  await t.step("an unknown key in a tool", () => {
+    assertThrows(
+      build({ tools: [{ name: "t", descripton: "x" }], results: { t: 1 } }),
+      InvalidScript,
+      'did you mean "description"?',
+    );
+  });
+  await t.step("a result for no tool, and a tool with no result", () => {
+    assertThrows(
+      build({ tools: [{ name: "fs_read" }], results: { fs_raed: "x" } }),
+      InvalidScript,
+      'did you mean "fs_read"?',
+    );
+    assertThrows(
+      build({ tools: [{ name: "a" }, { name: "b" }], results: { a: 1 } }),
+      InvalidScript,
+      "scripts no result for it; add results: { b: ... }",
+    );
+  });
+  await t.step("duplicate tools, no tools, bad latency, a non-promise gate", () => {
+    assertThrows(
+      build({ tools: [{ name: "a" }, { name: "a" }], results: { a: 1 } }),
+      InvalidScript,
+      "unique",
+    );
+    assertThrows(build({ tools: [], results: {} }), InvalidScript, "at least one tool");
+    assertThrows(
+      build({ tools: [{ name: "a" }], results: { a: 1 }, latencyMs: { a: -5 } }),
+      InvalidScript,
+      "latencyMs.a",
+    );
+    assertThrows(
+      build({ tools: [{ name: "a" }], results: { a: 1 }, blockOn: "soon" }),
+      InvalidScript,
+      "must be a Promise",
+    );
+  });
+  await t.step("grants only on the class that has them", () => {
+    assertThrows(
+      build({ tools: [{ name: "a" }], results: { a: 1 }, grants: [] }),
+      InvalidScript,
+      'unknown key "grants"',
+    );
+  });
+});
+
+Deno.test("ScriptedProviderWithGrants has grants(); ScriptedProvider does not, so presence checks can tell them apart", () => {
+  const opts = { tools: [{ name: "a" }], results: { a: 1 } };
+  const plain = new ScriptedProvider(opts);
+  const granting = new ScriptedProviderWithGrants({ ...opts, grants: ["a", "fs:read"] });
+  assertEquals(["grants" in plain, "grants" in granting], [false, true]);
+  assertEquals(granting.grants(), ["a", "fs:read"]);
+  assertEquals(new ScriptedProviderWithGrants(opts).grants(), []);
+  assertEquals(granting.grantsCalls, 1);
+  assertThrows(
+    // deno-lint-ignore no-explicit-any
+    () => new ScriptedProviderWithGrants({ ...opts, grant: [] } as any),
+    InvalidScript,
+    'unknown key "grant" in ScriptedProviderWithGrants options; did you mean "grants"?',
+  );
+});
