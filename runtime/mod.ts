@@ -43,6 +43,7 @@ export * from "./middleware/timeout.ts";
 export * from "./middleware/idle_timeout.ts";
 export * from "./middleware/memoize.ts";
 export * from "./middleware/idempotent.ts";
+export * from "./middleware/semantic_memoize.ts";
 export * from "./tool_schema.ts";
 export * from "./cognition/cognition.ts";
 export * from "./cognition/single_shot.ts";

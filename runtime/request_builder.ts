@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Compactor } from "../ports/compactor.ts";
 import type { GrounderPort } from "../ports/grounder.ts";
 import type { Message } from "../ports/message.ts";
 import type { Ctx } from "../ports/context.ts";
@@ -17,12 +18,15 @@ export interface RequestBuilderOptions {
    * @default {a hash of the system prompt}
    */
   readonly version?: string;
+  /** Shrinks the composed transcript when it is too long (a `SummaryCompactor`). */
+  readonly compactor?: Compactor;
 }
 
 /**
  * Composes a request: the agent's system prompt, grounding for the task, the
  * working context (earlier turns) and the task as the last user message. It
- * opens a `compose` span stamped with `agentkit.prompt.version`. It needs no
+ * opens a `compose` span stamped with `agentkit.prompt.version`. A `compactor`,
+ * when given, shrinks the composed transcript before it is returned. It needs no
  * invoker, so `makeTestCtx()` with no llm is enough to test it.
  *
  * @example
@@ -40,6 +44,7 @@ export interface RequestBuilderOptions {
 export class RequestBuilder {
   readonly #grounder?: GrounderPort;
   readonly #version?: string;
+  readonly #compactor?: Compactor;
   #lastSystem?: string;
   #lastHash = "";
 
@@ -51,6 +56,7 @@ export class RequestBuilder {
   constructor(options: RequestBuilderOptions = {}) {
     this.#grounder = options.grounder;
     this.#version = options.version;
+    this.#compactor = options.compactor;
   }
 
   /**
@@ -100,7 +106,7 @@ export class RequestBuilder {
       }
       for (const m of context) messages.push(m);
       messages.push({ role: "user", content: task });
-      return messages;
+      return this.#compactor ? await this.#compactor.compact(messages, ctx) : messages;
     } finally {
       span.end();
     }

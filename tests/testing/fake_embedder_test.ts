@@ -1,0 +1,42 @@
+import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
+import { FakeEmbedder } from "@agentkit/testing/testing";
+
+Deno.test("FakeEmbedder.embed() is deterministic: the same text, the same vector, across instances", async () => {
+  const [a] = await new FakeEmbedder().embed(["Rotate the certs"]);
+  const [b] = await new FakeEmbedder().embed(["Rotate the certs"]);
+  assertEquals(a, b);
+  assertEquals(a.length, 512);
+  assertAlmostEquals(Math.hypot(...a), 1, 1e-12);
+});
+
+Deno.test("FakeEmbedder.embed() ignores case and punctuation and scores overlap of words", async () => {
+  const e = new FakeEmbedder();
+  assertEquals(
+    await e.similarity("What is the capital of France?", "what is the capital of france"),
+    1,
+  );
+  assertAlmostEquals(
+    await e.similarity("What is the capital of France?", "Please, what is the capital of France"),
+    6 / Math.sqrt(6 * 7),
+    1e-9,
+  );
+  assertEquals(await e.similarity("capital of France", "lunch menu today"), 0);
+  assert(
+    await e.similarity("capital of France", "capital of Peru") <
+      await e.similarity("capital of France", "the capital of France"),
+  );
+});
+
+Deno.test("FakeEmbedder.embed() gives one vector per text, the zero vector for a text with no words", async () => {
+  const e = new FakeEmbedder({ dimensions: 8 });
+  const vectors = await e.embed(["a b", "", "?!"]);
+  assertEquals(vectors.length, 3);
+  assertEquals(vectors[1], new Array(8).fill(0));
+  assertEquals(vectors[2], new Array(8).fill(0));
+  assertEquals(e.calls, [["a b", "", "?!"]]);
+});
+
+Deno.test("FakeEmbedder validates dimensions when built", () => {
+  assertThrows(() => new FakeEmbedder({ dimensions: 0 }), RangeError, "dimensions");
+  assertThrows(() => new FakeEmbedder({ dimensions: 1.5 }), RangeError, "dimensions");
+});
