@@ -226,8 +226,14 @@ export class ReActCognition implements Cognition {
   async #dispatch(call: ToolCall, ctx: RunContext, agent: string): Promise<Message> {
     const ms = this.toolTimeoutMs;
     try {
+      // Approval comes first: a human's thinking time is not the tool's, so
+      // it does not count against the tool's deadline.
+      const denial = ctx.autonomy === "manual"
+        ? await untilAborted(this.#approve(call, ctx, agent), ctx.signal)
+        : undefined;
+      if (denial !== undefined) return { role: "tool", content: denial, toolCallId: call.id };
       const content = ms === undefined
-        ? await this.#execute(call, ctx, agent)
+        ? await untilAborted(this.#execute(call, ctx, agent), ctx.signal)
         : await this.#withDeadline(call, ctx, agent, ms);
       return { role: "tool", content, toolCallId: call.id };
     } catch (error) {
@@ -260,6 +266,29 @@ export class ReActCognition implements Cognition {
     }
   }
 
+  // Under manual autonomy, asks the asker about a tool that needs approval;
+  // resolves the tool message of a refusal, or undefined to go ahead.
+  async #approve(call: ToolCall, ctx: RunContext, agent: string): Promise<string | undefined> {
+    if (this.#provider) return undefined;
+    const prepared = this.#tools.get(call.name);
+    if (!prepared?.tool.requiresApproval) return undefined;
+    const args = argsOf(prepared, call);
+    const asker = ctx.asker;
+    if (!asker) throw new NoAsker(call.name);
+    const answer = await asker.ask(
+      `Allow tool "${call.name}" with ${JSON.stringify(args)}? (yes/no)`,
+      ctx,
+    );
+    if (APPROVED.test(answer)) return undefined;
+    await ctx.emit("approval_denied", `tool "${call.name}" was not approved`, {
+      payload: { tool: call.name, answer },
+      agent,
+    });
+    return `Denied: the user did not approve tool "${call.name}" (answered ${
+      JSON.stringify(answer)
+    })`;
+  }
+
   async #execute(call: ToolCall, ctx: RunContext, agent: string): Promise<string> {
     if (this.#provider) {
       const [result] = await this.#provider.executeToolCalls([call], ctx);
@@ -269,40 +298,54 @@ export class ReActCognition implements Cognition {
     }
     const prepared = this.#tools.get(call.name);
     if (!prepared) throw new UnknownTool(call.name, [...this.#tools.keys()]);
-    let raw: unknown = call.args;
-    if (call.rawArgs !== undefined) {
-      try {
-        raw = JSON.parse(call.rawArgs);
-      } catch (error) {
-        throw new Error(
-          `The arguments of tool "${call.name}" are not valid JSON (${
-            (error as Error).message
-          }): ${call.rawArgs}`,
-        );
-      }
-    }
-    const args = prepared.parse(raw);
-    if (prepared.tool.requiresApproval && ctx.autonomy === "manual") {
-      const asker = ctx.asker;
-      if (!asker) throw new NoAsker(call.name);
-      const answer = await asker.ask(
-        `Allow tool "${call.name}" with ${JSON.stringify(args)}? (yes/no)`,
-        ctx,
-      );
-      if (!APPROVED.test(answer)) {
-        await ctx.emit("approval_denied", `tool "${call.name}" was not approved`, {
-          payload: { tool: call.name, answer },
-          agent,
-        });
-        return `Denied: the user did not approve tool "${call.name}" (answered ${
-          JSON.stringify(answer)
-        })`;
-      }
-    }
+    const args = argsOf(prepared, call);
     const value = await ctx.requireInvoker(agent).callTool(
       { tool: prepared.tool, call, args },
       ctx,
     );
     return typeof value === "string" ? value : JSON.stringify(value) ?? "";
   }
+}
+
+// The tool call's arguments: the raw JSON when scripted so, validated.
+function argsOf(prepared: PreparedTool, call: ToolCall): Record<string, unknown> {
+  let raw: unknown = call.args;
+  if (call.rawArgs !== undefined) {
+    try {
+      raw = JSON.parse(call.rawArgs);
+    } catch (error) {
+      throw new Error(
+        `The arguments of tool "${call.name}" are not valid JSON (${
+          (error as Error).message
+        }): ${call.rawArgs}`,
+      );
+    }
+  }
+  return prepared.parse(raw);
+}
+
+// Settles with `promise`, or rejects with the abort reason as soon as `signal`
+// aborts: a tool (or a human) that ignores cancellation cannot hold the run.
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }
