@@ -36,3 +36,4 @@ export * from "./search.ts";
 export * from "./fetch.ts";
 export * from "./memory.ts";
 export * from "./compactor.ts";
+export * from "./session_store.ts";

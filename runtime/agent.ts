@@ -5,11 +5,23 @@
  */
 import type { Message } from "../ports/message.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
-import type { Usage } from "../ports/usage.ts";
+import { type Usage, ZERO_USAGE } from "../ports/usage.ts";
+import {
+  type PreparedHooks,
+  prepareHooks,
+  runAfterRun,
+  runBeforeRun,
+  runStreamHooks,
+} from "./_hook_chain.ts";
+import { StreamResult } from "./_stream_result.ts";
 import type { AgentInfo, Cognition, StopReason } from "./cognition/cognition.ts";
 import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
+import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
 import { RequestBuilder } from "./request_builder.ts";
+import type { Session } from "./session.ts";
+import { checkStreamEvent } from "./stream_event_schema.ts";
+import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
 
 /** Options for {@linkcode Agent}. */
@@ -28,12 +40,24 @@ export interface AgentOptions {
    * @default {new RequestBuilder()}
    */
   readonly builder?: RequestBuilder;
+  /**
+   * Code run before each run, on each stream event and after each run.
+   * @default {{}}
+   */
+  readonly hooks?: AgentHooks;
 }
 
 /** Options of one {@linkcode Agent.run}. */
 export interface AgentRunOptions {
   /** Earlier turns to put before the task (a working context). */
   readonly context?: readonly Message[];
+  /**
+   * The conversation this run belongs to: its transcript goes before
+   * `context`, the task and the answer are appended to it, its volatile
+   * cache is cleared when the run ends, and `Session.current()` returns it
+   * inside the run.
+   */
+  readonly session?: Session;
 }
 
 /**
@@ -83,6 +107,7 @@ export class Agent {
   readonly cognition: Cognition;
   readonly #builder: RequestBuilder;
   readonly #info: AgentInfo;
+  readonly #hooks: PreparedHooks;
 
   /**
    * Creates the instance.
@@ -107,6 +132,7 @@ export class Agent {
     this.cognition = options.cognition ?? new SingleShotCognition();
     this.#builder = options.builder ?? new RequestBuilder();
     this.#info = { name, model: options.model, system: options.system };
+    this.#hooks = prepareHooks(name, options.hooks);
   }
 
   /**
@@ -126,17 +152,72 @@ export class Agent {
       "gen_ai.agent.name": this.name,
       "gen_ai.request.model": this.model,
     });
+    const session = options.session;
+    if (session) this.#checkSession(session, ctx);
+    session?.beginRun();
     try {
       ctx.checkCancelled();
-      const messages = await this.#builder.build(this.#info, task, ctx, options.context);
-      const r = await this.cognition.run({ agent: this.#info, task, messages }, ctx);
+      const r = session
+        ? await session.run(() => this.#run(task, ctx, options))
+        : await this.#run(task, ctx, options);
       span.setAttribute("agentkit.stop_reason", r.stopReason);
-      return { output: r.output, usage: r.usage, messages: r.messages, stopReason: r.stopReason };
+      return r;
     } catch (error) {
       span.addEvent("error", { message: String((error as Error)?.message ?? error) });
       throw error;
     } finally {
       span.end();
+      await session?.endRun();
+    }
+  }
+
+  async #run(task: string, ctx: RunContext, options: AgentRunOptions): Promise<AgentResult> {
+    const session = options.session;
+    const hc: HookContext = { agent: this.#info, ctx, session };
+    const request = await this.#before(task, options, hc);
+    let result: AgentResult;
+    if ("reply" in request) {
+      result = {
+        output: request.reply,
+        usage: ZERO_USAGE,
+        messages: [...request.context, { role: "user", content: request.task }, {
+          role: "assistant",
+          content: request.reply,
+        }],
+        stopReason: "halted",
+      };
+    } else {
+      const messages = await this.#builder.build(this.#info, request.task, ctx, request.context);
+      const r = await this.cognition.run({ agent: this.#info, task: request.task, messages }, ctx);
+      result = { output: r.output, usage: r.usage, messages: r.messages, stopReason: r.stopReason };
+    }
+    session?.append({ role: "user", content: request.task }, {
+      role: "assistant",
+      content: result.output,
+    });
+    if (this.#hooks.afterRun.length) await runAfterRun(this.#hooks, result, hc);
+    return result;
+  }
+
+  // The request after the beforeRun hooks; a halted one carries the reply.
+  async #before(
+    task: string,
+    options: AgentRunOptions,
+    hc: HookContext,
+  ): Promise<RunRequest | (RunRequest & HaltReply)> {
+    const context = options.session
+      ? [...options.session.transcript, ...(options.context ?? [])]
+      : options.context ?? [];
+    const request: RunRequest = { task, context };
+    if (!this.#hooks.beforeRun.length) return request;
+    return await runBeforeRun(this.#hooks, request, hc);
+  }
+
+  #checkSession(session: Session, ctx: RunContext): void {
+    if (session.scope.key() !== ctx.scope.key()) {
+      throw new TypeError(
+        `Cannot run agent "${this.name}" on session "${session.id}": the session belongs to tenant ${session.scope.key()} but the context is tenant ${ctx.scope.key()}; open the session with { scope: ctx.scope }`,
+      );
     }
   }
 
@@ -157,12 +238,68 @@ export class Agent {
       "gen_ai.request.model": this.model,
       streaming: true,
     });
+    const session = options.session;
+    if (session) this.#checkSession(session, ctx);
+    session?.beginRun();
+    // Inside a session every step of the cognition runs in its async context.
+    const inSession = <T>(fn: () => T): T => session ? session.run(fn) : fn();
+    let source: AsyncIterator<unknown> | undefined;
+    let finished = false;
     try {
       ctx.checkCancelled();
-      const messages = await this.#builder.build(this.#info, task, ctx, options.context);
-      yield* this.cognition.stream({ agent: this.#info, task, messages }, ctx);
+      const hc: HookContext = { agent: this.#info, ctx, session };
+      const request = await inSession(() => this.#before(task, options, hc));
+      const halted = "reply" in request;
+      let messages: readonly Message[];
+      if (halted) {
+        messages = [...request.context, { role: "user", content: request.task }];
+        source = haltEvents(request.reply, `halted-${ctx.correlationId}`);
+      } else {
+        messages = await this.#builder.build(this.#info, request.task, ctx, request.context);
+        const input = { agent: this.#info, task: request.task, messages };
+        source = inSession(() => this.cognition.stream(input, ctx)[Symbol.asyncIterator]());
+      }
+      const hooks = this.#hooks;
+      const acc = hooks.afterRun.length || session ? new StreamResult() : undefined;
+      const origin = `cognition "${this.cognition.name ?? "anonymous"}"`;
+      const it = source;
+      for (;;) {
+        const step = session ? await session.run(() => it.next()) : await it.next();
+        if (step.done) break;
+        const event = checkStreamEvent(step.value, origin);
+        if (!hooks.onStreamEvent.length) {
+          acc?.add(event);
+          yield event;
+          continue;
+        }
+        const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
+        for (const e of out) {
+          const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
+          acc?.add(checked);
+          yield checked;
+        }
+      }
+      finished = true;
+      if (acc) {
+        const result = acc.result(messages, halted);
+        session?.append({ role: "user", content: request.task }, {
+          role: "assistant",
+          content: result.output,
+        });
+        if (hooks.afterRun.length) await inSession(() => runAfterRun(hooks, result, hc));
+      }
     } finally {
+      // Closes the cognition's stream when the consumer stopped early or a
+      // check failed, as for-await would.
+      if (!finished && source?.return) {
+        try {
+          await source.return();
+        } catch (error) {
+          rethrowIfFatal(error);
+        }
+      }
       span.end();
+      await session?.endRun();
     }
   }
 
@@ -192,4 +329,11 @@ export class Agent {
       name: `run of agent "${this.name}"`,
     });
   }
+}
+
+// The events of a halted run: the reply as one message the runtime owns.
+async function* haltEvents(reply: string, messageId: string): AsyncGenerator<StreamEvent> {
+  yield { type: "message_start", messageId };
+  if (reply) yield { type: "text_delta", messageId, content: reply };
+  yield { type: "message_end", messageId, finishReason: "stop", usage: ZERO_USAGE };
 }

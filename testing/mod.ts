@@ -40,3 +40,6 @@ export * from "./checkpoint_store_contract.ts";
 export * from "./scripted_provider.ts";
 export * from "./settled.ts";
 export * from "./test_sessions.ts";
+export * from "./recording_hook.ts";
+export * from "./halting_hook.ts";
+export * from "./session_store_contract.ts";

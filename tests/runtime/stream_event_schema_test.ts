@@ -1,0 +1,184 @@
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import {
+  Agent,
+  type Cognition,
+  HarnessError,
+  InvalidStreamEvent,
+  isStreamEvent,
+  ReActCognition,
+  streamEventIssues,
+} from "@agentkit/testing/runtime";
+import type { StreamEvent } from "@agentkit/testing/ports";
+import { FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+
+const usage = { inputTokens: 1, outputTokens: 2 };
+
+// A cognition that streams exactly what it is given, and notes whether its
+// generator was closed.
+function streaming(items: unknown[], name = "scripted"): Cognition & { closed: boolean } {
+  const c = {
+    name,
+    closed: false,
+    run: () => Promise.reject(new Error("not used")),
+    async *stream(): AsyncGenerator<StreamEvent> {
+      try {
+        for (const item of items) yield item as StreamEvent;
+      } finally {
+        c.closed = true;
+      }
+    },
+  };
+  return c;
+}
+
+const VALID: unknown[] = [
+  { type: "message_start", messageId: "m" },
+  { type: "text_delta", messageId: "m", content: "" },
+  { type: "text_delta", messageId: "m", content: "Hi", extra: 1 },
+  { type: "tool_call", messageId: "m", call: { id: "c", name: "t", args: {} } },
+  { type: "tool_call", messageId: "m", call: { id: "c", name: "t", args: {}, rawArgs: "{" } },
+  { type: "message_end", messageId: "m", finishReason: "stop", usage },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "length",
+    usage: { ...usage, cachedInputTokens: 0, costUsd: 0.5 },
+  },
+  { type: "error", messageId: "m", error: new Error("x") },
+  { type: "error", messageId: "m", error: new TypeError("x"), finishReason: "length", usage },
+];
+
+const INVALID: unknown[] = [
+  "Hello",
+  42,
+  null,
+  undefined,
+  [],
+  {},
+  { type: "text_delta", content: "no id" },
+  { type: "text_delta", messageId: 1, content: "x" },
+  { type: "text_delta", messageId: "m", text: "wrong key" },
+  { type: "text_delta", messageId: "m", content: 5 },
+  { type: "text", messageId: "m", content: "x" },
+  { type: "tool_call", messageId: "m" },
+  { type: "tool_call", messageId: "m", call: { id: "c", name: "t" } },
+  { type: "tool_call", messageId: "m", call: { id: "c", name: "t", args: [] } },
+  { type: "tool_call", messageId: "m", call: { id: "c", name: "t", args: {}, rawArgs: 1 } },
+  { type: "message_end", messageId: "m", finishReason: "done", usage },
+  { type: "message_end", messageId: "m", finishReason: "stop" },
+  { type: "message_end", messageId: "m", finishReason: "stop", usage: { inputTokens: 1 } },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { ...usage, outputTokens: -1 },
+  },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { ...usage, inputTokens: 1.5 },
+  },
+  { type: "message_end", messageId: "m", finishReason: "stop", usage: { ...usage, costUsd: -1 } },
+  { type: "message_end", messageId: "m", finishReason: "stop", usage: { ...usage, costUsd: NaN } },
+  { type: "error", messageId: "m", error: "a string, not an Error" },
+  { type: "error", messageId: "m", error: new Error("x"), finishReason: "nope" },
+  { type: "error", messageId: "m", error: new Error("x"), usage: {} },
+];
+
+Deno.test("isStreamEvent() agrees with the zod schema on valid and malformed events", () => {
+  for (const v of VALID) {
+    assertEquals(streamEventIssues(v), [], `zod rejects ${JSON.stringify(v)}`);
+    assert(isStreamEvent(v), `the structural check rejects ${JSON.stringify(v)}`);
+  }
+  for (const v of INVALID) {
+    assert(streamEventIssues(v).length > 0, `zod accepts ${JSON.stringify(v)}`);
+    assert(!isStreamEvent(v), `the structural check accepts ${JSON.stringify(v)}`);
+  }
+});
+
+Deno.test("Agent.stream() rejects a bare string with InvalidStreamEvent naming the cognition", async () => {
+  const cognition = streaming([{ type: "message_start", messageId: "m" }, "Hel", "lo"], "bare");
+  const agent = new Agent("a", { model: "m", cognition });
+  const seen: StreamEvent[] = [];
+  const error = await assertRejects(async () => {
+    for await (const e of agent.stream("hi", makeTestCtx())) seen.push(e);
+  }, InvalidStreamEvent);
+  assertStringIncludes(error.message, 'cognition "bare" yielded "Hel"');
+  assertStringIncludes(error.message, "expected object, received string");
+  assertEquals([error.source, error.value], ['cognition "bare"', "Hel"]);
+  assert(error instanceof HarnessError, "a broken cognition is a harness error");
+  assertEquals(seen.map((e) => e.type), ["message_start"]);
+  assert(cognition.closed, "the cognition's stream was closed");
+});
+
+Deno.test("Agent.stream() names the field of a malformed event", async (t) => {
+  await t.step("a text_delta with text instead of content", async () => {
+    const agent = new Agent("a", {
+      model: "m",
+      cognition: streaming([{ type: "text_delta", messageId: "m", text: "Hi" }]),
+    });
+    const error = await assertRejects(
+      () => Array.fromAsync(agent.stream("hi", makeTestCtx())),
+      InvalidStreamEvent,
+    );
+    assertStringIncludes(error.message, '"text":"Hi"');
+    assertStringIncludes(error.message, "content:");
+  });
+  await t.step("a message_end without usage", async () => {
+    const agent = new Agent("a", {
+      model: "m",
+      cognition: streaming([{ type: "message_end", messageId: "m", finishReason: "stop" }]),
+    });
+    await assertRejects(
+      () => Array.fromAsync(agent.stream("hi", makeTestCtx())),
+      InvalidStreamEvent,
+      "usage:",
+    );
+  });
+});
+
+Deno.test("Agent.stream() lets valid events through unchanged, in order", async () => {
+  const events = VALID.slice(0, 6) as StreamEvent[];
+  const agent = new Agent("a", { model: "m", cognition: streaming(events) });
+  const out = await Array.fromAsync(agent.stream("hi", makeTestCtx()));
+  assertEquals(out.length, events.length);
+  out.forEach((e, i) => assert(e === events[i], `event ${i} is the same object`));
+});
+
+Deno.test("Agent.stream() validates the events of the built-in cognitions without complaint", async () => {
+  const llm = FakeLLM.script([
+    { toolCalls: [{ id: "c1", name: "lookup", args: {} }] },
+    { chunks: ["The cert ", "expired."] },
+  ]);
+  const tool = new FakeTool({ name: "lookup", responder: "2026-08-01" });
+  const agent = new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [tool] }),
+  });
+  const events = await Array.fromAsync(agent.stream("why?", makeTestCtx({ llm })));
+  assertEquals(
+    events.flatMap((e) => e.type === "text_delta" ? [e.content] : []).join(""),
+    "The cert expired.",
+  );
+  assertEquals(tool.calls.length, 1);
+});
+
+Deno.test("Agent.start() projects only text_delta into delta; accumulate by filtering on delta", async () => {
+  const agent = new Agent("a", {
+    model: "m",
+    cognition: streaming([
+      { type: "message_start", messageId: "m-1" },
+      { type: "text_delta", messageId: "m-1", content: "Hel" },
+      { type: "text_delta", messageId: "m-1", content: "lo" },
+      { type: "message_end", messageId: "m-1", finishReason: "stop", usage },
+    ]),
+  });
+  const run = agent.start("hi", makeTestCtx());
+  const chunks = [];
+  for await (const chunk of run.events) chunks.push(chunk);
+  assertEquals(chunks.map((c) => "delta" in c), [true, true, true, true]);
+  assertEquals(chunks.map((c) => c.delta), [undefined, "Hel", "lo", undefined]);
+  const text = chunks.filter((c) => c.delta !== undefined).map((c) => c.delta).join("");
+  assertEquals(text, "Hello");
+});
