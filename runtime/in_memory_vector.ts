@@ -6,7 +6,19 @@
 import type { Scope } from "../ports/scope.ts";
 import type { EmbedderPort, VectorHit, VectorStore } from "../ports/vector_store.ts";
 
-/** Options for {@linkcode InMemoryVector}. */
+/**
+ * Options for {@linkcode InMemoryVector}.
+ *
+ * @example
+ * ```ts
+ * import type { InMemoryVectorOptions } from "@agentkit/testing/runtime";
+ * import { FakeEmbedder } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: InMemoryVectorOptions = { embedder: new FakeEmbedder(), defaultK: 2 };
+ * assertEquals(options.defaultK, 2);
+ * ```
+ */
 export interface InMemoryVectorOptions {
   /** Turns texts into vectors, for stored texts and queries alike. */
   readonly embedder: EmbedderPort;

@@ -9,7 +9,19 @@ import { formatUnits, toUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "./errors.ts";
 import type { Charge, Meter } from "./meter.ts";
 
-/** Options for {@linkcode Quota}: limits that apply to each tenant on its own. No limit is set unless given. */
+/**
+ * Options for {@linkcode Quota}: limits that apply to each tenant on its own.
+ * No limit is set unless given.
+ *
+ * @example
+ * ```ts
+ * import { Quota, type QuotaOptions } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: QuotaOptions = { maxCostUsd: "5", maxCalls: 1_000 };
+ * assertEquals(new Quota(options).maxCostUsd, "5.000000");
+ * ```
+ */
 export interface QuotaOptions {
   /** The most each tenant may spend, in USD (`0.10` or `"0.10"`). */
   readonly maxCostUsd?: number | string;

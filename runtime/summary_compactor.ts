@@ -11,7 +11,18 @@ import { RunContext } from "./context.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 import { NoInvoker } from "./errors.ts";
 
-/** Options for {@linkcode SummaryCompactor}. */
+/**
+ * Options for {@linkcode SummaryCompactor}.
+ *
+ * @example
+ * ```ts
+ * import { SummaryCompactor, type SummaryCompactorOptions } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: SummaryCompactorOptions = { maxTokens: 8_000, keepRecent: 10 };
+ * assertEquals(new SummaryCompactor(options).keepRecent, 10);
+ * ```
+ */
 export interface SummaryCompactorOptions {
   /** Compact when the transcript's estimated tokens exceed this. */
   readonly maxTokens: number;
@@ -40,7 +51,18 @@ export interface SummaryCompactorOptions {
   readonly estimate?: (message: Message) => number;
 }
 
-/** The first line of every summary message; earlier summaries are recognised by it. */
+/**
+ * The first line of every summary message; earlier summaries are recognised
+ * by it.
+ *
+ * @example
+ * ```ts
+ * import { SUMMARY_PREFIX } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(SUMMARY_PREFIX, "Summary of the earlier conversation:");
+ * ```
+ */
 export const SUMMARY_PREFIX = "Summary of the earlier conversation:";
 
 const SUMMARY_INSTRUCTIONS =

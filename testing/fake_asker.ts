@@ -8,7 +8,20 @@ import type { Ctx } from "../ports/context.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "./errors.ts";
 
-/** Options for {@linkcode FakeAsker}. */
+/**
+ * Options for {@linkcode FakeAsker}.
+ *
+ * @example
+ * ```ts
+ * import { FakeAsker, type FakeAskerOptions, FakeCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: FakeAskerOptions = { repeatLast: true };
+ * const asker = new FakeAsker(["yes"], options);
+ * await asker.ask("one?", new FakeCtx());
+ * assertEquals(await asker.ask("two?", new FakeCtx()), "yes");
+ * ```
+ */
 export interface FakeAskerOptions {
   /**
    * Repeat the last answer forever instead of running out.

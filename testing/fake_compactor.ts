@@ -7,7 +7,19 @@ import type { Compactor } from "../ports/compactor.ts";
 import type { Ctx } from "../ports/context.ts";
 import type { Message } from "../ports/message.ts";
 
-/** Options for {@linkcode FakeCompactor}. */
+/**
+ * Options for {@linkcode FakeCompactor}.
+ *
+ * @example
+ * ```ts
+ * import { FakeCompactor, FakeCtx, type FakeCompactorOptions } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: FakeCompactorOptions = { returns: [{ role: "user", content: "summary" }] };
+ * const out = await new FakeCompactor(options).compact([], new FakeCtx());
+ * assertEquals(out, [{ role: "user", content: "summary" }]);
+ * ```
+ */
 export interface FakeCompactorOptions {
   /**
    * What `compact` returns: a fixed transcript, or a function of the input.

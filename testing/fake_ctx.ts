@@ -10,7 +10,19 @@ import { Scope } from "../ports/scope.ts";
 import { FakeClock } from "./fake_clock.ts";
 import { type RecordingSpan, RecordingTracer } from "./recording_tracer.ts";
 
-/** Options for {@linkcode FakeCtx}. */
+/**
+ * Options for {@linkcode FakeCtx}.
+ *
+ * @example
+ * ```ts
+ * import { Scope } from "@agentkit/testing/ports";
+ * import { FakeCtx, type FakeCtxOptions } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: FakeCtxOptions = { scope: new Scope({ orgId: 7 }), correlationId: "run-1" };
+ * assertEquals(new FakeCtx(options).scope.key(), "org7:dom0");
+ * ```
+ */
 export interface FakeCtxOptions {
   /**
    * The tenant.

@@ -5,7 +5,19 @@
  */
 import type { EmbedderPort } from "../ports/vector_store.ts";
 
-/** Options for {@linkcode FakeEmbedder}. */
+/**
+ * Options for {@linkcode FakeEmbedder}.
+ *
+ * @example
+ * ```ts
+ * import { FakeEmbedder, type FakeEmbedderOptions } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: FakeEmbedderOptions = { dimensions: 64 };
+ * const [vector] = await new FakeEmbedder(options).embed(["hello"]);
+ * assertEquals(vector.length, 64);
+ * ```
+ */
 export interface FakeEmbedderOptions {
   /**
    * The length of every vector. More dimensions, fewer hash collisions

@@ -11,7 +11,18 @@ import type { RunContext } from "../context.ts";
 import { editDistance, MisconfiguredMiddleware } from "../errors.ts";
 import type { ChatMiddleware } from "./types.ts";
 
-/** Options for {@linkcode semanticMemoize}. */
+/**
+ * Options for {@linkcode semanticMemoize}.
+ *
+ * @example
+ * ```ts
+ * import { semanticMemoize, type SemanticMemoizeOptions } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: SemanticMemoizeOptions = { threshold: 0.95, context: (req) => req.model };
+ * assertEquals(semanticMemoize(options).name, "semanticMemoize");
+ * ```
+ */
 export interface SemanticMemoizeOptions {
   /**
    * Where questions and answers are indexed (an `InMemoryVector`).
