@@ -61,8 +61,9 @@ export class StreamStalled extends ProviderTimeoutError {
  * fails the call with {@linkcode StreamStalled}. The provider sees the
  * cancellation: each call gets its own signal (linked to the run's), passed
  * down as both `request.signal` and the context's signal, and aborted on a
- * stall. The idle timer runs only while the stream is being waited on: a slow
- * consumer is not a stalled provider. Blocking `chat` calls pass through
+ * stall. Only time spent waiting on the stream counts: a slow consumer is not
+ * a stalled provider. One timer per stream, re-armed as needed, rather than
+ * one per event. Blocking `chat` calls pass through
  * (bound them with `timeout()`). Under a `FakeClock` a stall is detected
  * without any wall-clock wait.
  *
@@ -91,23 +92,38 @@ export function idleTimeout(options: IdleTimeoutOptions): ChatMiddleware {
     async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
       const call = linkCall(ctx.signal, req.signal);
       const signal = call.controller.signal;
-      const iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
+      const clock = ctx.clock;
+      // One watchdog timer per stream, not one per event: it is armed when a
+      // wait begins and nothing is armed, and when it fires it either finds
+      // the current wait `ms` old (a stall), re-arms for the rest of it, or
+      // finds nothing pending and stays off.
+      let pendingSince = -1; // when the current wait began; -1 while none
+      let armed: AbortController | undefined;
+      let reportStall!: (v: typeof STALLED) => void;
+      const stall = new Promise<typeof STALLED>((resolve) => reportStall = resolve);
+      const arm = (delay: number): void => {
+        const timer = new AbortController();
+        armed = timer;
+        clock.sleep(delay, timer.signal).then(() => {
+          if (armed !== timer) return;
+          armed = undefined;
+          if (pendingSince < 0) return;
+          const idle = clock.now() - pendingSince;
+          if (idle >= ms) reportStall(STALLED);
+          else arm(ms - idle);
+        }, () => {});
+      };
+      let iterator: AsyncIterator<StreamEvent> | undefined;
       let events = 0;
       let finished = false;
       try {
+        iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
         while (true) {
           const pending = iterator.next();
-          const timer = new AbortController();
-          const idle = ctx.clock.sleep(ms, timer.signal).then(
-            (): typeof STALLED => STALLED,
-            (): typeof STALLED => STALLED,
-          );
-          let step: IteratorResult<StreamEvent> | typeof STALLED;
-          try {
-            step = await Promise.race([pending, idle]);
-          } finally {
-            timer.abort();
-          }
+          pendingSince = clock.now();
+          if (!armed) arm(ms);
+          const step = await Promise.race([pending, stall]);
+          pendingSince = -1;
           if (step === STALLED) {
             // Give up on the pending event without waiting for it: a provider
             // that ignores cancellation must not hang the caller.
@@ -127,8 +143,10 @@ export function idleTimeout(options: IdleTimeoutOptions): ChatMiddleware {
           yield step.value;
         }
       } finally {
+        armed?.abort();
+        armed = undefined;
         call.unlink();
-        if (!finished) await iterator.return?.();
+        if (!finished) await iterator?.return?.();
       }
     },
   };

@@ -90,9 +90,9 @@ export function timeout(options: TimeoutOptions): ChatMiddleware {
         throw expired;
       });
       deadline.catch(() => {});
-      const answer = next({ ...req, signal }, ctx.with({ signal }));
-      answer.catch(() => {});
       try {
+        const answer = next({ ...req, signal }, ctx.with({ signal }));
+        answer.catch(() => {});
         return await Promise.race([answer, deadline]);
       } catch (error) {
         // The provider may reject with the abort reason before the deadline
@@ -115,9 +115,10 @@ export function timeout(options: TimeoutOptions): ChatMiddleware {
         throw expired;
       });
       deadline.catch(() => {});
-      const iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
+      let iterator: AsyncIterator<StreamEvent> | undefined;
       let finished = false;
       try {
+        iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
         while (true) {
           const pending = iterator.next();
           let step: IteratorResult<StreamEvent>;
@@ -139,7 +140,7 @@ export function timeout(options: TimeoutOptions): ChatMiddleware {
       } finally {
         timer.abort();
         call.unlink();
-        if (!finished) await iterator.return?.();
+        if (!finished) await iterator?.return?.();
       }
     },
   };
