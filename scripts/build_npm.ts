@@ -131,8 +131,7 @@ export async function buildNpm(options: BuildNpmOptions): Promise<BuildNpmResult
   const npmDirs = new Map<string, string>();
   let usesNode = false;
   const entries = Object.values(config.exports);
-  for (const entry of entries) {
-    const info = await denoInfo(root, [entry]);
+  for (const info of await Promise.all(entries.map((e) => denoInfo(root, [e])))) {
     for (const m of info.modules) {
       if (m.specifier.startsWith("node:")) usesNode = true;
       if (m.specifier.startsWith("file://") && m.local) {

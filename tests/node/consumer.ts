@@ -22,7 +22,10 @@ const ctx: RunContext = makeTestCtx({
   clock,
   chatMiddleware: [retry({ maxAttempts: 2, backoff: (n: number) => 100 * n })],
 });
-const agent = new Agent("a", { model: "fake-model", cognition: new ReActCognition({ tools: [tool] }) });
+const agent = new Agent("a", {
+  model: "fake-model",
+  cognition: new ReActCognition({ tools: [tool] }),
+});
 
 export async function answer(): Promise<string> {
   const result: AgentResult = await agent.run("What is the answer?", ctx);
