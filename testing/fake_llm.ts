@@ -121,6 +121,22 @@ interface SharedState {
   readonly requests: RecordedRequest[];
   readonly cancelled: string[];
   readonly harnessErrors: HarnessError[];
+  readonly transcripts: WeakMap<readonly Message[], TranscriptLog>;
+  /** Whether `requests` was read: from then on every record is complete when made. */
+  read: boolean;
+  /** Records whose `messages` still hold the whole log, with the length to cut it to. */
+  readonly unsliced: Array<{ record: Writable<RecordedRequest>; length: number }>;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+// The copies of one transcript's messages, in order, next to the messages
+// they copy. A tool loop sends one growing array on every call; keeping its
+// copies once and recording each request as a length into them makes the
+// record cost linear in the loop's length, not quadratic.
+interface TranscriptLog {
+  readonly sources: Message[];
+  readonly copies: Message[];
 }
 
 const DEFAULT_USAGE: Usage = Object.freeze({ inputTokens: 10, outputTokens: 0 });
@@ -209,6 +225,9 @@ export class FakeLLM implements LLMPort, Disposable {
       requests: [],
       cancelled: [],
       harnessErrors: [],
+      transcripts: new WeakMap(),
+      read: false,
+      unsliced: [],
     };
   }
 
@@ -260,7 +279,11 @@ export class FakeLLM implements LLMPort, Disposable {
 
   /** A copy of every request, in order (shared with clones). */
   get requests(): readonly RecordedRequest[] {
-    return this.#state.requests;
+    const s = this.#state;
+    s.read = true;
+    for (const { record, length } of s.unsliced) record.messages = record.messages.slice(0, length);
+    s.unsliced.length = 0;
+    return s.requests;
   }
 
   /** The response ids of calls that were cancelled, in order. */
@@ -524,12 +547,14 @@ export class FakeLLM implements LLMPort, Disposable {
     const s = this.#state;
     s.calls++;
     const settings = request.settings ?? this.#settings;
-    s.requests.push({
+    const copies = this.#copies(request.messages);
+    const length = request.messages.length;
+    const record: Writable<RecordedRequest> = {
       kind,
       streaming: kind === "stream",
       turn: s.calls,
       model: request.model,
-      messages: request.messages.map((m) => ({ ...m })),
+      messages: s.read ? copies.slice(0, length) : copies,
       tools: request.tools ? request.tools.map((t) => ({ ...t })) : [],
       settings: settings === undefined ? undefined : {
         jsonSchema: settings.jsonSchema === undefined
@@ -539,7 +564,11 @@ export class FakeLLM implements LLMPort, Disposable {
         maxTokens: settings.maxTokens,
         temperature: settings.temperature,
       },
-    });
+    };
+    // Until the record is first read, the slice waits (`requests` makes it):
+    // a slice per call would make a long loop quadratic.
+    if (!s.read) s.unsliced.push({ record, length });
+    s.requests.push(record);
     if (s.failsLeft > 0) {
       s.failsLeft--;
       throw this.#options.failWith ?? new ProviderTimeoutError("upstream timeout");
@@ -575,6 +604,29 @@ export class FakeLLM implements LLMPort, Disposable {
         return parseTurn(out, `the responder's answer to call ${s.calls}`);
       }
     }
+  }
+
+  // The copies of `messages` as they are now: the copies already kept for
+  // this array when it only grew since (each message still the same object),
+  // else a fresh log. A message object is copied once, when first sent.
+  #copies(messages: readonly Message[]): Message[] {
+    const transcripts = this.#state.transcripts;
+    let log = transcripts.get(messages);
+    if (log) {
+      const seen = log.sources;
+      let same = messages.length >= seen.length;
+      for (let i = 0; same && i < seen.length; i++) same = messages[i] === seen[i];
+      if (!same) log = undefined;
+    }
+    if (!log) {
+      log = { sources: [], copies: [] };
+      transcripts.set(messages, log);
+    }
+    for (let i = log.sources.length; i < messages.length; i++) {
+      log.sources.push(messages[i]);
+      log.copies.push({ ...messages[i] });
+    }
+    return log.copies;
   }
 }
 

@@ -8,6 +8,7 @@ import type { JsonSchema } from "../ports/tool_spec.ts";
 import type { ParseSchema, ToolPort } from "../ports/tool.ts";
 import { type PreparedTool, prepareTool } from "../runtime/tool_schema.ts";
 import { InvalidScript } from "./errors.ts";
+import { copyValue } from "./_copy.ts";
 
 /** Options for {@linkcode FakeTool}. */
 export interface FakeToolOptions {
@@ -116,7 +117,7 @@ export class FakeTool implements ToolPort {
    * @returns The responder's value.
    */
   async call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
-    this.calls.push(structuredClone(args));
+    this.calls.push(copyValue(args));
     const valid = this.#prepared ? this.#prepared.parse(args) : args;
     if (this.#failWith && this.#failsLeft > 0) {
       this.#failsLeft--;
