@@ -32,7 +32,7 @@ const numbered = () => {
 const agent = new Agent("a", { model: "fake-model" });
 const as = (scope: Scope, options: TestCtxOptions) => makeTestCtx({ ...options, scope });
 
-Deno.test("tenant isolation: KVStore (InMemoryStore)", async () => {
+Deno.test("InMemoryStore: org7 never reads or deletes what org8 wrote", async () => {
   const store = new InMemoryStore();
   await store.set(org8, "secret", "org8's");
   assertEquals(await store.get(org7, "secret"), undefined);
@@ -40,7 +40,7 @@ Deno.test("tenant isolation: KVStore (InMemoryStore)", async () => {
   assertEquals(await store.get(org8, "secret"), "org8's");
 });
 
-Deno.test("tenant isolation: VectorStore (InMemoryVector)", async () => {
+Deno.test("InMemoryVector: org7 never finds or deletes what org8 indexed", async () => {
   const vector = new InMemoryVector({ embedder: new FakeEmbedder() });
   await vector.upsert(org8, "doc", "org8 quarterly revenue numbers", { owner: 8 });
   assertEquals(await vector.query(org7, "org8 quarterly revenue numbers"), []);
@@ -48,7 +48,7 @@ Deno.test("tenant isolation: VectorStore (InMemoryVector)", async () => {
   assertEquals((await vector.query(org8, "quarterly revenue"))[0].payload, { owner: 8 });
 });
 
-Deno.test("tenant isolation: CheckpointStore (InMemoryCheckpointStore)", async () => {
+Deno.test("InMemoryCheckpointStore: org7 never loads or lists org8's runs", async () => {
   const checkpoints = new InMemoryCheckpointStore();
   await checkpoints.save(org8, "run-1", { step: 4 });
   assertEquals(await checkpoints.load(org7, "run-1"), undefined);
@@ -56,7 +56,7 @@ Deno.test("tenant isolation: CheckpointStore (InMemoryCheckpointStore)", async (
   assertEquals(await checkpoints.list(org8), ["run-1"]);
 });
 
-Deno.test("tenant isolation: memoize() never serves org8's cached answer to org7", async () => {
+Deno.test("memoize() never serves org8's cached answer to org7", async () => {
   const llm = numbered();
   const store = new InMemoryStore();
   const options = { llm, store, chatMiddleware: [memoize()] };
@@ -67,7 +67,7 @@ Deno.test("tenant isolation: memoize() never serves org8's cached answer to org7
   assertEquals(llm.calls, 2);
 });
 
-Deno.test("tenant isolation: idempotent() runs the same call id once per tenant", async () => {
+Deno.test("idempotent() runs the same call id once per tenant and replays only the tenant's own result", async () => {
   const charge = new FakeTool({
     name: "charge",
     responder: (_: unknown) => `charged ${charge.calls.length}`,
@@ -89,7 +89,7 @@ Deno.test("tenant isolation: idempotent() runs the same call id once per tenant"
   assertEquals(toolResults, ["charged 1", "charged 2", "charged 1"]);
 });
 
-Deno.test("tenant isolation: semanticMemoize() never serves org8's cached answer to org7", async () => {
+Deno.test("semanticMemoize() never serves org8's cached answer to org7", async () => {
   const llm = numbered();
   const vector = new InMemoryVector({ embedder: new FakeEmbedder() });
   const options = { llm, vector, chatMiddleware: [semanticMemoize()] };
@@ -99,7 +99,7 @@ Deno.test("tenant isolation: semanticMemoize() never serves org8's cached answer
   assertEquals(llm.calls, 2);
 });
 
-Deno.test("tenant isolation: Quota charges each tenant's own account", async () => {
+Deno.test("Quota charges org7 and org8 to separate accounts", async () => {
   const quota = new Quota({ maxCalls: 1 });
   const llm = new FakeLLM("ok");
   const options = { llm, meters: [quota], chatMiddleware: [meter()] };
