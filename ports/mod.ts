@@ -37,3 +37,5 @@ export * from "./fetch.ts";
 export * from "./memory.ts";
 export * from "./compactor.ts";
 export * from "./session_store.ts";
+export * from "./spawn.ts";
+export * from "./cli.ts";

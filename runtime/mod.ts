@@ -58,3 +58,8 @@ export * from "./kv_session_store.ts";
 export * from "./stream_chunk.ts";
 export * from "./run.ts";
 export * from "./jsonl_session.ts";
+export * from "./spawn/system_spawn.ts";
+export * from "./cli/cli_turn_error.ts";
+export * from "./cli/claude_cli_cognition.ts";
+export * from "./cli/codex_cli_cognition.ts";
+export * from "./cli/codex_cli_session.ts";

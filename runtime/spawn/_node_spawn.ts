@@ -1,0 +1,58 @@
+// The Node adapter of the spawn seam, on node:child_process.
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import type { SpawnedProcess, SpawnExit, SpawnOptions } from "../../ports/spawn.ts";
+
+const SIGNALS: Readonly<Record<string, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGKILL: 9,
+  SIGTERM: 15,
+};
+
+/** Spawns through `node:child_process`. */
+export function nodeSpawn(argv: readonly string[], options: SpawnOptions = {}): SpawnedProcess {
+  const piped = options.stdin === "piped";
+  const env = options.env === undefined ? undefined : {
+    ...(globalThis as unknown as { process: { env: Record<string, string> } }).process.env,
+    ...options.env,
+  };
+  const child = spawn(argv[0], argv.slice(1), {
+    stdio: [piped ? "pipe" : "ignore", "pipe", "pipe"],
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(env !== undefined ? { env } : {}),
+  });
+  let done = false;
+  const exited = new Promise<SpawnExit>((resolve, reject) => {
+    child.once("error", (error: Error) => {
+      // Only a failure to start rejects; a later error is followed by "close".
+      if (child.pid === undefined) {
+        done = true;
+        reject(error);
+      }
+    });
+    child.once("close", (code: number | null, signal: string | null) => {
+      done = true;
+      resolve({ code: code ?? (signal ? 128 + (SIGNALS[signal] ?? 0) : 1) });
+    });
+  });
+  const kill = (): void => {
+    if (done) return;
+    child.kill("SIGTERM");
+  };
+  const signal = options.signal;
+  if (signal) {
+    if (signal.aborted) kill();
+    else {
+      signal.addEventListener("abort", kill, { once: true });
+      exited.then(() => signal.removeEventListener("abort", kill), () => {});
+    }
+  }
+  return {
+    stdout: Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
+    stderr: Readable.toWeb(child.stderr!) as unknown as ReadableStream<Uint8Array>,
+    ...(piped ? { stdin: Writable.toWeb(child.stdin!) as WritableStream<Uint8Array> } : {}),
+    exited,
+    kill,
+  };
+}
