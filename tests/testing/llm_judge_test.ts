@@ -1,0 +1,54 @@
+import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { FakeLLM, JUDGE_SYSTEM_PROMPT, LlmJudge } from "@agentkit/testing/testing";
+
+Deno.test("LlmJudge.prompt() lists the question, the numbered references and the answer", () => {
+  const judge = new LlmJudge(new FakeLLM(""));
+  const p = judge.prompt("Sri Lanka.", ["Sri Lanka won.", "It was Sri Lanka."], "Who won?");
+  assertEquals(p.system, JUDGE_SYSTEM_PROMPT);
+  assertEquals(
+    p.user,
+    "Question: Who won?\n\nReference answers:\n1. Sri Lanka won.\n2. It was Sri Lanka.\n\nAnswer to grade:\nSri Lanka.",
+  );
+  assertStringIncludes(JUDGE_SYSTEM_PROMPT, "at least one reference answer");
+  assertStringIncludes(JUDGE_SYSTEM_PROMPT, '{"score": <a number from 0 to 1>');
+});
+
+Deno.test("LlmJudge.parse() reads the verdict forms a model produces", async (t) => {
+  const judge = new LlmJudge(new FakeLLM(""));
+  const cases: [string, unknown][] = [
+    ['{"score": 0.8, "reason": "Same facts."}', { score: 0.8, reason: "Same facts." }],
+    ['```json\n{"score": 1}\n```', { score: 1, reason: "" }],
+    ['Here is my grade: {"score": "0.4", "reason": "Partly."} Thanks.', {
+      score: 0.4,
+      reason: "Partly.",
+    }],
+    ['{"verdict": "PASS", "reason": "ok"}', { score: 1, reason: "ok" }],
+    ['{"verdict": "fail"}', { score: 0, reason: "" }],
+    ["Score: 0.9", { score: 0.9, reason: "" }],
+    ["I like it.", undefined],
+    ['{"score": 7}', undefined],
+    ['{"score": -0.1}', undefined],
+    ["{not json} score = 0.3", { score: 0.3, reason: "" }],
+    ["", undefined],
+  ];
+  for (const [reply, expected] of cases) {
+    await t.step(JSON.stringify(reply), () => assertEquals(judge.parse(reply), expected));
+  }
+});
+
+Deno.test("LlmJudge.evaluate() makes one complete() call with the model asked for", async () => {
+  const llm = new FakeLLM('{"score": 0.5, "reason": "Borderline."}');
+  const m = await new LlmJudge(llm, { model: "grader", threshold: 0.5 }).evaluate("a", ["b"]);
+  assertEquals([m.passed, m.code, m.score, m.reason], [true, "passed", 0.5, "Borderline."]);
+  assertEquals([llm.calls, llm.requests[0].kind, llm.requests[0].model], [1, "complete", "grader"]);
+  assertEquals(llm.requests[0].messages.map((x) => x.role), ["system", "user"]);
+});
+
+Deno.test("new LlmJudge() validates its model and threshold", () => {
+  assertThrows(() => new LlmJudge(undefined as never), TypeError, "pass an LLMPort");
+  assertThrows(
+    () => new LlmJudge(new FakeLLM(""), { threshold: 2 }),
+    RangeError,
+    "between 0 and 1",
+  );
+});

@@ -1,0 +1,62 @@
+import { assertEquals, assertRejects } from "@std/assert";
+import { loadTestConfig } from "@agentkit/testing/testing";
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  const cwd = Deno.cwd();
+  const env = Deno.env.get("AGENTKIT_TEST_CONFIG");
+  try {
+    await fn(dir);
+  } finally {
+    Deno.chdir(cwd);
+    if (env === undefined) Deno.env.delete("AGENTKIT_TEST_CONFIG");
+    else Deno.env.set("AGENTKIT_TEST_CONFIG", env);
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("loadTestConfig() finds agentkit.test.json in the working directory", async () => {
+  await withDir(async (dir) => {
+    Deno.chdir(dir);
+    assertEquals((await loadTestConfig()).config, {}, "no file: no settings");
+    await Deno.writeTextFile("agentkit.test.json", '{ "mode": "llm", "judgeModel": "grader" }');
+    const loaded = await loadTestConfig();
+    assertEquals(loaded.config, { mode: "llm", judgeModel: "grader" });
+    assertEquals(loaded.source, `${await Deno.realPath(dir)}/agentkit.test.json`);
+  });
+});
+
+Deno.test("loadTestConfig() reads the file AGENTKIT_TEST_CONFIG names, which must exist", async () => {
+  await withDir(async (dir) => {
+    Deno.chdir(dir);
+    await Deno.writeTextFile("agentkit.test.json", '{ "mode": "llm" }');
+    await Deno.writeTextFile("ci.json", '{ "mode": "score" }');
+    Deno.env.set("AGENTKIT_TEST_CONFIG", "ci.json");
+    assertEquals((await loadTestConfig()).config, { mode: "score" });
+    Deno.env.set("AGENTKIT_TEST_CONFIG", "missing.json");
+    await assertRejects(
+      () => loadTestConfig(),
+      TypeError,
+      "(named by AGENTKIT_TEST_CONFIG): the file does not exist",
+    );
+  });
+});
+
+Deno.test("loadTestConfig() rejects an invalid file, naming the problem", async (t) => {
+  await withDir(async (dir) => {
+    const path = `${dir}/agentkit.test.json`;
+    const cases: [string, string][] = [
+      ['{ "mode": "score", "test": {} }', 'unknown key "test"'],
+      ['{ "evalutor": "levenshtein" }', 'did you mean "evaluator"?'],
+      ['{ "mode": "exact" }', "mode:"],
+      ['{ "threshold": 1.5 }', "threshold:"],
+      ["{ mode: score }", "Cannot read the test config"],
+    ];
+    for (const [text, message] of cases) {
+      await t.step(text, async () => {
+        await Deno.writeTextFile(path, text);
+        await assertRejects(() => loadTestConfig({ path }), TypeError, message);
+      });
+    }
+  });
+});
