@@ -1,0 +1,212 @@
+/**
+ * The benchmark cases, written once and run by both harnesses: `deno bench`
+ * (bench/deno/*.bench.ts) and the Node harness (bench/node/, which bundles
+ * this file against the npm build). Nothing here uses Deno or Node globals.
+ *
+ * A case builds a *state* (untimed) and returns a function that does one
+ * run on it. A state serves `uses` runs, then the harness builds a fresh
+ * one: doubles record every request, so a state reused a million times
+ * would grow without bound, and a script or a `failTimes` count is used up.
+ *
+ * @module
+ */
+import { Agent, Budget, meter, ReActCognition, retry } from "@agentkit/testing/runtime";
+import { toolCall } from "@agentkit/testing/ports";
+import { FakeClock, FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+import { z } from "zod";
+
+/** One benchmark case. */
+export interface BenchCase {
+  /** A stable id, shared with the Node harness and the results table. */
+  readonly id: string;
+  /** What one run does, for the results table. */
+  readonly title: string;
+  /** How many runs one state serves (1: built fresh for every run). */
+  readonly uses: number;
+  /** How many steps one run is (the per-step cost is time / steps). */
+  readonly steps: number;
+  /** Builds a state and returns the function that does one run on it. */
+  prepare(): () => Promise<unknown>;
+}
+
+const MODEL = "fake-model";
+// A state that records requests is replaced after this many runs, so the
+// record stays small; building it costs < 0.1% of the runs it serves.
+const RECORD_ROTATION = 1_000;
+
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`bench case is broken: ${what}`);
+}
+
+/** Case 1: one blocking `agent.run` through `retry()` and `meter()` with a budget. */
+export function singleTurn(): BenchCase {
+  const agent = new Agent("bench", { model: MODEL });
+  return {
+    id: "single_turn",
+    title: "single-turn `agent.run` (retry + meter + budget)",
+    uses: RECORD_ROTATION,
+    steps: 1,
+    prepare() {
+      const ctx = makeTestCtx({
+        llm: new FakeLLM("ok"),
+        chatMiddleware: [retry(), meter()],
+        budget: new Budget({ maxCostUsd: "10" }),
+      });
+      return async () => {
+        const r = await agent.run("go", ctx);
+        check(r.output === "ok", "single_turn output");
+        return r;
+      };
+    },
+  };
+}
+
+/** Case 2: the same run streamed: 3 text chunks, every event consumed. */
+export function streamed(): BenchCase {
+  const agent = new Agent("bench", { model: MODEL });
+  return {
+    id: "stream_3_chunks",
+    title: "`agent.stream`, 3 text chunks consumed (retry + meter + budget)",
+    uses: RECORD_ROTATION,
+    steps: 1,
+    prepare() {
+      const ctx = makeTestCtx({
+        llm: FakeLLM.script([{ chunks: ["o", "k", "!"] }], { repeatLast: true }),
+        chatMiddleware: [retry(), meter()],
+        budget: new Budget({ maxCostUsd: "10" }),
+      });
+      return async () => {
+        let deltas = 0;
+        for await (const event of agent.stream("go", ctx)) {
+          if (event.type === "text_delta") deltas++;
+        }
+        check(deltas === 3, "stream_3_chunks deltas");
+        return deltas;
+      };
+    },
+  };
+}
+
+function lookupTool(): FakeTool {
+  return new FakeTool({
+    name: "lookup_cert",
+    parameters: z.object({ host: z.string() }),
+    responder: { notAfter: "2026-08-01" },
+  });
+}
+
+const LOOKUP = toolCall("c1", "lookup_cert", { host: "example.com" });
+
+/** Case 3: a 2-step ReAct loop: one tool call with a zod schema, then an answer. */
+export function react2(): BenchCase {
+  const agent = new Agent("bench", {
+    model: MODEL,
+    cognition: new ReActCognition({ tools: [lookupTool()] }),
+  });
+  return {
+    id: "react_2_steps",
+    title: "2-step ReAct loop (a zod-schema tool call, then the answer)",
+    uses: 1,
+    steps: 2,
+    prepare() {
+      const ctx = makeTestCtx({
+        llm: FakeLLM.script([{ toolCalls: [LOOKUP] }, { content: "expired" }]),
+        chatMiddleware: [retry(), meter()],
+        budget: new Budget({ maxCostUsd: "10" }),
+      });
+      return async () => {
+        const r = await agent.run("why?", ctx);
+        check(r.output === "expired" && r.messages.length === 4, "react_2_steps transcript");
+        return r;
+      };
+    },
+  };
+}
+
+/**
+ * Case 4: an n-step scripted ReAct loop, each step a model call and a tool
+ * call; the per-step cost must stay flat as n grows.
+ */
+export function reactSteps(steps: number): BenchCase {
+  const agent = new Agent("bench", {
+    model: MODEL,
+    cognition: new ReActCognition({ tools: [lookupTool()], maxIterations: steps }),
+  });
+  return {
+    id: `react_${steps}_steps`,
+    title: `${steps}-step ReAct loop (µs per step)`,
+    uses: 1,
+    steps,
+    prepare() {
+      const ctx = makeTestCtx({
+        llm: FakeLLM.script([{ toolCalls: [LOOKUP] }], { repeatLast: true }),
+        chatMiddleware: [retry(), meter()],
+        budget: new Budget({ maxCostUsd: "10" }),
+      });
+      return async () => {
+        const r = await agent.run("why?", ctx);
+        check(
+          r.stopReason === "max_iterations" && r.messages.length === 2 * steps + 1,
+          `react_${steps}_steps transcript`,
+        );
+        return r;
+      };
+    },
+  };
+}
+
+/** Case 5: ten failed calls, each followed by a 30 s backoff on a FakeClock, then the answer. */
+export function backoff(): BenchCase {
+  const agent = new Agent("bench", { model: MODEL });
+  return {
+    id: "retry_10x30s",
+    title: "retry: 10 backoffs of 30 s on a FakeClock (wall time)",
+    uses: 1,
+    steps: 1,
+    prepare() {
+      const clock = new FakeClock();
+      const ctx = makeTestCtx({
+        llm: new FakeLLM("recovered", { failTimes: 10 }),
+        clock,
+        chatMiddleware: [retry({ maxAttempts: 11, backoff: () => 30_000 })],
+      });
+      return async () => {
+        const r = await agent.run("go", ctx);
+        check(r.output === "recovered" && clock.now() === 300_000, "retry_10x30s virtual time");
+        return r;
+      };
+    },
+  };
+}
+
+/** Case 6: what each test pays before it runs: a context around a 2-turn script. */
+export function construction(): BenchCase {
+  return {
+    id: "construct",
+    title: "`makeTestCtx` + `FakeLLM.script` (2 turns) construction",
+    uses: Number.MAX_SAFE_INTEGER,
+    steps: 1,
+    prepare() {
+      return () => {
+        const ctx = makeTestCtx({
+          llm: FakeLLM.script([{ toolCalls: [LOOKUP] }, { content: "expired" }]),
+        });
+        return Promise.resolve(ctx);
+      };
+    },
+  };
+}
+
+/** Every case, in results-table order. */
+export function allCases(): BenchCase[] {
+  return [
+    singleTurn(),
+    streamed(),
+    react2(),
+    reactSteps(10),
+    reactSteps(100),
+    reactSteps(1000),
+    backoff(),
+    construction(),
+  ];
+}

@@ -1,0 +1,126 @@
+// Runs one benchmark case in this process and prints one JSON line.
+//
+//   node --expose-gc case_runner.mjs <cases module> <implementation> <case id>
+//   deno run -A --v8-flags=--expose-gc case_runner.mjs <cases module> <implementation> <case id>
+//
+// The cases module exports `allCases()`: objects with `id`, `title`, `uses`
+// (runs one prepared state serves), `steps` and `prepare()` (builds a state,
+// untimed, and returns the function that does one run). The runner warms the
+// case up, sizes a repetition to about REP_MS, then times 5 repetitions and
+// reports the median µs per run (and the CPU time), and the heap the runs
+// retain per run.
+// The same file runs under Node and Deno, so both columns are measured alike.
+import process from "node:process";
+import { pathToFileURL } from "node:url";
+
+const REPS = 5;
+const REP_MS = 250;
+// Warm-up: at least WARMUP_MS and WARMUP_RUNS runs (some peers take thousands
+// of runs to reach their steady state), but no more than WARMUP_MAX_MS.
+const WARMUP_MS = 1000;
+const WARMUP_RUNS = 2000;
+const WARMUP_MAX_MS = 8000;
+// Single-use states are built in chunks (untimed) so their memory stays bounded.
+const CHUNK = 500;
+
+const [modulePath, impl, caseId] = process.argv.slice(2);
+if (!modulePath || !impl || !caseId) {
+  console.error("usage: case_runner.mjs <cases module> <implementation> <case id>");
+  process.exit(2);
+}
+const gc = globalThis.gc;
+if (typeof gc !== "function") {
+  console.error("run with --expose-gc (node) or --v8-flags=--expose-gc (deno)");
+  process.exit(2);
+}
+
+const mod = await import(
+  modulePath.startsWith("file:") ? modulePath : pathToFileURL(modulePath).href
+);
+const c = mod.allCases().find((x) => x.id === caseId);
+if (!c) {
+  console.log(JSON.stringify({ impl, id: caseId, skipped: "no such case" }));
+  process.exit(0);
+}
+
+const now = () => process.hrtime.bigint();
+
+// Times `n` runs; returns [elapsed ns, CPU µs]. Single-use states are built
+// in chunks; a reusable one is dropped once used up, as a test would drop it.
+async function repetition(n, collect) {
+  let elapsed = 0n;
+  let cpu = 0;
+  let done = 0;
+  const uses = c.uses;
+  while (done < n) {
+    const runs = Math.min(n - done, uses === 1 ? CHUNK : n - done);
+    const states = [];
+    for (let made = 0; made < runs; made += uses) states.push(c.prepare());
+    // The garbage of building the states is collected before the clock
+    // starts, so the runs pay only for their own.
+    if (collect) gc();
+    const c0 = process.cpuUsage();
+    const t0 = now();
+    for (let i = 0; i < runs; i++) {
+      const k = (i / uses) | 0;
+      await states[k]();
+      if ((i + 1) % uses === 0) states[k] = undefined;
+    }
+    elapsed += now() - t0;
+    const c1 = process.cpuUsage(c0);
+    cpu += c1.user + c1.system;
+    done += runs;
+  }
+  return [elapsed, cpu];
+}
+
+// The heap that runs retain while their state is alive (a double's record
+// counts), per run: a GC, the runs, a GC.
+async function retainedPerRun() {
+  const runs = c.uses === 1 ? CHUNK : Math.min(c.uses, 2000);
+  const states = [];
+  for (let made = 0; made < runs; made += c.uses) states.push(c.prepare());
+  gc();
+  const h0 = process.memoryUsage().heapUsed;
+  for (let i = 0; i < runs; i++) await states[(i / c.uses) | 0]();
+  gc();
+  return (process.memoryUsage().heapUsed - h0) / runs;
+}
+
+// Warm-up, and a first estimate of the cost of one run.
+let warmRuns = 0;
+let warmNs = 0n;
+const warmStart = now();
+for (;;) {
+  const ms = Number(now() - warmStart) / 1e6;
+  if (ms >= WARMUP_MS && (warmRuns >= WARMUP_RUNS || ms >= WARMUP_MAX_MS)) break;
+  const batch = Math.max(1, Math.min(c.uses === 1 ? CHUNK : 1000, warmRuns || 1));
+  const [ns] = await repetition(batch, false);
+  warmNs += ns;
+  warmRuns += batch;
+}
+const perRunNs = Number(warmNs) / warmRuns;
+const n = Math.max(10, Math.min(2_000_000, Math.round((REP_MS * 1e6) / perRunNs)));
+
+const heapBytesPerRun = await retainedPerRun();
+const us = [];
+const cpuUs = [];
+for (let r = 0; r < REPS; r++) {
+  const [ns, cpu] = await repetition(n, true);
+  us.push(Number(ns) / n / 1000);
+  cpuUs.push(cpu / n);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(JSON.stringify({
+  impl,
+  id: c.id,
+  title: c.title,
+  steps: c.steps,
+  runsPerRep: n,
+  reps: us,
+  us: median(us),
+  usPerStep: median(us) / c.steps,
+  minUs: Math.min(...us),
+  cpuUs: median(cpuUs),
+  heapBytesPerRun,
+}));

@@ -1,0 +1,353 @@
+/**
+ * `deno task bench`: measures the cases of bench/deno/_cases.ts on Deno and
+ * on Node, next to the peers on Node, and writes bench/RESULTS.md.
+ *
+ * 1. installs the Node harness's packages (`npm ci` in bench/node) when absent;
+ * 2. builds the npm package (`deno task build:npm --out=...`) and bundles the
+ *    cases against it (bench/node/build_ours.mjs);
+ * 3. runs every case on Deno and on Node, one process per implementation
+ *    and case (bench/node/case_runner.mjs: warm-up, 5 repetitions, median);
+ * 4. runs `deno bench` on bench/deno/ for its own view of our cases;
+ * 5. writes bench/RESULTS.md.
+ *
+ *   deno task bench [--quick]   (--quick: skip `deno bench`)
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const NODE_DIR = join(ROOT, "bench", "node");
+const RUNNER = join(NODE_DIR, "case_runner.mjs");
+const quick = Deno.args.includes("--quick");
+
+interface Result {
+  impl: string;
+  id: string;
+  title?: string;
+  steps?: number;
+  us?: number;
+  usPerStep?: number;
+  minUs?: number;
+  heapBytesPerRun?: number;
+  runsPerRep?: number;
+  error?: string;
+  skipped?: string;
+}
+
+async function exec(cmd: string, args: string[], cwd = ROOT): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" })
+    .output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) {
+    throw new Error(
+      `${cmd} ${args.join(" ")} failed:\n${new TextDecoder().decode(out.stderr)}${text}`,
+    );
+  }
+  return text;
+}
+
+function log(line: string): void {
+  console.error(`bench: ${line}`);
+}
+
+function parseLines(text: string): Result[] {
+  return text.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// 1. The harness's packages.
+if (!(await exists(join(NODE_DIR, "node_modules", "ai")))) {
+  log("installing bench/node packages (npm ci)");
+  await exec("npm", ["ci", "--no-audit", "--no-fund"], NODE_DIR);
+}
+
+// 2. Our npm build, and the cases bundled against it.
+const buildDir = await Deno.makeTempDir({ prefix: "agentkit_bench_npm_" });
+let from: string[] = [];
+try {
+  log("building the npm package (deno task build:npm)");
+  await exec("deno", ["task", "build:npm", `--out=${buildDir}`]);
+  from = [`--from=${buildDir}`];
+} catch (error) {
+  log(`build:npm failed, falling back: ${(error as Error).message.split("\n")[0]}`);
+}
+const ourSource = (await exec("node", [join(NODE_DIR, "build_ours.mjs"), ...from])).trim()
+  .replace(buildDir, "a fresh `deno task build:npm`");
+await Deno.remove(buildDir, { recursive: true });
+
+const load0 = await loadAverage();
+
+// 3. Deno: our cases, from source.
+const ids: string[] = [];
+const titles = new Map<string, string>();
+const steps = new Map<string, number>();
+const { allCases } = await import("./deno/_cases.ts");
+for (const c of allCases()) {
+  ids.push(c.id);
+  titles.set(c.id, c.title);
+  steps.set(c.id, c.steps);
+}
+const results: Result[] = [];
+for (const id of ids) {
+  log(`deno: ${id}`);
+  const out = await exec("deno", [
+    "run",
+    "--allow-all",
+    "--config",
+    join(ROOT, "deno.json"),
+    "--v8-flags=--expose-gc",
+    RUNNER,
+    join(ROOT, "bench", "deno", "_cases.ts"),
+    "ours_deno",
+    id,
+  ]);
+  results.push(...parseLines(out));
+}
+
+// 3. Node: ours and the peers.
+log("node: every implementation and case (bench/node/run.mjs)");
+results.push(...parseLines(await exec("node", [join(NODE_DIR, "run.mjs")], NODE_DIR)));
+
+// 4. deno bench.
+let denoBench: { name: string; avg: number; p75: number; n: number }[] = [];
+if (!quick) {
+  log("deno bench bench/deno/");
+  const json = JSON.parse(await exec("deno", ["bench", "--json", "bench/deno/"]));
+  denoBench = json.benches.map((
+    b: { name: string; results: { ok: Record<string, number> }[] },
+  ) => ({
+    name: b.name,
+    avg: b.results[0].ok.avg / 1000,
+    p75: b.results[0].ok.p75 / 1000,
+    n: b.results[0].ok.n,
+  }));
+}
+const load1 = await loadAverage();
+
+// 5. RESULTS.md.
+const get = (impl: string, id: string) => results.find((r) => r.impl === impl && r.id === id);
+const PEERS = [
+  ["ai_sdk", "AI SDK"],
+  ["langchain", "LangChain"],
+  ["openai_agents", "OpenAI Agents"],
+] as const;
+
+function fmt(us: number | undefined): string {
+  if (us === undefined || !Number.isFinite(us)) return "—";
+  if (us >= 1000) return `${(us / 1000).toFixed(2)} ms`;
+  if (us >= 100) return `${us.toFixed(0)} µs`;
+  if (us >= 10) return `${us.toFixed(1)} µs`;
+  return `${us.toFixed(2)} µs`;
+}
+
+function cell(impl: string, id: string, base?: number): string {
+  const r = get(impl, id);
+  if (!r) return "—";
+  if (r.error) return "error";
+  const ratio = base && r.us ? ` (${(r.us / base).toFixed(r.us / base >= 10 ? 0 : 1)}×)` : "";
+  return `${fmt(r.us)}${ratio}`;
+}
+
+const versions = await collectVersions();
+const cpu = await cpuModel();
+const lines: string[] = [];
+lines.push("# Benchmarks: @agentkit/testing side by side with the peers");
+lines.push("");
+lines.push(
+  `Written by \`deno task bench\` (bench/run.ts) on ${
+    new Date().toISOString().slice(0, 10)
+  }. Re-run it to refresh; every number below comes from that one run.`,
+);
+lines.push("");
+lines.push("## Machine and versions");
+lines.push("");
+lines.push(`- CPU: ${cpu}, ${navigator.hardwareConcurrency} cores; ${Deno.build.os}`);
+lines.push(
+  `- load average (1 min) at the start of the measurements: ${load0}, at the end: ${load1}` +
+    " (other work on the machine shows up as noise)",
+);
+for (const v of versions) lines.push(`- ${v}`);
+lines.push(`- our code on Node: ${ourSource}`);
+lines.push("");
+lines.push("## Median µs per run (the ratio is the peer's time over ours on Node)");
+lines.push("");
+lines.push(
+  "| case | ours, Deno | ours, Node | AI SDK | LangChain | OpenAI Agents | floor, Node |",
+);
+lines.push("|---|---:|---:|---:|---:|---:|---:|");
+for (const id of ids) {
+  const base = get("ours", id)?.us;
+  lines.push(
+    `| ${titles.get(id)} | ${cell("ours_deno", id)} | ${cell("ours", id)} | ${
+      PEERS.map(([p]) => cell(p, id, base)).join(" | ")
+    } | ${cell("floor", id)} |`,
+  );
+}
+lines.push("");
+lines.push("## The tool loop per step (µs per step; each step a model call and a tool call)");
+lines.push("");
+lines.push("| steps | ours, Deno | ours, Node | AI SDK | LangChain | OpenAI Agents |");
+lines.push("|---:|---:|---:|---:|---:|---:|");
+for (const n of [10, 100, 1000]) {
+  const id = `react_${n}_steps`;
+  const ps = (impl: string) => fmt(get(impl, id)?.usPerStep);
+  lines.push(
+    `| ${n} | ${ps("ours_deno")} | ${ps("ours")} | ${PEERS.map(([p]) => ps(p)).join(" | ")} |`,
+  );
+}
+const flat = (impl: string) => {
+  const a = get(impl, "react_10_steps")?.usPerStep;
+  const b = get(impl, "react_1000_steps")?.usPerStep;
+  return a && b ? `${(b / a).toFixed(2)}` : "—";
+};
+lines.push(
+  `| 1000 ÷ 10 | ${flat("ours_deno")} | ${flat("ours")} | ${
+    PEERS.map(([p]) => flat(p)).join(" | ")
+  } |`,
+);
+lines.push("");
+lines.push("## Heap retained per run (bytes, after GC, while the state that ran is alive)");
+lines.push("");
+lines.push("| case | ours, Deno | ours, Node | AI SDK | LangChain | OpenAI Agents |");
+lines.push("|---|---:|---:|---:|---:|---:|");
+for (const id of ids) {
+  const h = (impl: string) => {
+    const v = get(impl, id)?.heapBytesPerRun;
+    return v === undefined ? "—" : `${Math.round(v)}`;
+  };
+  lines.push(
+    `| ${id} | ${h("ours_deno")} | ${h("ours")} | ${PEERS.map(([p]) => h(p)).join(" | ")} |`,
+  );
+}
+lines.push("");
+lines.push("## Targets");
+lines.push("");
+lines.push("| target | Deno | Node | met |");
+lines.push("|---|---:|---:|---|");
+const target = (label: string, id: string, limit: number, perStep = false) => {
+  const v = (impl: string) => perStep ? get(impl, id)?.usPerStep : get(impl, id)?.us;
+  const d = v("ours_deno"), n = v("ours");
+  const ok = (x?: number) => x !== undefined && x <= limit;
+  lines.push(
+    `| ${label} | ${fmt(d)} | ${fmt(n)} | ${
+      ok(d) && ok(n) ? "yes" : ok(d) ? "on Deno only" : ok(n) ? "on Node only" : "no"
+    } |`,
+  );
+};
+target("single-turn `agent.run` ≤ 4 µs", "single_turn", 4);
+target("streamed, 3 chunks ≤ 6 µs", "stream_3_chunks", 6);
+target("2-step ReAct loop ≤ 12 µs", "react_2_steps", 12);
+target("10 × 30 s backoff < 1 ms of wall time", "retry_10x30s", 1000);
+{
+  const f = (impl: string) => {
+    const a = get(impl, "react_10_steps")?.usPerStep;
+    const b = get(impl, "react_1000_steps")?.usPerStep;
+    return a && b ? b / a : undefined;
+  };
+  const d = f("ours_deno"), n = f("ours");
+  const ok = (x?: number) => x !== undefined && x <= 1.2 && x >= 1 / 1.2;
+  lines.push(
+    `| µs per step flat within 20% from 10 to 1,000 steps (1000 ÷ 10) | ${d?.toFixed(2) ?? "—"} | ${
+      n?.toFixed(2) ?? "—"
+    } | ${ok(d) && ok(n) ? "yes" : ok(d) ? "on Deno only" : ok(n) ? "on Node only" : "no"} |`,
+  );
+}
+for (const id of ids) {
+  const ours = get("ours", id)?.us;
+  const peers = PEERS.map(([p]) => get(p, id)?.us).filter((x): x is number => x !== undefined);
+  if (!ours || peers.length === 0) continue;
+  const fastest = Math.min(...peers);
+  lines.push(
+    `| ≥ 4× faster than the fastest peer: ${id} | | ${(fastest / ours).toFixed(1)}× | ${
+      fastest / ours >= 4 ? "yes" : "no"
+    } |`,
+  );
+}
+if (denoBench.length) {
+  lines.push("");
+  lines.push("## `deno bench bench/deno/` (its own statistics: mean and p75 per iteration)");
+  lines.push("");
+  lines.push("| bench | mean | p75 | iterations |");
+  lines.push("|---|---:|---:|---:|");
+  for (const b of denoBench) {
+    lines.push(`| ${b.name} | ${fmt(b.avg)} | ${fmt(b.p75)} | ${b.n} |`);
+  }
+}
+lines.push("");
+lines.push("## How it is measured");
+lines.push("");
+for (
+  const note of [
+    "Every implementation and case runs in its own process (bench/node/case_runner.mjs, the same file on Deno and on Node): a warm-up of at least 400 ms, then 5 repetitions of as many runs as fit in about 250 ms; the table gives the median repetition's mean µs per run.",
+    "A case builds its state (context, double, agent) untimed and then times the runs. A state that records requests serves 1,000 runs before it is rebuilt; a state whose script is used up by one run (the tool loops, the retry) is built for every run, outside the clock, and the garbage of building it is collected before the clock starts.",
+    "Ours: `makeTestCtx({ llm, chatMiddleware: [retry(), meter()], budget })` with a `FakeLLM`; the tool is a `FakeTool` with a zod schema; the loops are `ReActCognition`. Node runs the npm build; Deno runs the sources.",
+    "AI SDK: `MockLanguageModelV4` from `ai/test`; `generateText`, `streamText` over `simulateReadableStream` with both delays `null`, and tool loops with `stopWhen: stepCountIs(n)`. Its retry waits on the global `setTimeout`, so the backoff case installs `@sinonjs/fake-timers` over the globals and drives it with `runAllAsync()`; a `retry-after-ms: 30000` header makes each of its 10 waits 30 s.",
+    "LangChain: `FakeListChatModel` for `invoke` and `.stream` (it streams one character per chunk, so `ok!` is 3 chunks); its fakes cannot script a tool call and then an answer, so the loops use a minimal `BaseChatModel` subclass and the loop @langchain/core leaves to the caller (`invoke`, then `tool.invoke(call)` per call). It has no retry with a clock to fake: no backoff case.",
+    "OpenAI Agents: `run()` with tracing disabled and a scripted model implementing its `Model` interface (it ships none); the n-step loops end at `maxTurns: n` (n model turns, each with its tool call). No backoff case: its retries are not driven by a clock a test can replace.",
+    "Floors: an `await` of a resolved promise, and an async generator of 3 chunks consumed, timed by the same runner (its own `await` per run included).",
+    "Heap: the growth of the heap after a forced GC across the first chunk of runs of a repetition, per run, while the state is alive (a double's record of requests counts).",
+  ]
+) lines.push(`- ${note}`);
+lines.push("");
+const errors = results.filter((r) => r.error);
+if (errors.length) {
+  lines.push("## Errors");
+  lines.push("");
+  for (const e of errors) lines.push(`- ${e.impl} / ${e.id}: ${e.error?.split("\n")[0]}`);
+  lines.push("");
+}
+await Deno.writeTextFile(join(ROOT, "bench", "RESULTS.md"), lines.join("\n"));
+await Deno.writeTextFile(
+  join(NODE_DIR, "node_modules", ".bench", "results.json"),
+  JSON.stringify(results, null, 2),
+);
+log("wrote bench/RESULTS.md");
+
+async function loadAverage(): Promise<string> {
+  try {
+    return (await Deno.readTextFile("/proc/loadavg")).split(" ")[0];
+  } catch {
+    return "unknown";
+  }
+}
+
+async function cpuModel(): Promise<string> {
+  try {
+    const info = await Deno.readTextFile("/proc/cpuinfo");
+    return /model name\s*:\s*(.+)/.exec(info)?.[1].trim() ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+async function collectVersions(): Promise<string[]> {
+  const node = (await exec("node", ["--version"])).trim();
+  const pkg = async (name: string) => {
+    try {
+      const json = JSON.parse(
+        await Deno.readTextFile(join(NODE_DIR, "node_modules", name, "package.json")),
+      );
+      return `${name} ${json.version}`;
+    } catch {
+      return `${name} (not installed)`;
+    }
+  };
+  const ours = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).version;
+  return [
+    `Deno ${Deno.version.deno} (V8 ${Deno.version.v8}), Node ${node}`,
+    `@agentkit/testing ${ours}`,
+    `peers: ${
+      (await Promise.all(["ai", "@langchain/core", "@openai/agents", "zod"].map(pkg))).join(", ")
+    }`,
+  ];
+}
