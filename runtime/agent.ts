@@ -232,7 +232,7 @@ export class Agent {
     task: string,
     ctx: RunContext,
     options: AgentRunOptions = {},
-  ): AsyncGenerator<StreamEvent, void, undefined> {
+  ): AsyncGenerator<StreamEvent, AgentResult, undefined> {
     const span = ctx.trace.span("invoke_agent", "client", {
       "gen_ai.agent.name": this.name,
       "gen_ai.request.model": this.model,
@@ -260,7 +260,7 @@ export class Agent {
         source = inSession(() => this.cognition.stream(input, ctx)[Symbol.asyncIterator]());
       }
       const hooks = this.#hooks;
-      const acc = hooks.afterRun.length || session ? new StreamResult() : undefined;
+      const acc = new StreamResult();
       const origin = `cognition "${this.cognition.name ?? "anonymous"}"`;
       const it = source;
       for (;;) {
@@ -268,26 +268,25 @@ export class Agent {
         if (step.done) break;
         const event = checkStreamEvent(step.value, origin);
         if (!hooks.onStreamEvent.length) {
-          acc?.add(event);
+          acc.add(event);
           yield event;
           continue;
         }
         const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
         for (const e of out) {
           const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
-          acc?.add(checked);
+          acc.add(checked);
           yield checked;
         }
       }
       finished = true;
-      if (acc) {
-        const result = acc.result(messages, halted);
-        session?.append({ role: "user", content: request.task }, {
-          role: "assistant",
-          content: result.output,
-        });
-        if (hooks.afterRun.length) await inSession(() => runAfterRun(hooks, result, hc));
-      }
+      const result = acc.result(messages, halted);
+      session?.append({ role: "user", content: request.task }, {
+        role: "assistant",
+        content: result.output,
+      });
+      if (hooks.afterRun.length) await inSession(() => runAfterRun(hooks, result, hc));
+      return result;
     } finally {
       // Closes the cognition's stream when the consumer stopped early or a
       // check failed, as for-await would.

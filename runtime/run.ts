@@ -3,15 +3,18 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "../ports/message.ts";
-import type { ErrorEvent, StreamEvent } from "../ports/stream_event.ts";
-import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../ports/usage.ts";
+import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "./agent.ts";
-import { type StopReason, stopReasonOf } from "./cognition/cognition.ts";
+import { StreamResult } from "./_stream_result.ts";
 import type { RunContext } from "./context.ts";
 import { type StreamChunk, toChunk } from "./stream_chunk.ts";
 
-/** What a {@linkcode Run} drives: the events of one run on the run's own context. */
+/**
+ * What a {@linkcode Run} drives: the events of one run on the run's own
+ * context. A producer that is an async generator returning an `AgentResult`
+ * (as `agent.stream` does) settles the run with that result; otherwise the
+ * result is folded from the events.
+ */
 export type RunProducer = (ctx: RunContext) => AsyncIterable<StreamEvent>;
 
 /** Options for {@linkcode Run}. */
@@ -21,11 +24,6 @@ export interface RunOptions {
    * @default {"run"}
    */
   readonly name?: string;
-}
-
-interface Turn {
-  content: string;
-  readonly toolCalls: ToolCall[];
 }
 
 /**
@@ -40,9 +38,10 @@ interface Turn {
  * - `result` is built from the streamed events: the text of the last model
  *   turn, the usage of every turn (failed ones included), and the stop
  *   reason (`"length"` for a cut-off turn, `"max_iterations"` when the last
- *   turn asked for tools nobody answered). A stream that ends on an `error`
- *   event (other than a length cut) rejects it with that error. `messages`
- *   holds the assistant turns as streamed (a stream carries no tool results).
+ *   turn asked for tools nobody answered, `"halted"` when a `beforeRun` hook
+ *   answered). A stream that ends on an `error` event (other than a length
+ *   cut) rejects it with that error. `messages` holds the composed request
+ *   and the assistant turns as streamed (a stream carries no tool results).
  * - `cancel(reason?)` aborts the run's own signal, which every model and tool
  *   call of the run receives (linked by hand to the context's signal, which
  *   cancels it too), and rejects `result` at once with the reason.
@@ -99,12 +98,8 @@ export class Run {
   #failure: { error: unknown } | undefined;
   #resolve!: (result: AgentResult) => void;
   #reject!: (error: unknown) => void;
-  // The result, folded event by event.
-  readonly #turns = new Map<string, Turn>();
-  #last: Turn | undefined;
-  #usage: Usage = ZERO_USAGE;
-  #finishReason: FinishReason | undefined;
-  #error: ErrorEvent | undefined;
+  // The result, folded event by event, for producers that return none.
+  readonly #fold = new StreamResult();
 
   /**
    * Starts driving `produce` on a copy of `ctx` whose signal belongs to this
@@ -191,20 +186,22 @@ export class Run {
   async #pump(produce: RunProducer, ctx: RunContext): Promise<void> {
     let iterator: AsyncIterator<StreamEvent> | undefined;
     let finished = false;
+    let returned: AgentResult | undefined;
     try {
       iterator = produce(ctx)[Symbol.asyncIterator]();
       while (!this.#done) {
         const step = await iterator.next();
         if (step.done) {
           finished = true;
+          returned = step.value as AgentResult | undefined;
           break;
         }
         if (this.#done) break; // cancelled while the event was on its way
-        this.#fold(step.value);
+        this.#fold.add(step.value);
         this.#buffer.push(toChunk(step.value));
         this.#wake();
       }
-      if (finished && !this.#done) this.#complete();
+      if (finished && !this.#done) this.#complete(returned);
     } catch (error) {
       finished = true;
       if (!this.#done) this.#settle({ error });
@@ -219,72 +216,10 @@ export class Run {
     }
   }
 
-  #fold(event: StreamEvent): void {
-    switch (event.type) {
-      case "message_start": {
-        const turn: Turn = { content: "", toolCalls: [] };
-        this.#turns.set(event.messageId, turn);
-        this.#last = turn;
-        break;
-      }
-      case "text_delta":
-        this.#turn(event.messageId).content += event.content;
-        break;
-      case "tool_call":
-        this.#turn(event.messageId).toolCalls.push(event.call);
-        break;
-      case "message_end":
-        this.#usage = addUsage(this.#usage, event.usage);
-        this.#finishReason = event.finishReason;
-        this.#error = undefined;
-        break;
-      case "error":
-        if (event.usage) this.#usage = addUsage(this.#usage, event.usage);
-        this.#finishReason = event.finishReason;
-        this.#error = event;
-        break;
-    }
-  }
-
-  // A delta for a message that never started still counts (a hand-written
-  // cognition may skip message_start).
-  #turn(messageId: string): Turn {
-    let turn = this.#turns.get(messageId);
-    if (!turn) {
-      turn = { content: "", toolCalls: [] };
-      this.#turns.set(messageId, turn);
-      this.#last = turn;
-    }
-    return turn;
-  }
-
-  #complete(): void {
-    const error = this.#error;
-    if (error && error.finishReason !== "length") {
-      this.#settle({ error: error.error });
-      return;
-    }
-    const last = this.#last;
-    let stopReason: StopReason;
-    if (error) stopReason = "length";
-    else if (this.#finishReason === undefined) stopReason = "stop";
-    else if (this.#finishReason === "tool_calls" && last && last.toolCalls.length > 0) {
-      stopReason = "max_iterations";
-    } else stopReason = stopReasonOf(this.#finishReason);
-    const messages: Message[] = [];
-    for (const turn of this.#turns.values()) {
-      messages.push(
-        turn.toolCalls.length
-          ? { role: "assistant", content: turn.content, toolCalls: turn.toolCalls }
-          : { role: "assistant", content: turn.content },
-      );
-    }
-    this.#settle(undefined, {
-      output: last?.content ?? "",
-      usage: this.#usage,
-      messages,
-      stopReason,
-    });
+  #complete(returned: AgentResult | undefined): void {
+    const failure = this.#fold.failure;
+    if (failure) this.#settle({ error: failure });
+    else this.#settle(undefined, returned?.stopReason ? returned : this.#fold.result([]));
   }
 
   #settle(failure: { error: unknown } | undefined, result?: AgentResult): void {

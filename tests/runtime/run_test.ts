@@ -51,6 +51,7 @@ Deno.test("Agent.start() returns a Run whose result is folded from the streamed 
   assertEquals(result.usage, { inputTokens: 240, outputTokens: 14 });
   assertEquals(result.stopReason, "stop");
   assertEquals(result.messages, [
+    { role: "user", content: "why?" },
     { role: "assistant", content: "Let me look. ", toolCalls: [toolCall("c1", "lookup", {})] },
     { role: "assistant", content: "It expired on 2026-08-01." },
   ]);
@@ -61,6 +62,23 @@ Deno.test("Agent.start() returns a Run whose result is folded from the streamed 
     result.output,
     result.usage,
     result.stopReason,
+  ]);
+});
+
+Deno.test("Agent.start() reports a run a beforeRun hook answered as halted", async () => {
+  const llm = new FakeLLM("never asked");
+  const agent = new Agent("a", {
+    model: "fake-model",
+    hooks: {
+      beforeRun: [{ name: "closed", beforeRun: () => ({ reply: "closed for maintenance" }) }],
+    },
+  });
+  const run = agent.start("go", makeTestCtx({ llm }));
+  const result = await run.result;
+  assertEquals([result.output, result.stopReason, llm.calls], [
+    "closed for maintenance",
+    "halted",
+    0,
   ]);
 });
 
