@@ -259,3 +259,31 @@ export class ToolTimeout extends Error {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * A model has no price, and a meter needs the cost.
+ *
+ * @example
+ * ```ts
+ * import { UnpricedModel } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(new UnpricedModel("gpt-x").model, "gpt-x");
+ * ```
+ */
+export class UnpricedModel extends Error {
+  /** The model without a price. */
+  readonly model: string;
+  /**
+   * Creates the instance.
+   *
+   * @param model The model without a price.
+   */
+  constructor(model: string) {
+    super(
+      `Cannot charge a cost for model "${model}": it is not in the price table and the provider reported no costUsd; add it with new Services({ prices: PriceTable.default().with("${model}", { inputPerMTok, outputPerMTok }) }) or meter({ prices })`,
+    );
+    this.name = "UnpricedModel";
+    this.model = model;
+  }
+}

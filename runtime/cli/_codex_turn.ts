@@ -6,7 +6,7 @@ import type { SpawnPort } from "../../ports/spawn.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { CognitionInput } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
-import { checkMeters } from "./_charge.ts";
+import { checkMeters } from "../_charge.ts";
 import {
   endProcess,
   killProcess,

@@ -6,7 +6,7 @@
 import { ProviderError } from "../../ports/provider_errors.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
-import { toUnits } from "../_decimal.ts";
+import { chargeMeters, checkMeters } from "../_charge.ts";
 import type { RunContext } from "../context.ts";
 import type { PriceTable } from "../price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
@@ -18,34 +18,6 @@ export interface MeterOptions {
    * @default {ctx.services.prices}
    */
   readonly prices?: PriceTable;
-}
-
-/**
- * A model has no price, and a meter needs the cost.
- *
- * @example
- * ```ts
- * import { UnpricedModel } from "@agentkit/testing/runtime";
- * import { assertEquals } from "@std/assert";
- *
- * assertEquals(new UnpricedModel("gpt-x").model, "gpt-x");
- * ```
- */
-export class UnpricedModel extends Error {
-  /** The model without a price. */
-  readonly model: string;
-  /**
-   * Creates the instance.
-   *
-   * @param model The model without a price.
-   */
-  constructor(model: string) {
-    super(
-      `Cannot charge a cost for model "${model}": it is not in the price table and the provider reported no costUsd; add it with new Services({ prices: PriceTable.default().with("${model}", { inputPerMTok, outputPerMTok }) }) or meter({ prices })`,
-    );
-    this.name = "UnpricedModel";
-    this.model = model;
-  }
 }
 
 /**
@@ -71,22 +43,9 @@ export class UnpricedModel extends Error {
  * ```
  */
 export function meter(options: MeterOptions = {}): ChatMiddleware {
-  const charge = (ctx: RunContext, model: string, usage: Usage): void => {
-    const meters = ctx.allMeters;
-    if (meters.length === 0) return;
-    let costUnits: bigint | undefined = usage.costUsd !== undefined
-      ? toUnits(usage.costUsd, "usage.costUsd")
-      : (options.prices ?? ctx.services.prices).costUnits(model, usage);
-    if (costUnits === undefined) {
-      if (meters.some((m) => m.requiresPrice === true)) throw new UnpricedModel(model);
-      costUnits = 0n;
-    }
-    const c = { model, usage, costUnits };
-    for (const m of meters) m.charge(c, ctx);
-  };
-  const check = (ctx: RunContext): void => {
-    for (const m of ctx.allMeters) m.check(ctx);
-  };
+  const charge = (ctx: RunContext, model: string, usage: Usage): void =>
+    chargeMeters(ctx, model, usage, options.prices);
+  const check = checkMeters;
   return {
     name: "meter",
     charges: true,

@@ -1,0 +1,36 @@
+// Checking and charging ctx.allMeters: shared by meter() and the CLI
+// cognitions, whose model calls never pass the invoker.
+import type { Usage } from "../ports/usage.ts";
+import { toUnits } from "./_decimal.ts";
+import type { RunContext } from "./context.ts";
+import { UnpricedModel } from "./errors.ts";
+import type { PriceTable } from "./price_table.ts";
+
+/** Throws when a meter says the next call must not happen (`BudgetExceeded`). */
+export function checkMeters(ctx: RunContext): void {
+  for (const m of ctx.allMeters) m.check(ctx);
+}
+
+/**
+ * Charges every meter in `ctx.allMeters` with one call's usage and exact cost:
+ * the provider's `costUsd` when reported, else the price table's. An unpriced
+ * model fails rather than costing $0 when a meter limits cost.
+ */
+export function chargeMeters(
+  ctx: RunContext,
+  model: string,
+  usage: Usage,
+  prices: PriceTable = ctx.services.prices,
+): void {
+  const meters = ctx.allMeters;
+  if (meters.length === 0) return;
+  let costUnits = usage.costUsd !== undefined
+    ? toUnits(usage.costUsd, "usage.costUsd")
+    : prices.costUnits(model, usage);
+  if (costUnits === undefined) {
+    if (meters.some((m) => m.requiresPrice === true)) throw new UnpricedModel(model);
+    costUnits = 0n;
+  }
+  const charge = { model, usage, costUnits };
+  for (const m of meters) m.charge(charge, ctx);
+}
