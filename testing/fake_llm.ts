@@ -121,7 +121,8 @@ interface SharedState {
   readonly requests: RecordedRequest[];
   readonly cancelled: string[];
   readonly harnessErrors: HarnessError[];
-  readonly transcripts: WeakMap<readonly Message[], TranscriptLog>;
+  /** The copies of the transcript sent last. */
+  log?: TranscriptLog;
   /** Whether `requests` was read: from then on every record is complete when made. */
   read: boolean;
   /** Records whose `messages` still hold the whole log, with the length to cut it to. */
@@ -135,6 +136,7 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 // copies once and recording each request as a length into them makes the
 // record cost linear in the loop's length, not quadratic.
 interface TranscriptLog {
+  readonly array: readonly Message[];
   readonly sources: Message[];
   readonly copies: Message[];
 }
@@ -225,7 +227,6 @@ export class FakeLLM implements LLMPort, Disposable {
       requests: [],
       cancelled: [],
       harnessErrors: [],
-      transcripts: new WeakMap(),
       read: false,
       unsliced: [],
     };
@@ -414,7 +415,9 @@ export class FakeLLM implements LLMPort, Disposable {
         ),
       );
     }
-    await this.#hold(turn, id, ctx, signal);
+    if (this.#options.delayMs || turn.gate || signal?.aborted) {
+      await this.#hold(turn, id, ctx, signal);
+    }
     const usage = turn.usage ?? this.#usage;
     const toolCalls = turn.toolCalls ?? [];
     const content = turn.content ?? turn.chunks?.join("") ?? "";
@@ -449,7 +452,9 @@ export class FakeLLM implements LLMPort, Disposable {
     const id = `fake-stream-${++this.#state.ids}`;
     const turn = this.#next(request, "stream");
     const signal = request.signal ?? ctx?.signal;
-    await this.#hold(turn, id, ctx, signal);
+    if (this.#options.delayMs || turn.gate || signal?.aborted) {
+      await this.#hold(turn, id, ctx, signal);
+    }
     const usage = turn.usage ?? this.#usage;
     const chunks = turn.chunks ?? (turn.content ? [turn.content] : []);
     yield { type: "message_start", messageId: id };
@@ -508,6 +513,8 @@ export class FakeLLM implements LLMPort, Disposable {
     return error;
   }
 
+  // Waits out the delay and the gate, and throws when the call was cancelled
+  // meanwhile; callers skip it when there is nothing to wait for.
   async #hold(
     turn: Turn,
     id: string,
@@ -606,21 +613,22 @@ export class FakeLLM implements LLMPort, Disposable {
     }
   }
 
-  // The copies of `messages` as they are now: the copies already kept for
-  // this array when it only grew since (each message still the same object),
-  // else a fresh log. A message object is copied once, when first sent.
+  // The copies of `messages` as they are now: the last call's copies when
+  // this is the same array and it only grew since (each message still the
+  // same object), else a fresh log. A message object is copied once, when
+  // first sent.
   #copies(messages: readonly Message[]): Message[] {
-    const transcripts = this.#state.transcripts;
-    let log = transcripts.get(messages);
-    if (log) {
+    const s = this.#state;
+    let log = s.log;
+    if (log && log.array === messages) {
       const seen = log.sources;
       let same = messages.length >= seen.length;
       for (let i = 0; same && i < seen.length; i++) same = messages[i] === seen[i];
       if (!same) log = undefined;
-    }
+    } else log = undefined;
     if (!log) {
-      log = { sources: [], copies: [] };
-      transcripts.set(messages, log);
+      log = { array: messages, sources: [], copies: [] };
+      s.log = log;
     }
     for (let i = log.sources.length; i < messages.length; i++) {
       log.sources.push(messages[i]);

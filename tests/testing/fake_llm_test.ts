@@ -164,6 +164,71 @@ Deno.test("FakeLLM.requests records tools and settings as detached copies", asyn
   assertEquals([second.tools, second.settings], [[], undefined]);
 });
 
+Deno.test("FakeLLM.requests records each transcript as it was when sent", async (t) => {
+  await t.step("a transcript that grows between calls is recorded at each length", async () => {
+    const llm = new FakeLLM("ok");
+    const messages: { role: "user" | "assistant"; content: string }[] = [
+      { role: "user", content: "a" },
+    ];
+    await llm.chat({ model: "m", messages });
+    messages.push({ role: "assistant", content: "b" }, { role: "user", content: "c" });
+    await llm.chat({ model: "m", messages });
+    assertEquals(llm.requests.map((r) => r.messages.map((m) => m.content)), [["a"], [
+      "a",
+      "b",
+      "c",
+    ]]);
+  });
+  await t.step(
+    "a transcript edited in place is recorded as edited, the earlier record unchanged",
+    async () => {
+      const llm = new FakeLLM("ok");
+      const messages = [{ role: "user" as const, content: "a" }, {
+        role: "user" as const,
+        content: "b",
+      }];
+      await llm.chat({ model: "m", messages });
+      messages[0] = { role: "user", content: "edited" };
+      await llm.chat({ model: "m", messages });
+      messages.length = 1;
+      await llm.chat({ model: "m", messages });
+      assertEquals(llm.requests.map((r) => r.messages.map((m) => m.content)), [
+        ["a", "b"],
+        ["edited", "b"],
+        ["edited"],
+      ]);
+    },
+  );
+  await t.step("records read before later calls stay right, and so do the later ones", async () => {
+    const llm = new FakeLLM("ok");
+    const requests = llm.requests;
+    const messages = [{ role: "user" as const, content: "a" }];
+    await llm.chat({ model: "m", messages });
+    messages.push({ role: "user", content: "b" });
+    await llm.chat({ model: "m", messages });
+    assertEquals(requests.map((r) => r.messages.length), [1, 2]);
+    assertEquals(requests[0].messages, [{ role: "user", content: "a" }]);
+  });
+  await t.step(
+    "a 200-step tool loop records 200 requests, each with its own transcript",
+    async () => {
+      const tool = new FakeTool({ name: "t", responder: "r" });
+      const llm = FakeLLM.script([{ toolCalls: [toolCall("c", "t")] }], { repeatLast: true });
+      const loop = new Agent("a", {
+        model: "fake-model",
+        cognition: new ReActCognition({ tools: [tool], maxIterations: 200 }),
+      });
+      await loop.run("go", makeTestCtx({ llm }));
+      assertEquals(llm.requests.length, 200);
+      assertEquals(
+        llm.requests.map((r) => r.messages.length),
+        Array.from({ length: 200 }, (_, i) => 1 + 2 * i),
+      );
+      assertEquals(llm.requests[199].messages[2], { role: "tool", content: "r", toolCallId: "c" });
+    },
+  );
+});
+
 Deno.test("FakeLLM scripted turns: tool calls finish tool_calls, content finishes stop, finishReason overrides", async () => {
   const llm = FakeLLM.script([
     { toolCalls: [toolCall("c1", "t", { a: 1 })] },
