@@ -20,6 +20,7 @@ import {
 import { screen, skipped } from "./_observe.ts";
 import { checkCliOptions } from "./_options.ts";
 import { isRecord, resultText, TurnState } from "./_turn_state.ts";
+import { runTurn, Turns } from "./_turns.ts";
 import { claudeUsage, sumUsage } from "./_usage.ts";
 import { CliTurnError } from "./cli_turn_error.ts";
 
@@ -120,8 +121,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
   readonly #env?: Readonly<Record<string, string>>;
   #live?: LiveProcess;
   #sessionId?: string;
-  #turns = 0;
-  #lock: Promise<void> = Promise.resolve();
+  readonly #turns = new Turns();
 
   /**
    * Creates the cognition; nothing is spawned until the first run.
@@ -152,7 +152,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
 
   /** How many turns this cognition has started. */
   get turns(): number {
-    return this.#turns;
+    return this.#turns.count;
   }
 
   /**
@@ -161,12 +161,8 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
    * @param ctx The run.
    * @returns The result (`stopReason: "error"` when the turn failed).
    */
-  async run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
-    const turn = new TurnState();
-    for await (const _ of this.#turn(input, ctx, turn)) {
-      // The events are for stream(); run() reads the turn's state.
-    }
-    return turn.result(input.messages);
+  run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
+    return runTurn((t) => this.#turn(input, ctx, t), input.messages);
   }
 
   /**
@@ -184,7 +180,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
    * then waits for it. Never throws; safe to call twice.
    */
   async close(): Promise<void> {
-    const release = await this.#acquire();
+    const release = await this.#turns.acquire();
     try {
       const live = this.#live;
       this.#live = undefined;
@@ -197,14 +193,6 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
   /** `await using claude = new ClaudeCliCognition(...)` closes at scope exit. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  async #acquire(): Promise<() => void> {
-    const previous = this.#lock;
-    let release!: () => void;
-    this.#lock = new Promise<void>((resolve) => release = resolve);
-    await previous;
-    return release;
   }
 
   #argv(system: string | undefined): string[] {
@@ -230,7 +218,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
   ): AsyncGenerator<StreamEvent, void, undefined> {
     ctx.checkCancelled();
     checkMeters(ctx);
-    const release = await this.#acquire();
+    const release = await this.#turns.acquire();
     const agent = input.agent.name;
     const model = input.agent.model;
     let live: LiveProcess | undefined;
@@ -259,7 +247,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
         this.#live = live;
         await ctx.emit("cli.spawn", argv.join(" "), { payload: { argv }, agent });
       }
-      t.messageId = `claude-turn-${++this.#turns}`;
+      t.messageId = `claude-turn-${this.#turns.next()}`;
       await this.#send(live, input.task);
       yield { type: "message_start", messageId: t.messageId };
       while (!ctx.signal.aborted) {

@@ -9,6 +9,7 @@ import type { Cognition, CognitionInput, CognitionResult } from "../cognition/co
 import type { RunContext } from "../context.ts";
 import { codexArgv, codexPrompt, type CodexSetup, codexSetup, codexTurn } from "./_codex_turn.ts";
 import { TurnState } from "./_turn_state.ts";
+import { runTurn } from "./_turns.ts";
 
 /** Options for {@linkcode CodexCliCognition} and {@linkcode CodexCliSession}. */
 export interface CodexCliOptions {
@@ -101,12 +102,8 @@ export class CodexCliCognition implements Cognition {
    * @param ctx The run.
    * @returns The result (`stopReason: "error"` when the turn failed).
    */
-  async run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
-    const turn = new TurnState();
-    for await (const _ of this.#turn(input, ctx, turn)) {
-      // The events are for stream(); run() reads the turn's state.
-    }
-    return turn.result(input.messages);
+  run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
+    return runTurn((t) => this.#turn(input, ctx, t), input.messages);
   }
 
   /**

@@ -9,6 +9,7 @@ import type { RunContext } from "../context.ts";
 import { codexArgv, codexPrompt, type CodexSetup, codexSetup, codexTurn } from "./_codex_turn.ts";
 import type { CodexCliOptions } from "./codex_cli_cognition.ts";
 import { TurnState } from "./_turn_state.ts";
+import { runTurn, Turns } from "./_turns.ts";
 
 /**
  * A codex conversation as a cognition: the first run spawns
@@ -42,8 +43,7 @@ export class CodexCliSession implements Cognition {
   readonly binary: string;
   readonly #setup: CodexSetup;
   #threadId?: string;
-  #turns = 0;
-  #lock: Promise<void> = Promise.resolve();
+  readonly #turns = new Turns();
 
   /**
    * Creates the session; nothing is spawned until the first run.
@@ -63,7 +63,7 @@ export class CodexCliSession implements Cognition {
 
   /** How many turns the session has started. */
   get turns(): number {
-    return this.#turns;
+    return this.#turns.count;
   }
 
   /**
@@ -72,12 +72,8 @@ export class CodexCliSession implements Cognition {
    * @param ctx The run.
    * @returns The result (`stopReason: "error"` when the turn failed).
    */
-  async run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
-    const turn = new TurnState();
-    for await (const _ of this.#turn(input, ctx, turn)) {
-      // The events are for stream(); run() reads the turn's state.
-    }
-    return turn.result(input.messages);
+  run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
+    return runTurn((t) => this.#turn(input, ctx, t), input.messages);
   }
 
   /**
@@ -95,11 +91,8 @@ export class CodexCliSession implements Cognition {
     ctx: RunContext,
     t: TurnState,
   ): AsyncGenerator<StreamEvent, void, undefined> {
-    const previous = this.#lock;
-    let release!: () => void;
-    this.#lock = new Promise<void>((resolve) => release = resolve);
+    const release = await this.#turns.acquire();
     try {
-      await previous;
       const resume = this.#threadId;
       const argv = codexArgv(this.#setup, codexPrompt(input, resume !== undefined), resume);
       yield* codexTurn(
@@ -108,7 +101,7 @@ export class CodexCliSession implements Cognition {
         input,
         ctx,
         t,
-        `codex-turn-${++this.#turns}`,
+        `codex-turn-${this.#turns.next()}`,
         (id) => this.#threadId ??= id,
       );
     } finally {
