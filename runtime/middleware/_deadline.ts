@@ -1,7 +1,12 @@
-// Shared plumbing of timeout() and idleTimeout(): option checks and a per-call
+// Shared plumbing of timeout() and idleTimeout(): option checks, a per-call
 // abort controller linked by hand to the signals above it (AbortSignal.any
-// retains memory per call on Node 20).
+// retains memory per call on Node 20), and the loop that races a streamed
+// call's events against a watchdog.
+import type { ChatRequest } from "../../ports/chat.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { RunContext } from "../context.ts";
 import { editDistance } from "../errors.ts";
+import type { StreamNext } from "./types.ts";
 
 /** Checks `{ ms }` options when the middleware is built; returns `ms`. */
 export function checkMs(middleware: string, options: unknown): number {
@@ -61,4 +66,82 @@ export function linkCall(...signals: ReadonlyArray<AbortSignal | undefined>): Ca
       for (const s of parents) s.removeEventListener("abort", onAbort);
     },
   };
+}
+
+/** What {@linkcode Watchdog.fired} resolves with. */
+export const FIRED: unique symbol = Symbol("fired");
+
+/**
+ * Decides when one call must give up: timeout() after `ms` in all,
+ * idleTimeout() after `ms` of waiting for one event.
+ */
+export interface Watchdog {
+  /** Resolves with FIRED once the call must give up; never rejects before stop(). */
+  readonly fired: Promise<typeof FIRED>;
+  /**
+   * The error the watchdog already aborted the call with, if any: it is
+   * thrown in place of the provider's rejection (the abort reason).
+   */
+  readonly expired?: unknown;
+  /** A wait for the provider's next event begins (true) or has ended (false). */
+  waiting?(on: boolean): void;
+  /**
+   * Called once `fired` won: aborts the call if it is not yet, and returns
+   * what to throw.
+   */
+  fail(): unknown;
+  /** The call is over: clears the timer. */
+  stop(): void;
+}
+
+/**
+ * A streamed call under a watchdog: the call gets its own signal (linked to
+ * the run's and the request's, passed down as both `request.signal` and the
+ * context's signal), and every wait for the next event races `fired`. When
+ * the watchdog wins, the pending event is abandoned, not awaited, so a
+ * provider that ignores cancellation cannot hang the caller.
+ */
+export async function* watchStream(
+  req: ChatRequest,
+  ctx: RunContext,
+  next: StreamNext,
+  watchdog: (call: AbortController, events: () => number) => Watchdog,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  const call = linkCall(ctx.signal, req.signal);
+  const signal = call.controller.signal;
+  let events = 0;
+  const watch = watchdog(call.controller, () => events);
+  let iterator: AsyncIterator<StreamEvent> | undefined;
+  let finished = false;
+  try {
+    iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
+    while (true) {
+      const pending = iterator.next();
+      watch.waiting?.(true);
+      let step: IteratorResult<StreamEvent> | typeof FIRED;
+      try {
+        step = await Promise.race([pending, watch.fired]);
+      } catch (error) {
+        if (watch.expired === undefined) throw error;
+        step = FIRED;
+      }
+      watch.waiting?.(false);
+      if (step === FIRED) {
+        finished = true;
+        pending.catch(() => {});
+        iterator.return?.()?.catch(() => {});
+        throw watch.fail();
+      }
+      if (step.done) {
+        finished = true;
+        return;
+      }
+      events++;
+      yield step.value;
+    }
+  } finally {
+    watch.stop();
+    call.unlink();
+    if (!finished) await iterator?.return?.();
+  }
 }

@@ -4,11 +4,9 @@
  * @module
  */
 import { ProviderTimeoutError } from "../../ports/provider_errors.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
-import { checkMs, linkCall } from "./_deadline.ts";
+import type { ClockPort } from "../../ports/clock.ts";
+import { checkMs, FIRED, type Watchdog, watchStream } from "./_deadline.ts";
 import type { ChatMiddleware } from "./types.ts";
-
-const STALLED: unique symbol = Symbol("stalled");
 
 /** Options for {@linkcode idleTimeout}. */
 export interface IdleTimeoutOptions {
@@ -89,65 +87,52 @@ export function idleTimeout(options: IdleTimeoutOptions): ChatMiddleware {
   const ms = checkMs("idleTimeout", options);
   return {
     name: "idleTimeout",
-    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
-      const call = linkCall(ctx.signal, req.signal);
-      const signal = call.controller.signal;
-      const clock = ctx.clock;
-      // One watchdog timer per stream, not one per event: it is armed when a
-      // wait begins and nothing is armed, and when it fires it either finds
-      // the current wait `ms` old (a stall), re-arms for the rest of it, or
-      // finds nothing pending and stays off.
-      let pendingSince = -1; // when the current wait began; -1 while none
-      let armed: AbortController | undefined;
-      let reportStall!: (v: typeof STALLED) => void;
-      const stall = new Promise<typeof STALLED>((resolve) => reportStall = resolve);
-      const arm = (delay: number): void => {
-        const timer = new AbortController();
-        armed = timer;
-        clock.sleep(delay, timer.signal).then(() => {
-          if (armed !== timer) return;
-          armed = undefined;
-          if (pendingSince < 0) return;
-          const idle = clock.now() - pendingSince;
-          if (idle >= ms) reportStall(STALLED);
-          else arm(ms - idle);
-        }, () => {});
-      };
-      let iterator: AsyncIterator<StreamEvent> | undefined;
-      let events = 0;
-      let finished = false;
-      try {
-        iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
-        while (true) {
-          const pending = iterator.next();
-          pendingSince = clock.now();
-          if (!armed) arm(ms);
-          const step = await Promise.race([pending, stall]);
-          pendingSince = -1;
-          if (step === STALLED) {
-            // Give up on the pending event without waiting for it: a provider
-            // that ignores cancellation must not hang the caller.
-            finished = true;
-            pending.catch(() => {});
-            iterator.return?.()?.catch(() => {});
-            if (signal.aborted) throw signal.reason;
-            const stalled = new StreamStalled(ms, events);
-            call.controller.abort(stalled);
-            throw stalled;
-          }
-          if (step.done) {
-            finished = true;
-            return;
-          }
-          events++;
-          yield step.value;
-        }
-      } finally {
-        armed?.abort();
-        armed = undefined;
-        call.unlink();
-        if (!finished) await iterator?.return?.();
-      }
+    stream: (req, ctx, next) =>
+      watchStream(req, ctx, next, (call, events) => idleWatch(ctx.clock, ms, call, events)),
+  };
+}
+
+// One watchdog timer per stream, not one per event: it is armed when a wait
+// begins and nothing is armed, and when it fires it either finds the current
+// wait `ms` old (a stall), re-arms for the rest of it, or finds nothing
+// pending and stays off.
+function idleWatch(
+  clock: ClockPort,
+  ms: number,
+  call: AbortController,
+  events: () => number,
+): Watchdog {
+  let pendingSince = -1; // when the current wait began; -1 while none
+  let armed: AbortController | undefined;
+  let reportStall!: (v: typeof FIRED) => void;
+  const fired = new Promise<typeof FIRED>((resolve) => reportStall = resolve);
+  const arm = (delay: number): void => {
+    const timer = new AbortController();
+    armed = timer;
+    clock.sleep(delay, timer.signal).then(() => {
+      if (armed !== timer) return;
+      armed = undefined;
+      if (pendingSince < 0) return;
+      const idle = clock.now() - pendingSince;
+      if (idle >= ms) reportStall(FIRED);
+      else arm(ms - idle);
+    }, () => {});
+  };
+  return {
+    fired,
+    waiting(on) {
+      pendingSince = on ? clock.now() : -1;
+      if (on && !armed) arm(ms);
+    },
+    fail() {
+      if (call.signal.aborted) return call.signal.reason;
+      const stalled = new StreamStalled(ms, events());
+      call.abort(stalled);
+      return stalled;
+    },
+    stop() {
+      armed?.abort();
+      armed = undefined;
     },
   };
 }

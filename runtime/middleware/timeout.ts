@@ -4,8 +4,8 @@
  * @module
  */
 import { ProviderTimeoutError } from "../../ports/provider_errors.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
-import { checkMs, linkCall } from "./_deadline.ts";
+import type { ClockPort } from "../../ports/clock.ts";
+import { checkMs, FIRED, linkCall, type Watchdog, watchStream } from "./_deadline.ts";
 import type { ChatMiddleware } from "./types.ts";
 
 /** Options for {@linkcode timeout}. */
@@ -82,66 +82,49 @@ export function timeout(options: TimeoutOptions): ChatMiddleware {
     async chat(req, ctx, next) {
       const call = linkCall(ctx.signal, req.signal);
       const signal = call.controller.signal;
-      const timer = new AbortController();
-      let expired: ModelTimeout | undefined;
-      const deadline = ctx.clock.sleep(ms, timer.signal).then(() => {
-        expired = new ModelTimeout(ms, 0);
-        call.controller.abort(expired);
-        throw expired;
-      });
-      deadline.catch(() => {});
+      const watch = deadline(ctx.clock, ms, call.controller, () => 0);
       try {
         const answer = next({ ...req, signal }, ctx.with({ signal }));
         answer.catch(() => {});
-        return await Promise.race([answer, deadline]);
+        const settled = await Promise.race([answer, watch.fired]);
+        if (settled === FIRED) throw watch.fail();
+        return settled;
       } catch (error) {
         // The provider may reject with the abort reason before the deadline
-        // promise settles: either way the caller sees the ModelTimeout.
-        throw expired ?? error;
+        // wins the race: either way the caller sees the ModelTimeout.
+        throw watch.expired ?? error;
       } finally {
-        timer.abort();
+        watch.stop();
         call.unlink();
       }
     },
-    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
-      const call = linkCall(ctx.signal, req.signal);
-      const signal = call.controller.signal;
-      const timer = new AbortController();
-      let events = 0;
-      let expired: ModelTimeout | undefined;
-      const deadline = ctx.clock.sleep(ms, timer.signal).then(() => {
-        expired = new ModelTimeout(ms, events);
-        call.controller.abort(expired);
-        throw expired;
-      });
-      deadline.catch(() => {});
-      let iterator: AsyncIterator<StreamEvent> | undefined;
-      let finished = false;
-      try {
-        iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
-        while (true) {
-          const pending = iterator.next();
-          let step: IteratorResult<StreamEvent>;
-          try {
-            step = await Promise.race([pending, deadline]);
-          } catch (error) {
-            finished = true;
-            pending.catch(() => {});
-            iterator.return?.()?.catch(() => {});
-            throw expired ?? error;
-          }
-          if (step.done) {
-            finished = true;
-            return;
-          }
-          events++;
-          yield step.value;
-        }
-      } finally {
-        timer.abort();
-        call.unlink();
-        if (!finished) await iterator?.return?.();
-      }
+    stream: (req, ctx, next) =>
+      watchStream(req, ctx, next, (call, events) => deadline(ctx.clock, ms, call, events)),
+  };
+}
+
+// One timer per call, started with it: when it fires, the call is aborted
+// with a ModelTimeout counting the events seen so far.
+function deadline(
+  clock: ClockPort,
+  ms: number,
+  call: AbortController,
+  events: () => number,
+): Watchdog {
+  const timer = new AbortController();
+  let expired: ModelTimeout | undefined;
+  const fired = clock.sleep(ms, timer.signal).then((): typeof FIRED => {
+    expired = new ModelTimeout(ms, events());
+    call.abort(expired);
+    return FIRED;
+  });
+  fired.catch(() => {});
+  return {
+    fired,
+    get expired() {
+      return expired;
     },
+    fail: () => expired,
+    stop: () => timer.abort(),
   };
 }
