@@ -52,7 +52,7 @@ export interface FakeLLMOptions {
   readonly failTimes?: number;
   /**
    * What those calls throw.
-   * @default {new ProviderTimeoutError("upstream timeout")}
+   * @default {one new ProviderTimeoutError("upstream timeout") per fake, thrown by each failing call}
    */
   readonly failWith?: Error;
   /** Wait this long on the context's clock before answering (cancellable). */
@@ -121,6 +121,8 @@ interface SharedState {
   readonly requests: RecordedRequest[];
   readonly cancelled: string[];
   readonly harnessErrors: HarnessError[];
+  /** The default failure, made on the first failing call and thrown by each. */
+  failure?: Error;
   /** The copies of the transcript sent last. */
   log?: TranscriptLog;
   /** Whether `requests` was read: from then on every record is complete when made. */
@@ -578,7 +580,7 @@ export class FakeLLM implements LLMPort, Disposable {
     s.requests.push(record);
     if (s.failsLeft > 0) {
       s.failsLeft--;
-      throw this.#options.failWith ?? new ProviderTimeoutError("upstream timeout");
+      throw this.#options.failWith ?? (s.failure ??= new ProviderTimeoutError("upstream timeout"));
     }
     const a = this.#answer;
     switch (a.kind) {
