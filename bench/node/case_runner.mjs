@@ -46,7 +46,8 @@ if (!c) {
 const now = () => process.hrtime.bigint();
 
 // Times `n` runs; returns [elapsed ns, CPU µs]. Single-use states are built
-// in chunks; a reusable one is dropped once used up, as a test would drop it.
+// in chunks, untimed; a reusable one is rebuilt inline once used up (its
+// cost spread over its runs), and the old one dropped, as a test drops it.
 async function repetition(n, collect) {
   let elapsed = 0n;
   let cpu = 0;
@@ -55,16 +56,27 @@ async function repetition(n, collect) {
   while (done < n) {
     const runs = Math.min(n - done, uses === 1 ? CHUNK : n - done);
     const states = [];
-    for (let made = 0; made < runs; made += uses) states.push(c.prepare());
+    if (uses === 1) { for (let made = 0; made < runs; made++) states.push(c.prepare()); }
     // The garbage of building the states is collected before the clock
     // starts, so the runs pay only for their own.
     if (collect) gc();
     const c0 = process.cpuUsage();
     const t0 = now();
-    for (let i = 0; i < runs; i++) {
-      const k = (i / uses) | 0;
-      await states[k]();
-      if ((i + 1) % uses === 0) states[k] = undefined;
+    if (uses === 1) {
+      for (let i = 0; i < runs; i++) {
+        await states[i]();
+        states[i] = undefined;
+      }
+    } else {
+      let run = c.prepare();
+      let left = uses;
+      for (let i = 0; i < runs; i++) {
+        if (left-- <= 0) {
+          run = c.prepare();
+          left = uses - 1;
+        }
+        await run();
+      }
     }
     elapsed += now() - t0;
     const c1 = process.cpuUsage(c0);
@@ -76,8 +88,8 @@ async function repetition(n, collect) {
 
 // The heap that runs retain while their state is alive (a double's record
 // counts), per run: a GC, the runs, a GC.
-async function retainedPerRun() {
-  const runs = c.uses === 1 ? CHUNK : Math.min(c.uses, 2000);
+async function retainedPerRun(most) {
+  const runs = Math.max(1, Math.min(most, c.uses === 1 ? CHUNK : Math.min(c.uses, 2000)));
   const states = [];
   for (let made = 0; made < runs; made += c.uses) states.push(c.prepare());
   gc();
@@ -102,7 +114,7 @@ for (;;) {
 const perRunNs = Number(warmNs) / warmRuns;
 const n = Math.max(10, Math.min(2_000_000, Math.round((REP_MS * 1e6) / perRunNs)));
 
-const heapBytesPerRun = await retainedPerRun();
+const heapBytesPerRun = await retainedPerRun(n);
 const us = [];
 const cpuUs = [];
 for (let r = 0; r < REPS; r++) {

@@ -32,7 +32,15 @@ for (const id of cases) {
     if (!available) continue;
     const r = spawnSync(
       process.execPath,
-      ["--expose-gc", join(here, "case_runner.mjs"), IMPLS[impl], impl, id],
+      // A bigger heap than the default: a peer's 1,000-step loop holds gigabytes.
+      [
+        "--expose-gc",
+        "--max-old-space-size=12288",
+        join(here, "case_runner.mjs"),
+        IMPLS[impl],
+        impl,
+        id,
+      ],
       { encoding: "utf8", cwd: here, timeout: 600_000 },
     );
     const line = r.stdout.trim().split("\n").at(-1);
