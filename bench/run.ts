@@ -291,13 +291,13 @@ lines.push("");
 for (
   const note of [
     "Every implementation and case runs in its own process (bench/node/case_runner.mjs, the same file on Deno and on Node): a warm-up of at least 1 s and 2,000 runs (at most 8 s; some peers take thousands of runs to reach their steady state), then 5 repetitions of as many runs as fit in about 250 ms (at least 10); the table gives the median repetition's mean µs per run.",
-    "A case builds a state (context, double, agent) and times runs on it. A state that records requests serves 1,000 runs and is then rebuilt inline, its cost (under 0.1%) spread over them; a state whose script one run uses up (the tool loops, the retry) is built for every run, outside the clock, in chunks of 500 whose garbage is collected before the clock starts.",
+    "A case builds a state (context, double, agent) and times runs on it. A state that records requests serves 1,000 runs and is then rebuilt inline, its cost (under 0.1%) spread over them; a state whose script one run uses up (the tool loops, the retry) is built right before each run, as a test builds its context, and only the run is timed.",
     "Ours: `makeTestCtx({ llm, chatMiddleware: [retry(), meter()], budget })` with a `FakeLLM`; the tool is a `FakeTool` with a zod schema; the loops are `ReActCognition`. Node runs the npm build; Deno runs the sources.",
     "AI SDK: `MockLanguageModelV4` from `ai/test`; `generateText`, `streamText` over `simulateReadableStream` with both delays `null`, and tool loops with `stopWhen: stepCountIs(n)`. Its retry waits on the global `setTimeout`, so the backoff case installs `@sinonjs/fake-timers` over the globals and drives it with `runAllAsync()`; a `retry-after-ms: 30000` header makes each of its 10 waits 30 s.",
     "LangChain: `FakeListChatModel` for `invoke` and `.stream` (it streams one character per chunk, so `ok!` is 3 chunks); its fakes cannot script a tool call and then an answer, so the loops use a minimal `BaseChatModel` subclass and the loop @langchain/core leaves to the caller (`invoke`, then `tool.invoke(call)` per call). It has no retry with a clock to fake: no backoff case.",
     "OpenAI Agents: `run()` with tracing disabled and a scripted model implementing its `Model` interface (it ships none); the n-step loops end at `maxTurns: n` (n model turns, each with its tool call). No backoff case: its retries are not driven by a clock a test can replace.",
     "Floors: an `await` of a resolved promise, and an async generator of 3 chunks consumed, timed by the same runner (its own `await` per run included).",
-    "Heap: the growth of the heap across a batch of runs, between two forced GCs, per run, while the states that ran are alive (a double's record of requests counts); under 200 bytes is within the collector's noise.",
+    "Heap: the growth of the heap across up to 500 runs, between two forced GCs, per run, while the states that ran are alive (a double's record of requests counts); under 200 bytes is within the collector's noise.",
   ]
 ) lines.push(`- ${note}`);
 lines.push("");

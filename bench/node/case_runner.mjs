@@ -7,8 +7,7 @@
 // (runs one prepared state serves), `steps` and `prepare()` (builds a state,
 // untimed, and returns the function that does one run). The runner warms the
 // case up, sizes a repetition to about REP_MS, then times 5 repetitions and
-// reports the median µs per run (and the CPU time), and the heap the runs
-// retain per run.
+// reports the median µs per run, and the heap the runs retain per run.
 // The same file runs under Node and Deno, so both columns are measured alike.
 import process from "node:process";
 import { pathToFileURL } from "node:url";
@@ -20,12 +19,14 @@ const REP_MS = 250;
 const WARMUP_MS = 1000;
 const WARMUP_RUNS = 2000;
 const WARMUP_MAX_MS = 8000;
-// Single-use states are built in chunks (untimed) so their memory stays bounded.
-const CHUNK = 500;
+// At most this many runs (and their states) are held to measure the heap.
+const HEAP_RUNS = 500;
 
 const [modulePath, impl, caseId] = process.argv.slice(2);
 if (!modulePath || !impl || !caseId) {
-  console.error("usage: case_runner.mjs <cases module> <implementation> <case id>");
+  console.error(
+    "usage: case_runner.mjs <cases module> <implementation> <case id>",
+  );
   process.exit(2);
 }
 const gc = globalThis.gc;
@@ -45,51 +46,41 @@ if (!c) {
 
 const now = () => process.hrtime.bigint();
 
-// Times `n` runs; returns [elapsed ns, CPU µs]. Single-use states are built
-// in chunks, untimed; a reusable one is rebuilt inline once used up (its
-// cost spread over its runs), and the old one dropped, as a test drops it.
-async function repetition(n, collect) {
-  let elapsed = 0n;
-  let cpu = 0;
-  let done = 0;
-  const uses = c.uses;
-  while (done < n) {
-    const runs = Math.min(n - done, uses === 1 ? CHUNK : n - done);
-    const states = [];
-    if (uses === 1) { for (let made = 0; made < runs; made++) states.push(c.prepare()); }
-    // The garbage of building the states is collected before the clock
-    // starts, so the runs pay only for their own.
-    if (collect) gc();
-    const c0 = process.cpuUsage();
-    const t0 = now();
-    if (uses === 1) {
-      for (let i = 0; i < runs; i++) {
-        await states[i]();
-        states[i] = undefined;
-      }
-    } else {
-      let run = c.prepare();
-      let left = uses;
-      for (let i = 0; i < runs; i++) {
-        if (left-- <= 0) {
-          run = c.prepare();
-          left = uses - 1;
-        }
-        await run();
-      }
+// Times `n` runs; returns the elapsed ns. A single-use state is built
+// (untimed) right before its run, as a test builds its context, and only the
+// run is timed; a reusable state is rebuilt inline once used up (its cost
+// spread over its runs), and the old one dropped, as a test drops it.
+async function repetition(n) {
+  if (c.uses === 1) {
+    let elapsed = 0n;
+    for (let i = 0; i < n; i++) {
+      const run = c.prepare();
+      const t0 = now();
+      await run();
+      elapsed += now() - t0;
     }
-    elapsed += now() - t0;
-    const c1 = process.cpuUsage(c0);
-    cpu += c1.user + c1.system;
-    done += runs;
+    return elapsed;
   }
-  return [elapsed, cpu];
+  let run = c.prepare();
+  let left = c.uses;
+  const t0 = now();
+  for (let i = 0; i < n; i++) {
+    if (left-- <= 0) {
+      run = c.prepare();
+      left = c.uses - 1;
+    }
+    await run();
+  }
+  return now() - t0;
 }
 
 // The heap that runs retain while their state is alive (a double's record
 // counts), per run: a GC, the runs, a GC.
 async function retainedPerRun(most) {
-  const runs = Math.max(1, Math.min(most, c.uses === 1 ? CHUNK : Math.min(c.uses, 2000)));
+  const runs = Math.max(
+    1,
+    Math.min(most, HEAP_RUNS, c.uses === 1 ? HEAP_RUNS : c.uses),
+  );
   const states = [];
   for (let made = 0; made < runs; made += c.uses) states.push(c.prepare());
   gc();
@@ -105,23 +96,27 @@ let warmNs = 0n;
 const warmStart = now();
 for (;;) {
   const ms = Number(now() - warmStart) / 1e6;
-  if (ms >= WARMUP_MS && (warmRuns >= WARMUP_RUNS || ms >= WARMUP_MAX_MS)) break;
-  const batch = Math.max(1, Math.min(c.uses === 1 ? CHUNK : 1000, warmRuns || 1));
-  const [ns] = await repetition(batch, false);
+  if (ms >= WARMUP_MS && (warmRuns >= WARMUP_RUNS || ms >= WARMUP_MAX_MS)) {
+    break;
+  }
+  const batch = Math.max(1, Math.min(1000, warmRuns || 1));
+  const ns = await repetition(batch);
   warmNs += ns;
   warmRuns += batch;
 }
 const perRunNs = Number(warmNs) / warmRuns;
-const n = Math.max(10, Math.min(2_000_000, Math.round((REP_MS * 1e6) / perRunNs)));
+const n = Math.max(
+  10,
+  Math.min(2_000_000, Math.round((REP_MS * 1e6) / perRunNs)),
+);
 
 const heapBytesPerRun = await retainedPerRun(n);
+// A forced GC shrinks the young generation, and the runs after one pay for
+// it (more scavenges) until it grows back: run untimed for a while first.
+await repetition(n);
+
 const us = [];
-const cpuUs = [];
-for (let r = 0; r < REPS; r++) {
-  const [ns, cpu] = await repetition(n, true);
-  us.push(Number(ns) / n / 1000);
-  cpuUs.push(cpu / n);
-}
+for (let r = 0; r < REPS; r++) us.push(Number(await repetition(n)) / n / 1000);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(JSON.stringify({
   impl,
@@ -133,6 +128,5 @@ console.log(JSON.stringify({
   us: median(us),
   usPerStep: median(us) / c.steps,
   minUs: Math.min(...us),
-  cpuUs: median(cpuUs),
   heapBytesPerRun,
 }));
