@@ -13,6 +13,7 @@ import type { JsonSchema, ToolSpec } from "../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../ports/usage.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
+import { isAppendOnly } from "../runtime/_append_only.ts";
 import { InvalidScript, ScriptExhausted, UnmatchedPrompt, UnusedTurns } from "./errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
 import { nearest } from "./_validate.ts";
@@ -625,7 +626,11 @@ export class FakeLLM implements LLMPort, Disposable {
     if (log && log.array === messages) {
       const seen = log.sources;
       let same = messages.length >= seen.length;
-      for (let i = 0; same && i < seen.length; i++) same = messages[i] === seen[i];
+      // A runtime loop's transcript only grows while marked; any other array
+      // is checked message by message.
+      if (!isAppendOnly(messages)) {
+        for (let i = 0; same && i < seen.length; i++) same = messages[i] === seen[i];
+      }
       if (!same) log = undefined;
     } else log = undefined;
     if (!log) {

@@ -12,6 +12,7 @@ import type { ToolSpec } from "../../ports/tool_spec.ts";
 import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../../ports/usage.ts";
 import type { RunContext } from "../context.ts";
 import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
+import { appendOnly, release } from "../_append_only.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
@@ -120,8 +121,22 @@ export class ReActCognition implements Cognition {
 
   /** Runs the loop with blocking model calls. */
   async run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
+    // The loop only appends to its transcript until it returns it, which lets
+    // a recording double keep one copy of it (see ../_append_only.ts).
+    const messages = appendOnly([...input.messages]);
+    try {
+      return await this.#run(input, ctx, messages);
+    } finally {
+      release(messages);
+    }
+  }
+
+  async #run(
+    input: CognitionInput,
+    ctx: RunContext,
+    messages: Message[],
+  ): Promise<CognitionResult> {
     const invoker = ctx.requireInvoker(input.agent.name);
-    const messages: Message[] = [...input.messages];
     const tools = this.specs();
     let usage: Usage = ZERO_USAGE;
     let output = "";
@@ -161,7 +176,8 @@ export class ReActCognition implements Cognition {
     ctx: RunContext,
   ): AsyncGenerator<StreamEvent, void, undefined> {
     const invoker = ctx.requireInvoker(input.agent.name);
-    const messages: Message[] = [...input.messages];
+    // Appended to only, and never handed out (see ../_append_only.ts).
+    const messages: Message[] = appendOnly([...input.messages]);
     const tools = this.specs();
     await this.#syncGrants(ctx, input.agent.name);
     for (let i = 0; i < this.maxIterations; i++) {

@@ -1,0 +1,30 @@
+import { assertEquals } from "@std/assert";
+import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+import { toolCall } from "@agentkit/testing/ports";
+import { FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+import { appendOnly, isAppendOnly, release } from "../../runtime/_append_only.ts";
+
+Deno.test("appendOnly() marks an array until release()", () => {
+  const a: number[] = [];
+  assertEquals(isAppendOnly(a), false);
+  assertEquals(appendOnly(a), a);
+  assertEquals(isAppendOnly(a), true);
+  release(a);
+  assertEquals(isAppendOnly(a), false);
+});
+
+Deno.test("ReActCognition.run() releases its transcript when it returns it", async () => {
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c", "t")] }, "done", "again"]);
+  const agent = new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [tool] }),
+  });
+  const result = await agent.run("go", makeTestCtx({ llm }));
+  assertEquals(isAppendOnly(result.messages), false);
+  // The returned transcript, edited in place and sent again, is recorded as edited.
+  const messages = result.messages as { role: "user"; content: string }[];
+  messages[0] = { role: "user", content: "edited" };
+  await llm.chat({ model: "fake-model", messages });
+  assertEquals(llm.requests.map((r) => r.messages[0].content), ["go", "go", "edited"]);
+});
