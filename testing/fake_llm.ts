@@ -14,6 +14,7 @@ import type { FinishReason, Usage } from "../ports/usage.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
 import { isAppendOnly } from "../runtime/_append_only.ts";
+import { untilAborted } from "../runtime/_until_aborted.ts";
 import { InvalidScript, ScriptExhausted, UnmatchedPrompt, UnusedTurns } from "./errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
 import { nearest } from "./_validate.ts";
@@ -528,7 +529,7 @@ export class FakeLLM implements LLMPort, Disposable {
       const delay = this.#options.delayMs;
       if (delay) await (ctx?.clock ?? FALLBACK_CLOCK).sleep(delay, signal);
       if (turn.gate) {
-        await (signal ? raceAbort(turn.gate, signal) : turn.gate);
+        await (signal ? untilAborted(turn.gate, signal) : turn.gate);
       }
     } catch (error) {
       if (signal?.aborted) this.#state.cancelled.push(id);
@@ -716,22 +717,4 @@ function toError(
 ): Error {
   if (typeof error !== "string") return error;
   return new ProviderResponseError(error, { phase, finishReason, usage });
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -13,6 +13,7 @@ import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../../ports
 import type { RunContext } from "../context.ts";
 import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
+import { untilAborted } from "../_until_aborted.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
@@ -338,30 +339,4 @@ function argsOf(prepared: PreparedTool, call: ToolCall): Record<string, unknown>
     }
   }
   return prepared.parse(raw);
-}
-
-// Settles with `promise`, or rejects with the abort reason as soon as `signal`
-// aborts: a tool (or a human) that ignores cancellation cannot hold the run.
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      promise.catch(() => {});
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }
