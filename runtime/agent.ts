@@ -19,10 +19,13 @@ import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
 import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
 import { RequestBuilder } from "./request_builder.ts";
+import { editDistance } from "./errors.ts";
 import type { Session } from "./session.ts";
 import { checkStreamEvent } from "./stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
+
+const AGENT_OPTIONS = ["model", "system", "cognition", "builder", "hooks"];
 
 /** Options for {@linkcode Agent}. */
 export interface AgentOptions {
@@ -125,6 +128,18 @@ export class Agent {
       throw new TypeError(
         `Cannot build agent "${name}": pass a model, as in new Agent("${name}", { model: "fake-model" })`,
       );
+    }
+    for (const key of Object.keys(options)) {
+      if (!AGENT_OPTIONS.includes(key)) {
+        const near = AGENT_OPTIONS.find((k) =>
+          editDistance(k.toLowerCase(), key.toLowerCase()) <= 2
+        );
+        throw new TypeError(
+          `Cannot build agent "${name}": unknown option "${key}"${
+            near ? `; did you mean "${near}"?` : `; the options are ${AGENT_OPTIONS.join(", ")}`
+          }`,
+        );
+      }
     }
     this.name = name;
     this.model = options.model;

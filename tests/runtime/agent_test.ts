@@ -44,6 +44,11 @@ Deno.test("Agent rejects a missing model and a non-string task clearly", async (
     TypeError,
     'new Agent("a", { model: "fake-model" })',
   );
+  assertThrows(
+    () => new Agent("a", { model: "m", sytem: "Be brief." } as never),
+    TypeError,
+    'unknown option "sytem"; did you mean "system"?',
+  );
   await assertRejects(
     () => new Agent("a", { model: "m" }).run(42 as never, makeTestCtx()),
     TypeError,
