@@ -11,9 +11,15 @@ import {
 } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
+import { check } from "./_check.mjs";
 
 const USAGE = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  inputTokens: {
+    total: 10,
+    noCache: 10,
+    cacheRead: undefined,
+    cacheWrite: undefined,
+  },
   outputTokens: { total: 0, text: 0, reasoning: undefined },
 };
 const STOP = { unified: "stop", raw: "stop" };
@@ -42,17 +48,15 @@ const TOOLS = {
   }),
 };
 
-function check(ok, what) {
-  if (!ok) throw new Error(`bench case is broken: ${what}`);
-}
-
 function steps(n) {
   return {
     id: `react_${n}_steps`,
     uses: 1,
     steps: n,
     prepare() {
-      const model = new MockLanguageModelV4({ doGenerate: () => Promise.resolve(CALL) });
+      const model = new MockLanguageModelV4({
+        doGenerate: () => Promise.resolve(CALL),
+      });
       return async () => {
         const r = await generateText({
           model,
@@ -76,7 +80,9 @@ export function allCases() {
       uses: 1000,
       steps: 1,
       prepare() {
-        const model = new MockLanguageModelV4({ doGenerate: () => Promise.resolve(text("ok")) });
+        const model = new MockLanguageModelV4({
+          doGenerate: () => Promise.resolve(text("ok")),
+        });
         return async () => {
           const r = await generateText({ model, prompt: "go" });
           check(r.text === "ok", "single_turn text");
@@ -121,7 +127,9 @@ export function allCases() {
       uses: 1,
       steps: 2,
       prepare() {
-        const model = new MockLanguageModelV4({ doGenerate: [CALL, text("expired")] });
+        const model = new MockLanguageModelV4({
+          doGenerate: [CALL, text("expired")],
+        });
         return async () => {
           const r = await generateText({
             model,
@@ -129,7 +137,10 @@ export function allCases() {
             tools: TOOLS,
             stopWhen: stepCountIs(5),
           });
-          check(r.text === "expired" && r.steps.length === 2, "react_2_steps steps");
+          check(
+            r.text === "expired" && r.steps.length === 2,
+            "react_2_steps steps",
+          );
           return r;
         };
       },
@@ -145,7 +156,9 @@ export function allCases() {
       uses: 1,
       steps: 1,
       prepare() {
-        clock ??= FakeTimers.install({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+        clock ??= FakeTimers.install({
+          toFake: ["setTimeout", "clearTimeout", "Date"],
+        });
         let failures = 0;
         const model = new MockLanguageModelV4({
           doGenerate: () => {
@@ -169,7 +182,10 @@ export function allCases() {
           const pending = generateText({ model, prompt: "go", maxRetries: 10 });
           await clock.runAllAsync();
           const r = await pending;
-          check(r.text === "recovered" && clock.now - started === 300_000, "retry_10x30s time");
+          check(
+            r.text === "recovered" && clock.now - started === 300_000,
+            "retry_10x30s time",
+          );
           return r;
         };
       },
@@ -180,7 +196,9 @@ export function allCases() {
       steps: 1,
       prepare() {
         return () =>
-          Promise.resolve(new MockLanguageModelV4({ doGenerate: [CALL, text("expired")] }));
+          Promise.resolve(
+            new MockLanguageModelV4({ doGenerate: [CALL, text("expired")] }),
+          );
       },
     },
   ];

@@ -7,14 +7,23 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { z } from "zod";
+import { check } from "./_check.mjs";
 
-const LOOKUP = tool(() => Promise.resolve(JSON.stringify({ notAfter: "2026-08-01" })), {
+const LOOKUP = tool(
+  () => Promise.resolve(JSON.stringify({ notAfter: "2026-08-01" })),
+  {
+    name: "lookup_cert",
+    description: "Looks up a host's certificate",
+    schema: z.object({ host: z.string() }),
+  },
+);
+
+const CALL = {
+  id: "c1",
   name: "lookup_cert",
-  description: "Looks up a host's certificate",
-  schema: z.object({ host: z.string() }),
-});
-
-const CALL = { id: "c1", name: "lookup_cert", args: { host: "example.com" }, type: "tool_call" };
+  args: { host: "example.com" },
+  type: "tool_call",
+};
 
 // Answers with the next scripted turn; the last one repeats.
 class ScriptedChatModel extends BaseChatModel {
@@ -45,13 +54,11 @@ async function loop(model, max) {
     steps++;
     messages.push(reply);
     if (!reply.tool_calls?.length) break;
-    for (const call of reply.tool_calls) messages.push(await LOOKUP.invoke(call));
+    for (const call of reply.tool_calls) {
+      messages.push(await LOOKUP.invoke(call));
+    }
   }
   return { messages, steps };
-}
-
-function check(ok, what) {
-  if (!ok) throw new Error(`bench case is broken: ${what}`);
 }
 
 function steps(n) {
@@ -63,7 +70,10 @@ function steps(n) {
       const model = new ScriptedChatModel(["call"]);
       return async () => {
         const r = await loop(model, n);
-        check(r.steps === n && r.messages.length === 2 * n + 1, `react_${n}_steps transcript`);
+        check(
+          r.steps === n && r.messages.length === 2 * n + 1,
+          `react_${n}_steps transcript`,
+        );
         return r;
       };
     },
@@ -108,7 +118,10 @@ export function allCases() {
         const model = new ScriptedChatModel(["call", "expired"]);
         return async () => {
           const r = await loop(model, 5);
-          check(r.steps === 2 && r.messages.at(-1).content === "expired", "react_2_steps answer");
+          check(
+            r.steps === 2 && r.messages.at(-1).content === "expired",
+            "react_2_steps answer",
+          );
           return r;
         };
       },
@@ -121,7 +134,8 @@ export function allCases() {
       uses: Number.MAX_SAFE_INTEGER,
       steps: 1,
       prepare() {
-        return () => Promise.resolve(new FakeListChatModel({ responses: ["a", "b"] }));
+        return () =>
+          Promise.resolve(new FakeListChatModel({ responses: ["a", "b"] }));
       },
     },
   ];

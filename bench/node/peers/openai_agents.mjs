@@ -1,8 +1,16 @@
 // The OpenAI Agents SDK (`@openai/agents`) doing the work of each case with
 // a scripted model implementing its Model interface (the SDK ships none).
 // Tracing is off: with it on, every run would try to export spans.
-import { Agent, MaxTurnsExceededError, run, setTracingDisabled, tool, Usage } from "@openai/agents";
+import {
+  Agent,
+  MaxTurnsExceededError,
+  run,
+  setTracingDisabled,
+  tool,
+  Usage,
+} from "@openai/agents";
 import { z } from "zod";
+import { check } from "./_check.mjs";
 
 setTracingDisabled(true);
 
@@ -45,7 +53,12 @@ class ScriptedModel {
       type: "response_done",
       response: {
         id: "r1",
-        usage: { requests: 1, inputTokens: 10, outputTokens: 0, totalTokens: 10 },
+        usage: {
+          requests: 1,
+          inputTokens: 10,
+          outputTokens: 0,
+          totalTokens: 10,
+        },
         output: [output],
       },
     };
@@ -59,10 +72,6 @@ const LOOKUP = tool({
   execute: () => Promise.resolve({ notAfter: "2026-08-01" }),
 });
 
-function check(ok, what) {
-  if (!ok) throw new Error(`bench case is broken: ${what}`);
-}
-
 function steps(n) {
   return {
     id: `react_${n}_steps`,
@@ -70,16 +79,26 @@ function steps(n) {
     steps: n,
     prepare() {
       const model = new ScriptedModel([CALL]);
-      const agent = new Agent({ name: "bench", instructions: "", model, tools: [LOOKUP] });
+      const agent = new Agent({
+        name: "bench",
+        instructions: "",
+        model,
+        tools: [LOOKUP],
+      });
       return async () => {
         try {
           await run(agent, "why?", { maxTurns: n });
         } catch (error) {
           // n model turns, each with its tool call, then the turn limit.
-          check(error instanceof MaxTurnsExceededError && model.i === n, `react_${n}_steps turns`);
+          check(
+            error instanceof MaxTurnsExceededError && model.i === n,
+            `react_${n}_steps turns`,
+          );
           return error;
         }
-        throw new Error(`bench case is broken: react_${n}_steps did not reach its turn limit`);
+        throw new Error(
+          `bench case is broken: react_${n}_steps did not reach its turn limit`,
+        );
       };
     },
   };
@@ -116,11 +135,15 @@ export function allCases() {
           let deltas = 0;
           for await (const event of r) {
             if (
-              event.type === "raw_model_stream_event" && event.data.type === "output_text_delta"
+              event.type === "raw_model_stream_event" &&
+              event.data.type === "output_text_delta"
             ) deltas++;
           }
           await r.completed;
-          check(deltas === 3 && r.finalOutput === "ok!", "stream_3_chunks deltas");
+          check(
+            deltas === 3 && r.finalOutput === "ok!",
+            "stream_3_chunks deltas",
+          );
           return deltas;
         };
       },
@@ -131,10 +154,18 @@ export function allCases() {
       steps: 2,
       prepare() {
         const model = new ScriptedModel([CALL, message("expired")]);
-        const agent = new Agent({ name: "bench", instructions: "", model, tools: [LOOKUP] });
+        const agent = new Agent({
+          name: "bench",
+          instructions: "",
+          model,
+          tools: [LOOKUP],
+        });
         return async () => {
           const r = await run(agent, "why?");
-          check(r.finalOutput === "expired" && model.i === 2, "react_2_steps output");
+          check(
+            r.finalOutput === "expired" && model.i === 2,
+            "react_2_steps output",
+          );
           return r;
         };
       },
