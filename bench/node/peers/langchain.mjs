@@ -134,8 +134,7 @@ export function allCases() {
       uses: Number.MAX_SAFE_INTEGER,
       steps: 1,
       prepare() {
-        return () =>
-          Promise.resolve(new FakeListChatModel({ responses: ["a", "b"] }));
+        return () => Promise.resolve(new FakeListChatModel({ responses: ["a", "b"] }));
       },
     },
   ];

@@ -1,14 +1,7 @@
 // The OpenAI Agents SDK (`@openai/agents`) doing the work of each case with
 // a scripted model implementing its Model interface (the SDK ships none).
 // Tracing is off: with it on, every run would try to export spans.
-import {
-  Agent,
-  MaxTurnsExceededError,
-  run,
-  setTracingDisabled,
-  tool,
-  Usage,
-} from "@openai/agents";
+import { Agent, MaxTurnsExceededError, run, setTracingDisabled, tool, Usage } from "@openai/agents";
 import { z } from "zod";
 import { check } from "./_check.mjs";
 
