@@ -59,3 +59,4 @@ export * from "./test_config.ts";
 export * from "./agent_test.ts";
 export * from "./serve_agent.ts";
 export * from "./api_test_client.ts";
+export * from "./transcript.ts";
