@@ -60,3 +60,5 @@ export * from "./agent_test.ts";
 export * from "./serve_agent.ts";
 export * from "./api_test_client.ts";
 export * from "./transcript.ts";
+export * from "./agent_matchers.ts";
+export * from "./agent_assertions.ts";
