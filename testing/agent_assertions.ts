@@ -21,6 +21,12 @@ import {
 import { AssertionError } from "./assertion_error.ts";
 import { type Transcribable, transcript } from "./transcript.ts";
 
+/**
+ * What an assertion returns for subject `S`: a promise for a `Run` (await
+ * it), nothing for the rest.
+ */
+export type SettledOf<S> = S extends Run ? Promise<void> : void;
+
 function enforce(check: Check): void {
   if (!check.pass) throw new AssertionError(check.message(false));
 }
@@ -56,43 +62,20 @@ function enforce(check: Check): void {
  * assertThrows(() => assertCalledTool(result, "lookup_cert", { host: "b.com" }), AssertionError, "called with other arguments");
  * ```
  */
-export function assertCalledTool(subject: Run, name: string, args?: unknown): Promise<void>;
-/**
- * Asserts that a tool was called (see the `Run` overload).
- *
- * @param subject Where to look.
- * @param name The tool's name.
- * @param args The exact arguments, when they matter.
- * @throws {AssertionError} When no such call was made.
- */
-export function assertCalledTool(subject: Transcribable, name: string, args?: unknown): void;
-/**
- * Either kind of subject.
- *
- * @param subject Where to look.
- * @param name The tool's name.
- * @param args The exact arguments, when they matter.
- * @returns A promise for a `Run`.
- */
-export function assertCalledTool(
-  subject: Transcribable | Run,
+export function assertCalledTool<S extends Transcribable | Run>(
+  subject: S,
   name: string,
   args?: unknown,
-): void | Promise<void>;
-export function assertCalledTool(
-  subject: Transcribable | Run,
-  name: string,
-  args?: unknown,
-): void | Promise<void> {
+): SettledOf<S> {
   const withArgs = arguments.length > 2;
   const check = (x: unknown) =>
     enforce(calledTool(x, name, args, withArgs, equal, "assertCalledTool"));
   if (subject instanceof Run) {
     return settle(subject).then((s) =>
       "result" in s ? check(s.result) : enforce(failedRun(s.failure))
-    );
+    ) as SettledOf<S>;
   }
-  check(subject);
+  return check(subject) as SettledOf<S>;
 }
 
 /**
@@ -116,38 +99,18 @@ export function assertCalledTool(
  * await assertRejects(() => assertStopReason(run, "stop"), AssertionError, 'stopped for "length"');
  * ```
  */
-export function assertStopReason(subject: Run, reason: StopReason): Promise<void>;
-/**
- * Asserts why a run ended (see the `Run` overload).
- *
- * @param subject The result.
- * @param reason The expected stop reason.
- * @throws {AssertionError} When it ended otherwise.
- */
-export function assertStopReason(subject: Transcribable, reason: StopReason): void;
-/**
- * Either kind of subject.
- *
- * @param subject The result or run.
- * @param reason The expected stop reason.
- * @returns A promise for a `Run`.
- */
-export function assertStopReason(
-  subject: Transcribable | Run,
+export function assertStopReason<S extends Transcribable | Run>(
+  subject: S,
   reason: StopReason,
-): void | Promise<void>;
-export function assertStopReason(
-  subject: Transcribable | Run,
-  reason: StopReason,
-): void | Promise<void> {
+): SettledOf<S> {
   if (subject instanceof Run) {
     return settle(subject).then((s) =>
       "result" in s
         ? enforce(stopReason(s.result, reason, "assertStopReason"))
         : enforce(failedRun(s.failure))
-    );
+    ) as SettledOf<S>;
   }
-  enforce(stopReason(subject, reason, "assertStopReason"));
+  return enforce(stopReason(subject, reason, "assertStopReason")) as SettledOf<S>;
 }
 
 /**
@@ -221,33 +184,15 @@ export function assertUsedAllTurns(double: unknown): void {
  * assertThrows(() => assertTranscriptContains(result, "goodbye"), AssertionError, "Transcript:\n  user: hi");
  * ```
  */
-export function assertTranscriptContains(subject: Run, text: string): Promise<void>;
-/**
- * Asserts the transcript contains `text` (see the `Run` overload).
- *
- * @param subject What to render.
- * @param text The text to find.
- * @throws {AssertionError} When it is missing.
- */
-export function assertTranscriptContains(subject: Transcribable, text: string): void;
-/**
- * Either kind of subject.
- *
- * @param subject What to render.
- * @param text The text to find.
- * @returns A promise for a `Run`.
- */
-export function assertTranscriptContains(
-  subject: Transcribable | Run,
+export function assertTranscriptContains<S extends Transcribable | Run>(
+  subject: S,
   text: string,
-): void | Promise<void>;
-export function assertTranscriptContains(
-  subject: Transcribable | Run,
-  text: string,
-): void | Promise<void> {
+): SettledOf<S> {
   if (subject instanceof Run) {
     render([], text, "assertTranscriptContains");
-    return transcript(subject).then((t) => enforce(transcriptContaining(text, t)));
+    return transcript(subject).then((t) => enforce(transcriptContaining(text, t))) as SettledOf<S>;
   }
-  enforce(transcriptContaining(text, render(subject, text, "assertTranscriptContains")));
+  return enforce(
+    transcriptContaining(text, render(subject, text, "assertTranscriptContains")),
+  ) as SettledOf<S>;
 }

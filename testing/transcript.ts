@@ -33,6 +33,12 @@ export type Transcribable =
   | readonly StreamChunk[];
 
 /**
+ * What {@linkcode transcript} returns for `T`: a promise of the text for a
+ * `Run`, the text for the rest.
+ */
+export type TranscriptOf<T> = T extends Run ? Promise<string> : string;
+
+/**
  * Renders a result, a run or a double's record as stable, readable text: one
  * line per message (`user: ...`, `assistant: ...`), each tool call with its
  * arguments (`assistant calls lookup [call_1] {"host":"a"}`), each tool
@@ -102,25 +108,9 @@ export type Transcribable =
  * );
  * ```
  */
-export function transcript(x: Run): Promise<string>;
-/**
- * Renders a result or a double's record at once (see the `Run` overload for
- * the rules).
- *
- * @param x What to render.
- * @returns The text.
- */
-export function transcript(x: Transcribable): string;
-/**
- * Renders either kind: a promise for a `Run`, the text for the rest.
- *
- * @param x What to render.
- * @returns The text, or a promise of it.
- */
-export function transcript(x: Transcribable | Run): string | Promise<string>;
-export function transcript(x: Transcribable | Run): string | Promise<string> {
-  if (x instanceof Run) return runText(x);
-  return render(x, new Normalizer());
+export function transcript<T extends Transcribable | Run>(x: T): TranscriptOf<T> {
+  if (x instanceof Run) return runText(x) as TranscriptOf<T>;
+  return render(x, new Normalizer()) as TranscriptOf<T>;
 }
 
 function render(x: unknown, n: Normalizer): string {
