@@ -62,3 +62,4 @@ export * from "./api_test_client.ts";
 export * from "./transcript.ts";
 export * from "./agent_matchers.ts";
 export * from "./agent_assertions.ts";
+export * from "./frameworks/mod.ts";
