@@ -5,7 +5,10 @@
 export const SCALE_DIGITS = 12;
 const SCALE = 10n ** BigInt(SCALE_DIGITS);
 
-/** Parses a decimal amount (`"0.10"`, `0.1`, `"1e-7"`) into scaled units. */
+/**
+ * Parses a decimal amount (`"0.10"`, `0.1`, `1e-7`) into scaled units, dropping
+ * digits past the twelfth. A string must be plain decimal (`"1e-7"` is refused).
+ */
 export function toUnits(value: number | string, what = "amount"): bigint {
   let text = typeof value === "number" ? numberToPlain(value) : value.trim();
   const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);

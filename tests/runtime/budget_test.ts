@@ -3,6 +3,7 @@ import {
   Agent,
   Budget,
   BudgetExceeded,
+  type BudgetOptions,
   meter,
   PriceTable,
   UnpricedModel,
@@ -108,4 +109,90 @@ Deno.test("PriceTable prices cached input at its own rate", () => {
     "2.300000",
   );
   assertEquals(t.costUsd("other", { inputTokens: 1, outputTokens: 1 }), undefined);
+});
+
+Deno.test("Budget zero limits are limits: maxCostUsd 0, maxCalls 0 and maxTokens 0 refuse the first call", async (t) => {
+  for (
+    const options of [{ maxCostUsd: 0 }, { maxCostUsd: "0.00" }, { maxCalls: 0 }, { maxTokens: 0 }]
+  ) {
+    await t.step(JSON.stringify(options), async () => {
+      const llm = new FakeLLM("ok");
+      const budget = new Budget(options);
+      const ctx = makeTestCtx({ llm, budget, chatMiddleware: [meter()] });
+      const e = await assertRejects(() => agent.run("go", ctx), BudgetExceeded);
+      assertEquals([e.limit, llm.calls, budget.calls], [Object.keys(options)[0], 0, 0]);
+    });
+  }
+});
+
+Deno.test("BudgetExceeded carries the limit, its value and what was used", async (t) => {
+  const cases: Array<[BudgetOptions, string[]]> = [
+    [{ maxCalls: 1 }, ["maxCalls", "1", "1 calls"]],
+    [{ maxCostUsd: "0.0001" }, ["maxCostUsd", "0.000100", "$0.000100"]],
+    [{ maxTokens: 10 }, ["maxTokens", "10", "10 tokens"]],
+  ];
+  for (const [options, expected] of cases) {
+    await t.step(expected[0], async () => {
+      const budget = new Budget(options);
+      const ctx = makeTestCtx({ llm: new FakeLLM("ok"), budget, chatMiddleware: [meter()] });
+      await agent.run("1", ctx);
+      const e = await assertRejects(() => agent.run("2", ctx), BudgetExceeded);
+      assertEquals([e.limit, e.max, e.used], expected);
+    });
+  }
+});
+
+Deno.test("Budget with no limits never refuses, whatever was spent", () => {
+  const budget = new Budget();
+  budget.add("1000000");
+  for (let i = 0; i < 3; i++) {
+    budget.check();
+    budget.charge({
+      model: "m",
+      usage: { inputTokens: 1_000_000, outputTokens: 1_000_000 },
+      costUnits: 10n ** 18n,
+    });
+  }
+  budget.check();
+  assertEquals([budget.calls, budget.tokens, budget.spent()], [3, 6_000_000, "4000000.000000"]);
+  assertEquals([budget.maxCostUsd, budget.maxCalls, budget.maxTokens], [
+    undefined,
+    undefined,
+    undefined,
+  ]);
+});
+
+Deno.test("Budget reports its name and normalized limits, and requires a price only under a cost limit", () => {
+  const budget = new Budget({ maxCostUsd: 0.1, maxCalls: 3, maxTokens: 0 });
+  assertEquals(
+    [budget.name, budget.maxCostUsd, budget.maxCalls, budget.maxTokens, budget.requiresPrice],
+    ["budget", "0.100000", 3, 0, true],
+  );
+  assertEquals(new Budget({ maxCalls: 3 }).requiresPrice, false);
+  assertEquals(new Budget({ maxCostUsd: "0" }).maxCostUsd, "0.000000");
+});
+
+Deno.test("Budget money edge values: exponents, long fractions, negatives and junk", () => {
+  const budget = new Budget({ maxCostUsd: "0.0000007" });
+  budget.add(1e-7);
+  budget.add("0.0000004999999999999");
+  budget.add(1e-7);
+  budget.check(); // 0.000000699999: the 13th decimal was cut, not rounded up
+  budget.add("0.000000000001");
+  assertThrows(() => budget.check(), BudgetExceeded);
+  budget.add("-0.0000002");
+  budget.check();
+  assertEquals(budget.spent(), "0.000001", "0.0000005 rounds half up");
+  budget.add("-0.000000000001");
+  assertEquals(budget.spent(), "0.000000");
+
+  assertThrows(() => new Budget({ maxCostUsd: "-0.01" }), RangeError, "maxCostUsd");
+  assertThrows(() => new Budget({ maxCostUsd: -1e-7 }), RangeError);
+  assertThrows(() => new Budget({ maxCostUsd: "abc0.10" }), TypeError);
+  assertThrows(() => new Budget({ maxCostUsd: "0.10abc" }), TypeError);
+  assertThrows(() => budget.add("abc0.10"), TypeError);
+  assertThrows(() => budget.add(NaN), TypeError);
+  assertThrows(() => new Budget({ maxCalls: 1.5 }), RangeError, "maxCalls");
+  assertThrows(() => new Budget({ maxTokens: -1 }), RangeError, "maxTokens");
+  assertThrows(() => new Budget({ maxTokens: 2.5 }), RangeError, "maxTokens");
 });

@@ -105,3 +105,143 @@ Deno.test("FakeClock.install() drives Date, setTimeout, setInterval and performa
   ]);
   assert(Date.now() > Date.UTC(2026, 0, 1) - 365 * 86_400_000, "the real Date is back");
 });
+
+Deno.test("FakeClock.next() fires the earliest pending timer, moving time to it, and says whether one fired", async () => {
+  const clock = new FakeClock({ start: 50, autoAdvance: false });
+  assertEquals([clock.next(), clock.now(), clock.pending], [false, 50, 0]);
+  const fired: string[] = [];
+  const late = clock.sleep(300).then(() => fired.push(`late@${clock.now()}`));
+  const early = clock.sleep(100).then(() => fired.push(`early@${clock.now()}`));
+  assertEquals(clock.pending, 2);
+  assertEquals([clock.next(), clock.now(), clock.pending], [true, 150, 1]);
+  await early;
+  assertEquals(fired, ["early@150"]);
+  assertEquals([clock.next(), clock.now(), clock.pending], [true, 350, 0]);
+  await late;
+  assertEquals(fired, ["early@150", "late@350"]);
+  assertEquals([clock.next(), clock.now()], [false, 350]);
+});
+
+Deno.test("FakeClock.now() follows advance() from its start", () => {
+  const clock = new FakeClock({ start: 1_000, autoAdvance: false });
+  clock.advance(0);
+  assertEquals(clock.now(), 1_000);
+  clock.advance(234);
+  assertEquals([clock.now(), clock.sleeps], [1_234, []]);
+});
+
+Deno.test("FakeClock reports autoAdvance and rejects a start or a wait that is not a number of ms", async () => {
+  assertEquals([new FakeClock().autoAdvance, new FakeClock({ autoAdvance: false }).autoAdvance], [
+    true,
+    false,
+  ]);
+  for (const start of [NaN, Infinity, -Infinity]) {
+    assertThrows(() => new FakeClock({ start }), RangeError, "start");
+  }
+  assertEquals(new FakeClock({ start: -5 }).now(), -5);
+  const clock = new FakeClock();
+  await assertRejects(() => clock.sleep(NaN), RangeError);
+  assertThrows(() => clock.advance(NaN), RangeError);
+  assertEquals(clock.sleeps, [], "a refused sleep is not recorded");
+});
+
+Deno.test("FakeClock.sleep() under a signal that never fires resolves, and an aborted signal still records the sleep", async () => {
+  const clock = new FakeClock();
+  const controller = new AbortController();
+  await clock.sleep(10, controller.signal);
+  controller.abort(new Error("late abort"));
+  assertEquals(clock.now(), 10);
+  await assertRejects(() => clock.sleep(5, controller.signal), Error, "late abort");
+  assertEquals([clock.sleeps, clock.pending, clock.now()], [[10, 5], 0, 10]);
+});
+
+Deno.test("FakeClock.install(): a cleared timer never fires, setTimeout passes its arguments and defaults to 0 ms", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  using _installed = clock.install();
+  const calls: unknown[] = [];
+  const id = setTimeout(() => calls.push("cleared"), 100);
+  clearTimeout(id);
+  const interval = setInterval(() => calls.push("interval"), 100);
+  clearInterval(interval);
+  assertEquals(clock.pending, 0);
+  clock.advance(1_000);
+  assertEquals(calls, []);
+  setTimeout((a: unknown, b: unknown) => calls.push([a, b]), undefined, "x", 2);
+  assertEquals(clock.pending, 1);
+  clock.advance(0);
+  assertEquals([calls, clock.now()], [[["x", 2]], 1_000]);
+  await Promise.resolve();
+});
+
+Deno.test("FakeClock.install(): performance.now starts at 0 and moves with virtual time", async () => {
+  const clock = new FakeClock({ start: 5_000 });
+  await clock.sleep(700);
+  {
+    using _installed = clock.install();
+    assertEquals(performance.now(), 0);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assertEquals([performance.now(), clock.now(), Date.now()], [1_500, 7_200, 7_200]);
+  }
+});
+
+Deno.test("FakeClock.install(): disposing the handle or the clock restores every global, and it can install again", async () => {
+  const g = globalThis as unknown as Record<string, unknown>;
+  const names = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"];
+  const real = names.map((n) => g[n]);
+  const hadOwnNow = Object.prototype.hasOwnProperty.call(performance, "now");
+  const realNow = performance.now;
+  const clock = new FakeClock({ autoAdvance: false });
+  clock[Symbol.dispose](); // not installed: nothing to restore
+  const handle = clock.install();
+  for (const [i, n] of names.entries()) assert(g[n] !== real[i], `${n} is replaced`);
+  assert(performance.now !== realNow);
+  handle[Symbol.dispose]();
+  handle[Symbol.dispose]();
+  assertEquals(names.map((n) => g[n]), real);
+  assertEquals(
+    [performance.now, Object.prototype.hasOwnProperty.call(performance, "now")],
+    [realNow, hadOwnNow],
+  );
+  const again = clock.install();
+  clock[Symbol.dispose]();
+  assertEquals(names.map((n) => g[n]), real);
+  again[Symbol.dispose]();
+  assert(performance.now() > 0, "the real performance.now is back");
+  await Promise.resolve();
+});
+
+Deno.test("FakeClock.install(): an own performance.now (another stub) is put back as it was", () => {
+  const stub = () => 42;
+  Object.defineProperty(performance, "now", { value: stub, configurable: true, writable: true });
+  try {
+    const clock = new FakeClock({ autoAdvance: false });
+    {
+      using _installed = clock.install();
+      assertEquals(performance.now(), 0);
+    }
+    assertEquals(performance.now, stub);
+    assert(Object.prototype.hasOwnProperty.call(performance, "now"));
+  } finally {
+    delete (performance as unknown as Record<string, unknown>).now;
+  }
+  assert(performance.now() !== 42);
+});
+
+Deno.test("FakeClock.install() with autoAdvance: an interval that is never cleared stops firing instead of spinning forever", async () => {
+  const realSetTimeout = setTimeout;
+  const macrotask = () => new Promise((resolve) => realSetTimeout(resolve, 0));
+  const clock = new FakeClock();
+  let ticks = 0;
+  {
+    using _installed = clock.install();
+    const id = setInterval(() => ticks++, 1);
+    await macrotask();
+    const stoppedAt = ticks;
+    await macrotask();
+    assert(stoppedAt > 1_000, `the interval fired ${stoppedAt} times first`);
+    assertEquals([ticks, clock.now()], [stoppedAt, stoppedAt]);
+    clearInterval(id);
+  }
+  await clock.sleep(5);
+  assertEquals(clock.now(), ticks + 5, "a new sleep is served again");
+});

@@ -1,6 +1,13 @@
-import { assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { Agent, Budget, meter, retry } from "@agentkit/testing/runtime";
-import { ProviderError, RateLimitError, type StreamEvent } from "@agentkit/testing/ports";
+import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { Agent, Budget, isRetryable, meter, retry } from "@agentkit/testing/runtime";
+import {
+  type ChatResponse,
+  type LLMPort,
+  ProviderError,
+  ProviderTimeoutError,
+  RateLimitError,
+  type StreamEvent,
+} from "@agentkit/testing/ports";
 import { FakeClock, FakeLLM, makeTestCtx, ScriptExhausted } from "@agentkit/testing/testing";
 
 const agent = new Agent("a", { model: "fake-model" });
@@ -93,4 +100,229 @@ Deno.test("retry() outside meter(): a failed attempt that billed nothing is not 
 
 Deno.test("retry() validates maxAttempts when built", () => {
   assertThrows(() => retry({ maxAttempts: 0 }), RangeError, "maxAttempts");
+});
+
+// A provider whose stream really throws (FakeLLM reports stream failures as
+// `error` events): `fail(n)` says whether call n throws, and after which
+// event count.
+function throwingStream(
+  fail: (call: number) => { afterEvents: number; error: Error } | undefined,
+): LLMPort & { calls: number } {
+  const port = {
+    calls: 0,
+    chat(): Promise<ChatResponse> {
+      return Promise.reject(new Error("chat is not scripted here"));
+    },
+    complete(): Promise<ChatResponse> {
+      return Promise.reject(new Error("complete is not scripted here"));
+    },
+    async *stream(): AsyncGenerator<StreamEvent, void, undefined> {
+      const call = ++port.calls;
+      const failure = fail(call);
+      const events: StreamEvent[] = [
+        { type: "message_start", messageId: `m${call}` },
+        { type: "text_delta", messageId: `m${call}`, content: `call ${call}` },
+        {
+          type: "message_end",
+          messageId: `m${call}`,
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        },
+      ];
+      for (const [i, event] of events.entries()) {
+        if (failure && failure.afterEvents === i) throw failure.error;
+        yield event;
+      }
+    },
+  };
+  return port;
+}
+
+async function drain(stream: AsyncIterable<StreamEvent>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of stream) out.push(e.type === "text_delta" ? e.content : e.type);
+  return out;
+}
+
+Deno.test("retry() stream: a real throw after an event is never re-invoked, even if retryable", async () => {
+  const llm = throwingStream((n) =>
+    n === 1 ? { afterEvents: 1, error: new RateLimitError("cut after start") } : undefined
+  );
+  const clock = new FakeClock();
+  const ctx = makeTestCtx({
+    llm,
+    clock,
+    chatMiddleware: [retry({ maxAttempts: 3, retryOn: () => true })],
+  });
+  const seen: string[] = [];
+  await assertRejects(async () => {
+    for await (const e of agent.stream("go", ctx)) seen.push(e.type);
+  }, RateLimitError);
+  assertEquals([seen, llm.calls, clock.sleeps], [["message_start"], 1, []]);
+});
+
+Deno.test("retry() stream: a throw before the first event is re-invoked with backoff", async () => {
+  const llm = throwingStream((n) =>
+    n < 3 ? { afterEvents: 0, error: new RateLimitError() } : undefined
+  );
+  const clock = new FakeClock();
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry({ maxAttempts: 3 })] });
+  const seen = await drain(agent.stream("go", ctx));
+  assertEquals([seen, llm.calls, clock.sleeps], [
+    ["message_start", "call 3", "message_end"],
+    3,
+    [200, 400],
+  ]);
+});
+
+Deno.test("retry() stream gives up after maxAttempts and rethrows the last failure", async () => {
+  let n = 0;
+  const llm = throwingStream(() => ({ afterEvents: 0, error: new RateLimitError(`busy ${++n}`) }));
+  const clock = new FakeClock();
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry({ maxAttempts: 3 })] });
+  await assertRejects(() => drain(agent.stream("go", ctx)), RateLimitError, "busy 3");
+  assertEquals([llm.calls, clock.sleeps], [3, [200, 400]]);
+
+  const fake = new FakeLLM("ok", { failTimes: 10 });
+  const fakeClock = new FakeClock();
+  const fakeCtx = makeTestCtx({
+    llm: fake,
+    clock: fakeClock,
+    chatMiddleware: [retry({ maxAttempts: 4 })],
+  });
+  await assertRejects(() => drain(agent.stream("go", fakeCtx)), ProviderTimeoutError);
+  assertEquals([fake.calls, fakeClock.sleeps], [4, [200, 400, 800]]);
+});
+
+Deno.test("retry({ maxAttempts: 1 }) makes one attempt and never waits, blocking or streamed", async () => {
+  const clock = new FakeClock();
+  const llm = new FakeLLM("ok", { failTimes: 2 });
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry({ maxAttempts: 1 })] });
+  await assertRejects(() => agent.run("go", ctx), ProviderTimeoutError);
+  assertEquals([llm.calls, clock.sleeps], [1, []]);
+  await assertRejects(() => drain(agent.stream("go", ctx)), ProviderTimeoutError);
+  assertEquals([llm.calls, clock.sleeps], [2, []]);
+  assertEquals((await agent.run("go", ctx)).output, "ok");
+});
+
+Deno.test("retry() default backoff doubles from 200 ms", async () => {
+  const clock = new FakeClock();
+  const llm = new FakeLLM("ok", { failTimes: 4 });
+  const r = await agent.run(
+    "go",
+    makeTestCtx({ llm, clock, chatMiddleware: [retry({ maxAttempts: 5 })] }),
+  );
+  assertEquals([r.output, llm.calls, clock.sleeps], ["ok", 5, [200, 400, 800, 1_600]]);
+});
+
+Deno.test("a TimeoutError stays retryable, blocking and streamed", async () => {
+  const timeout = () => new DOMException("The signal timed out", "TimeoutError");
+  assert(isRetryable(timeout()));
+  const named = new Error("late");
+  named.name = "TimeoutError";
+  assert(isRetryable(named));
+  assert(!isRetryable({ name: "TimeoutError", message: "not an Error" }));
+  assert(!isRetryable("TimeoutError"));
+
+  const clock = new FakeClock();
+  const llm = new FakeLLM("ok", { failTimes: 1, failWith: timeout() });
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry()] });
+  assertEquals([(await agent.run("go", ctx)).output, llm.calls], ["ok", 2]);
+  const streamed = throwingStream((n) =>
+    n === 1 ? { afterEvents: 0, error: timeout() } : undefined
+  );
+  const seen = await drain(
+    agent.stream("go", makeTestCtx({ llm: streamed, clock, chatMiddleware: [retry()] })),
+  );
+  assertEquals([seen[1], streamed.calls, clock.sleeps], ["call 2", 2, [200, 200]]);
+});
+
+Deno.test("isRetryable() follows the ProviderError's own flag and phase", () => {
+  assert(isRetryable(new ProviderError("flaky", { retryable: true })));
+  assert(!isRetryable(new ProviderError("flaky", { retryable: false })));
+  assert(!isRetryable(new ProviderError("cut", { retryable: true, phase: "mid_stream" })));
+  assert(isRetryable(new ProviderTimeoutError()));
+  assert(!isRetryable(new ScriptExhausted("FakeLLM.script", 1, 2)));
+});
+
+Deno.test("retry() stream never retries a harness error or a plain bug", async () => {
+  const llm = FakeLLM.script(["one"]);
+  const clock = new FakeClock();
+  const ctx = makeTestCtx({
+    llm,
+    clock,
+    chatMiddleware: [retry({ maxAttempts: 5, retryOn: () => true })],
+  });
+  await drain(agent.stream("go", ctx));
+  await assertRejects(() => drain(agent.stream("go", ctx)), ScriptExhausted);
+  assertEquals([llm.calls, clock.sleeps], [2, []]);
+
+  const buggy = throwingStream(() => ({ afterEvents: 0, error: new TypeError("bug") }));
+  await assertRejects(
+    () => drain(agent.stream("go", makeTestCtx({ llm: buggy, clock, chatMiddleware: [retry()] }))),
+    TypeError,
+  );
+  assertEquals([buggy.calls, clock.sleeps], [1, []]);
+});
+
+Deno.test("retry() stops retrying once the run is cancelled, and waits on the run's signal", async () => {
+  const controller = new AbortController();
+  const clock = new FakeClock();
+  const signals: Array<AbortSignal | undefined> = [];
+  const llm = new FakeLLM("ok", { failTimes: 3 });
+  const ctx = makeTestCtx({
+    llm,
+    clock,
+    signal: controller.signal,
+    chatMiddleware: [
+      retry({
+        maxAttempts: 5,
+        retryOn: () => true,
+        sleep: (ms, signal) => {
+          signals.push(signal);
+          controller.abort(new Error("user cancelled"));
+          return clock.sleep(ms);
+        },
+      }),
+    ],
+  });
+  await assertRejects(() => agent.run("go", ctx), Error);
+  assertEquals([llm.calls, signals.length, clock.sleeps], [2, 1, [200]]);
+  assertEquals(signals[0]?.aborted, true, "the wait is given the run's signal");
+
+  const streamController = new AbortController();
+  const streamLlm = throwingStream(() => ({ afterEvents: 0, error: new RateLimitError() }));
+  const streamClock = new FakeClock();
+  const streamCtx = makeTestCtx({
+    llm: streamLlm,
+    clock: streamClock,
+    signal: streamController.signal,
+    chatMiddleware: [
+      retry({
+        maxAttempts: 5,
+        sleep: (ms) => {
+          streamController.abort(new Error("user cancelled"));
+          return streamClock.sleep(ms);
+        },
+      }),
+    ],
+  });
+  await assertRejects(() => drain(agent.stream("go", streamCtx)), Error);
+  assertEquals([streamLlm.calls, streamClock.sleeps], [2, [200]]);
+});
+
+Deno.test("retry() stream waits on a custom sleep when given", async () => {
+  const waits: number[] = [];
+  const clock = new FakeClock();
+  const llm = new FakeLLM("ok", { failTimes: 2 });
+  const mw = retry({ backoff: (n) => n * 7, sleep: (ms) => (waits.push(ms), Promise.resolve()) });
+  const seen = await drain(agent.stream("go", makeTestCtx({ llm, clock, chatMiddleware: [mw] })));
+  assertEquals([seen, waits, clock.sleeps], [["message_start", "ok", "message_end"], [7, 14], []]);
+});
+
+Deno.test("retry() is named for error messages and rejects maxAttempts that are not whole", () => {
+  assertEquals(retry().name, "retry");
+  for (const maxAttempts of [1.5, -1, NaN, Infinity]) {
+    assertThrows(() => retry({ maxAttempts }), RangeError, "maxAttempts");
+  }
 });

@@ -1,0 +1,73 @@
+import { assertEquals, assertThrows } from "@std/assert";
+import { formatUnits, toUnits, UNITS_PER_USD } from "../../runtime/_decimal.ts";
+
+Deno.test("toUnits() reads plain decimals, signs, bare fractions and padding", () => {
+  assertEquals(UNITS_PER_USD, 1_000_000_000_000n);
+  assertEquals(toUnits("0.10"), 100_000_000_000n);
+  assertEquals(toUnits(0.1), 100_000_000_000n);
+  assertEquals(toUnits("3"), 3n * UNITS_PER_USD);
+  assertEquals(toUnits(".5"), UNITS_PER_USD / 2n);
+  assertEquals(toUnits("5."), 5n * UNITS_PER_USD);
+  assertEquals(toUnits("+1.5"), 1_500_000_000_000n);
+  assertEquals(toUnits("  0.25\n"), 250_000_000_000n);
+  assertEquals(toUnits("0"), 0n);
+});
+
+Deno.test("toUnits() keeps negative amounts negative (a refund)", () => {
+  assertEquals(toUnits("-0.5"), -500_000_000_000n);
+  assertEquals(toUnits(-2), -2n * UNITS_PER_USD);
+  assertEquals(toUnits("-.000000000001"), -1n);
+});
+
+Deno.test("toUnits() reads numbers in exponent notation exactly, down to one unit", () => {
+  assertEquals(toUnits(1e-7), 100_000n);
+  assertEquals(toUnits(1e-11), 10n);
+  assertEquals(toUnits(1.5e-12), 1n);
+  assertEquals(toUnits(-3e-9), -3_000n);
+  assertEquals(toUnits(2.5e-7), 250_000n);
+});
+
+Deno.test("toUnits() drops digits past the twelfth instead of rounding or scaling them in", () => {
+  assertEquals(toUnits("0.0000000000019"), 1n);
+  assertEquals(toUnits("0.1234567890129999"), 123_456_789_012n);
+  assertEquals(toUnits("2.0000000000009"), 2n * UNITS_PER_USD);
+});
+
+Deno.test("toUnits() rejects text that is not wholly a decimal number", () => {
+  for (
+    const bad of ["abc0.10", "0.10abc", "", ".", "-", "+.", "1.2.3", "1e-7", "0x10", "$1", "1 000"]
+  ) {
+    assertThrows(() => toUnits(bad), TypeError, undefined, JSON.stringify(bad));
+  }
+  for (const bad of [NaN, Infinity, -Infinity]) {
+    assertThrows(() => toUnits(bad), TypeError, undefined, String(bad));
+  }
+});
+
+Deno.test("toUnits() names the amount it could not read", () => {
+  const e = assertThrows(() => toUnits("ten", "maxCostUsd"), TypeError);
+  assertEquals(e.message.includes("maxCostUsd") && e.message.includes('"ten"'), true);
+  const plain = assertThrows(() => toUnits("ten"), TypeError);
+  assertEquals(plain.message.includes("amount"), true);
+});
+
+Deno.test("formatUnits() shows six decimals by default, rounding half up away from zero", () => {
+  assertEquals(formatUnits(0n), "0.000000");
+  assertEquals(formatUnits(100_000_000n), "0.000100");
+  assertEquals(formatUnits(12n * UNITS_PER_USD + 345_678_000_000n), "12.345678");
+  assertEquals(formatUnits(500_000n), "0.000001", "half a micro-dollar rounds up");
+  assertEquals(formatUnits(499_999n), "0.000000");
+  assertEquals(formatUnits(-500_000n), "-0.000001", "the magnitude rounds, then the sign returns");
+  assertEquals(formatUnits(-100_000_000n), "-0.000100");
+  assertEquals(formatUnits(999_999_500_000n), "1.000000", "rounding carries into the whole part");
+});
+
+Deno.test("formatUnits() takes the number of decimals, zero included", () => {
+  assertEquals(formatUnits(1_234_567_890_123n, 12), "1.234567890123");
+  assertEquals(formatUnits(1_234_567_890_123n, 2), "1.23");
+  assertEquals(formatUnits(5n, 12), "0.000000000005");
+  assertEquals(formatUnits(1_500_000_000_000n, 0), "2");
+  assertEquals(formatUnits(1_499_999_999_999n, 0), "1");
+  assertEquals(formatUnits(-2_500_000_000_000n, 0), "-3");
+  assertEquals(formatUnits(0n, 0), "0");
+});
