@@ -1,5 +1,11 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
-import { Agent, NoAsker, ReActCognition, type RunContext } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  CollectingObserver,
+  NoAsker,
+  ReActCognition,
+  type RunContext,
+} from "@agentkit/testing/runtime";
 import { toolCall } from "@agentkit/testing/ports";
 import {
   FakeAsker,
@@ -7,6 +13,7 @@ import {
   FakeLLM,
   FakeTool,
   makeTestCtx,
+  ScriptedProvider,
   ScriptExhausted,
 } from "@agentkit/testing/testing";
 
@@ -159,4 +166,75 @@ Deno.test("ReActCognition: cancelling while the human thinks cancels the run and
   const error = await assertRejects(() => run);
   assertEquals(error, reason);
   assertEquals([deploy.calls.length, llm.calls, clock.pending], [0, 1, 0]);
+});
+
+async function answerOnce(answer: string): Promise<{ ran: boolean; denied: unknown[] }> {
+  using asker = new FakeAsker([answer]);
+  const observer = new CollectingObserver();
+  const deploy = deployTool();
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "deploy", { env: "prod" })] }, "ok"]);
+  await ops([deploy]).run("ship", makeTestCtx({ llm, asker, observer, autonomy: "manual" }));
+  const denied = observer.items.filter((o) => o.kind === "approval_denied");
+  return { ran: deploy.calls.length === 1, denied: denied.map((o) => [o.payload, o.agent]) };
+}
+
+Deno.test("ReActCognition approves only a plain yes-like answer", async (t) => {
+  for (const answer of ["yes", "y", "YES", "Yes.", " ok! ", "OK", "approve", "approved", "Allow"]) {
+    await t.step(JSON.stringify(answer), async () => {
+      assertEquals(await answerOnce(answer), { ran: true, denied: [] });
+    });
+  }
+});
+
+Deno.test("ReActCognition denies every other answer, and observes the denial with the answer", async (t) => {
+  const answers = [
+    "no",
+    "do not allow",
+    "not approved",
+    "don't approve",
+    "yes, but not prod",
+    "yes no",
+    "yesterday",
+    "allowance",
+    "okay?",
+    "y.!",
+    "",
+    " ",
+    "n",
+  ];
+  for (const answer of answers) {
+    await t.step(JSON.stringify(answer), async () => {
+      assertEquals(await answerOnce(answer), {
+        ran: false,
+        denied: [[{ tool: "deploy", answer }, "ops"]],
+      });
+    });
+  }
+});
+
+Deno.test("ReActCognition asks with the arguments read from the call's raw JSON", async () => {
+  using asker = new FakeAsker(["yes"]);
+  const deploy = deployTool();
+  const llm = FakeLLM.script([
+    { toolCalls: [{ id: "c1", name: "deploy", args: {}, rawArgs: '{"env":"raw"}' }] },
+    "ok",
+  ]);
+  await ops([deploy]).run("ship", makeTestCtx({ llm, asker, autonomy: "manual" }));
+  assertEquals(asker.questions, ['Allow tool "deploy" with {"env":"raw"}? (yes/no)']);
+  assertEquals(deploy.calls, [{ env: "raw" }]);
+});
+
+Deno.test("ReActCognition does not ask about a provider's tools (the provider owns its grants)", async () => {
+  using asker = new FakeAsker([]);
+  const provider = new ScriptedProvider({
+    tools: [{ name: "deploy" }],
+    results: { deploy: "done" },
+  });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "deploy", {})] }, "ok"]);
+  const agent = new Agent("ops", {
+    model: "fake-model",
+    cognition: new ReActCognition({ provider }),
+  });
+  await agent.run("ship", makeTestCtx({ llm, asker, autonomy: "manual" }));
+  assertEquals([asker.questions, provider.recordedCalls.length], [[], 1]);
 });

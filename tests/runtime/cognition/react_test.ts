@@ -1,7 +1,20 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { Agent, HarnessError, ReActCognition } from "@agentkit/testing/runtime";
-import { type Message, toolCall } from "@agentkit/testing/ports";
-import { FakeLLM, FakeTool, makeTestCtx, ScriptExhausted } from "@agentkit/testing/testing";
+import {
+  Agent,
+  CollectingObserver,
+  HarnessError,
+  ReActCognition,
+  type RunContext,
+} from "@agentkit/testing/runtime";
+import { type FinishReason, type Message, ProviderError, toolCall } from "@agentkit/testing/ports";
+import {
+  FakeClock,
+  FakeLLM,
+  FakeTool,
+  makeTestCtx,
+  ScriptedProvider,
+  ScriptExhausted,
+} from "@agentkit/testing/testing";
 import { z } from "zod";
 
 function reactAgent(tools: FakeTool[], maxIterations?: number): Agent {
@@ -164,4 +177,213 @@ Deno.test("ReActCognition.stream() yields every model event across the loop", as
     "message_end",
   ]);
   assertEquals(tool.calls.length, 1);
+});
+
+Deno.test("ReActCognition lets a model failure other than a length cut fail the run", async (t) => {
+  const failures: Array<[string, string | Error, FinishReason | undefined]> = [
+    ["a provider error with no finish reason", "overloaded", undefined],
+    ["a content filter", "filtered", "content_filter"],
+    ["an Error that is not a ProviderError", new TypeError("bug in the adapter"), undefined],
+  ];
+  for (const [name, error, finishReason] of failures) {
+    await t.step(name, async () => {
+      const tool = new FakeTool({ name: "t", responder: "r" });
+      const llm = FakeLLM.script([
+        { content: "Checking.", toolCalls: [toolCall("c1", "t", {})] },
+        { error, finishReason },
+      ]);
+      const thrown = await assertRejects(() => reactAgent([tool]).run("go", makeTestCtx({ llm })));
+      if (error instanceof Error) assertEquals(thrown, error);
+      else assert(thrown instanceof ProviderError && thrown.finishReason === finishReason);
+      assertEquals([tool.calls.length, llm.calls], [1, 2]);
+    });
+  }
+});
+
+Deno.test("ReActCognition: a length cut that reports no usage keeps the usage and output so far", async () => {
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  const llm = FakeLLM.script([
+    {
+      content: "Checking.",
+      toolCalls: [toolCall("c1", "t", {})],
+      usage: { inputTokens: 5, outputTokens: 1 },
+    },
+    { error: new ProviderError("cut", { finishReason: "length" }) },
+  ]);
+  const r = await reactAgent([tool]).run("go", makeTestCtx({ llm }));
+  assertEquals([r.stopReason, r.output, r.usage], ["length", "Checking.", {
+    inputTokens: 5,
+    outputTokens: 1,
+  }]);
+  assertEquals(r.messages.at(-1)?.role, "tool", "the cut turn adds nothing to the transcript");
+});
+
+Deno.test("ReActCognition sends the whole transcript on each call: the assistant turn with its tool calls, then the results", async () => {
+  const lookup = new FakeTool({ name: "lookup", responder: { up: true } });
+  const note = new FakeTool({ name: "note", responder: "noted" });
+  const calls = [toolCall("c1", "lookup", { host: "a" }), toolCall("c2", "note", { text: "x" })];
+  const llm = FakeLLM.script([
+    {
+      content: "Checking two things.",
+      toolCalls: calls,
+      usage: { inputTokens: 5, outputTokens: 1 },
+    },
+    { content: "Both fine.", usage: { inputTokens: 7, outputTokens: 2 } },
+  ]);
+  const r = await reactAgent([lookup, note]).run("go", makeTestCtx({ llm }));
+  const first = llm.requests[0].messages;
+  assertEquals(first.at(-1), { role: "user", content: "go" });
+  const second: Message[] = [
+    ...first,
+    { role: "assistant", content: "Checking two things.", toolCalls: calls },
+    { role: "tool", content: '{"up":true}', toolCallId: "c1" },
+    { role: "tool", content: "noted", toolCallId: "c2" },
+  ];
+  assertEquals(llm.requests[1].messages, second);
+  assertEquals(r.messages, [...second, { role: "assistant", content: "Both fine." }]);
+  assertEquals([r.output, r.stopReason, r.usage], ["Both fine.", "stop", {
+    inputTokens: 12,
+    outputTokens: 3,
+  }]);
+});
+
+Deno.test("ReActCognition: a turn cut by the content filter or an error ends the run without running its tools", async (t) => {
+  for (const finishReason of ["content_filter", "error"] as const) {
+    await t.step(finishReason, async () => {
+      const tool = new FakeTool({ name: "t", responder: "r" });
+      const llm = FakeLLM.script([{
+        content: "partial",
+        toolCalls: [toolCall("c1", "t", {})],
+        finishReason,
+      }]);
+      const r = await reactAgent([tool]).run("go", makeTestCtx({ llm }));
+      assertEquals([r.stopReason, r.output, tool.calls.length, llm.calls], [
+        "error",
+        "partial",
+        0,
+        1,
+      ]);
+    });
+  }
+});
+
+Deno.test("ReActCognition: a failing tool is observed as tool_error with the tool and call id", async () => {
+  const observer = new CollectingObserver();
+  const tool = new FakeTool({ name: "flaky", failWith: "disk full" });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c9", "flaky", {})] }, "ok"]);
+  await reactAgent([tool]).run("go", makeTestCtx({ llm, observer }));
+  const errors = observer.items.filter((o) => o.kind === "tool_error");
+  assertEquals(errors.map((o) => [o.payload, o.agent]), [[{ tool: "flaky", callId: "c9" }, "sre"]]);
+  assert(errors[0].text.includes("disk full"), errors[0].text);
+});
+
+Deno.test("ReActCognition hands the model a tool's value: strings as they are, others as JSON, nothing as empty", async () => {
+  const tools = [
+    new FakeTool({ name: "text", responder: "plain text" }),
+    new FakeTool({ name: "json", responder: { n: 1, s: "a" } }),
+    new FakeTool({ name: "nothing", responder: () => undefined }),
+  ];
+  const llm = FakeLLM.script([
+    { toolCalls: tools.map((t, i) => toolCall(`c${i}`, t.name, {})) },
+    "done",
+  ]);
+  await reactAgent(tools).run("go", makeTestCtx({ llm }));
+  assertEquals(toolMessages(llm.requests[1].messages).map((m) => m.content), [
+    "plain text",
+    '{"n":1,"s":"a"}',
+    "",
+  ]);
+});
+
+Deno.test("ReActCognition reads the raw JSON arguments when a call carries them", async () => {
+  const tool = new FakeTool({ name: "lookup", responder: "ok" });
+  const llm = FakeLLM.script([
+    {
+      toolCalls: [{
+        id: "c1",
+        name: "lookup",
+        args: { host: "parsed" },
+        rawArgs: '{"host":"raw"}',
+      }],
+    },
+    "done",
+  ]);
+  await reactAgent([tool]).run("go", makeTestCtx({ llm }));
+  assertEquals(tool.calls, [{ host: "raw" }]);
+});
+
+Deno.test("ReActCognition defaults to 10 iterations and reports its limits", async () => {
+  const tool = new FakeTool({ name: "fetch", responder: "more" });
+  const cognition = new ReActCognition({ tools: [tool], toolTimeoutMs: 250 });
+  assertEquals([cognition.name, cognition.maxIterations, cognition.toolTimeoutMs], [
+    "react",
+    10,
+    250,
+  ]);
+  assertEquals(cognition.specs().map((s) => s.name), ["fetch"]);
+  assertEquals(new ReActCognition().specs(), []);
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "fetch", {})] }], { repeatLast: true });
+  const r = await new Agent("a", { model: "fake-model", cognition }).run(
+    "go",
+    makeTestCtx({ llm }),
+  );
+  assertEquals([r.stopReason, llm.calls, tool.calls.length], ["max_iterations", 10, 10]);
+});
+
+Deno.test("ReActCognition rejects contradictory or out-of-range options", () => {
+  const t = new FakeTool({ name: "t", responder: 1 });
+  const provider = new ScriptedProvider({ tools: [{ name: "x" }], results: { x: "y" } });
+  assertThrows(() => new ReActCognition({ tools: [t], provider }), TypeError, "provider");
+  for (const maxIterations of [1.5, -1, NaN]) {
+    assertThrows(() => new ReActCognition({ maxIterations }), RangeError, "maxIterations");
+  }
+  for (const toolTimeoutMs of [0, NaN, -1]) {
+    assertThrows(() => new ReActCognition({ toolTimeoutMs }), RangeError, "toolTimeoutMs");
+  }
+  assertEquals(new ReActCognition({ maxIterations: 1, toolTimeoutMs: 0.5 }).maxIterations, 1);
+});
+
+Deno.test("ReActCognition: cancelling the run while a tool with toolTimeoutMs runs cancels the tool and drops both timers", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const controller = new AbortController();
+  const toolSignals: AbortSignal[] = [];
+  const tool = new FakeTool({
+    name: "scan",
+    responder: async (_args: unknown, ctx: RunContext) => {
+      toolSignals.push(ctx.signal);
+      await ctx.clock.sleep(10_000, ctx.signal);
+      return "scanned";
+    },
+  });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "scan", {})] }, "unreached"], {
+    allowUnused: true,
+  });
+  const agent = new Agent("sre", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [tool], toolTimeoutMs: 5_000 }),
+  });
+  const run = agent.run("go", makeTestCtx({ llm, clock, signal: controller.signal }));
+  for (let i = 0; i < 100 && clock.pending < 2; i++) await Promise.resolve();
+  assertEquals(clock.pending, 2, "the tool's wait and the deadline");
+  const reason = new Error("user cancelled");
+  controller.abort(reason);
+  assertEquals(await assertRejects(() => run), reason);
+  assertEquals(toolSignals.map((s) => [s.aborted, s.reason]), [[true, reason]]);
+  assertEquals([clock.pending, clock.now(), llm.calls], [0, 0, 1]);
+});
+
+Deno.test("ReActCognition: a tool that beats its deadline leaves no deadline timer behind", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const tool = new FakeTool({ name: "t", responder: "quick" });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "t", {})] }, "done"]);
+  const agent = new Agent("sre", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [tool], toolTimeoutMs: 5_000 }),
+  });
+  const r = await agent.run("go", makeTestCtx({ llm, clock }));
+  assertEquals([r.output, clock.pending, toolMessages(r.messages)[0].content], [
+    "done",
+    0,
+    "quick",
+  ]);
 });
