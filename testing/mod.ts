@@ -63,3 +63,4 @@ export * from "./transcript.ts";
 export * from "./agent_matchers.ts";
 export * from "./agent_assertions.ts";
 export * from "./frameworks/mod.ts";
+export * from "./cassette/mod.ts";

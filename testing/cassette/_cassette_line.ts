@@ -1,0 +1,210 @@
+// One line of a cassette: the request as sent (model, messages, tools,
+// settings; never a header, a key or a signal) and the answer as a FakeLLM
+// script turn. A provider failure keeps its class in `fault` so a replayed
+// 429 is a RateLimitError again, retried as the recorded one was.
+import { z } from "zod";
+import type { ChatRequest } from "../../ports/chat.ts";
+import {
+  ProviderError,
+  ProviderResponseError,
+  ProviderTimeoutError,
+  RateLimitError,
+} from "../../ports/provider_errors.ts";
+import { parseOrExplain } from "../_validate.ts";
+import { InvalidScript } from "../errors.ts";
+import { parseTurn, type Turn } from "../turn.ts";
+
+/** A provider failure, as data. */
+export interface Fault {
+  readonly class:
+    | "ProviderError"
+    | "ProviderTimeoutError"
+    | "RateLimitError"
+    | "ProviderResponseError";
+  readonly phase: "pre_stream" | "mid_stream";
+  readonly retryable?: boolean;
+  readonly retryAfterMs?: number;
+  readonly status?: number;
+}
+
+/** The recorded request: what matching compares. */
+export interface RecordedCall {
+  readonly model: string;
+  readonly messages: readonly unknown[];
+  readonly tools?: readonly unknown[];
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/** One parsed line. */
+export interface CassetteLine {
+  readonly request: RecordedCall;
+  readonly turn: Turn;
+  readonly fault?: Fault;
+}
+
+const faultSchema = z.strictObject({
+  class: z.enum([
+    "ProviderError",
+    "ProviderTimeoutError",
+    "RateLimitError",
+    "ProviderResponseError",
+  ]),
+  phase: z.enum(["pre_stream", "mid_stream"]),
+  retryable: z.boolean().optional(),
+  retryAfterMs: z.number().nonnegative().optional(),
+  status: z.number().int().optional(),
+});
+
+const lineSchema = z.strictObject({
+  request: z.strictObject({
+    model: z.string(),
+    messages: z.array(z.record(z.string(), z.unknown())),
+    tools: z.array(z.record(z.string(), z.unknown())).optional(),
+    settings: z.record(z.string(), z.unknown()).optional(),
+  }),
+  turn: z.unknown(),
+  fault: faultSchema.optional(),
+});
+
+/** Parses a cassette's text; a bad line is an `InvalidScript` naming it. */
+export function parseCassette(text: string, path: string): CassetteLine[] {
+  const lines: CassetteLine[] = [];
+  const raw = text.split("\n");
+  for (let i = 0; i < raw.length; i++) {
+    const source = raw[i].trim();
+    if (!source) continue;
+    const where = `${path} line ${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(source);
+    } catch (error) {
+      throw new InvalidScript(
+        `${where} is not JSON (${
+          (error as Error).message
+        }); each line of a cassette is one JSON object { request, turn }: fix the line or re-record with AGENTKIT_CASSETTE=record`,
+      );
+    }
+    const line = parseOrExplain(lineSchema, value, where);
+    const turn = parseTurn(line.turn, `${where} turn`);
+    if (line.fault && turn.error === undefined) {
+      throw new InvalidScript(`${where}: a fault needs the turn's error message ("error": "...")`);
+    }
+    lines.push(
+      line.fault ? { request: line.request, turn, fault: line.fault } : {
+        request: line.request,
+        turn,
+      },
+    );
+  }
+  return lines;
+}
+
+/** The turn a replay plays: the recorded error rebuilt as its class. */
+export function replayTurn(line: CassetteLine): Turn {
+  const { turn, fault } = line;
+  if (!fault || typeof turn.error !== "string") return turn;
+  return { ...turn, error: toError(turn.error, fault, turn) };
+}
+
+function toError(message: string, fault: Fault, turn: Turn): ProviderError {
+  const options = {
+    phase: fault.phase,
+    status: fault.status,
+    usage: turn.usage,
+    finishReason: turn.finishReason,
+  };
+  switch (fault.class) {
+    case "RateLimitError":
+      return new RateLimitError(message, { ...options, retryAfterMs: fault.retryAfterMs });
+    case "ProviderTimeoutError":
+      return new ProviderTimeoutError(message, { ...options, retryable: fault.retryable ?? true });
+    case "ProviderResponseError":
+      return new ProviderResponseError(message, { ...options, retryable: fault.retryable });
+    case "ProviderError":
+      return new ProviderError(message, { ...options, retryable: fault.retryable });
+  }
+}
+
+/** A provider failure as data, or `undefined` for what is not recorded. */
+export function faultOf(error: unknown, phase: Fault["phase"]): Fault | undefined {
+  if (!(error instanceof ProviderError)) return undefined;
+  const status = (error as { status?: unknown }).status;
+  return {
+    class: error instanceof RateLimitError
+      ? "RateLimitError"
+      : error instanceof ProviderTimeoutError
+      ? "ProviderTimeoutError"
+      : error instanceof ProviderResponseError
+      ? "ProviderResponseError"
+      : "ProviderError",
+    phase: error.phase === "mid_stream" ? "mid_stream" : phase,
+    retryable: error.retryable,
+    ...(error instanceof RateLimitError && error.retryAfterMs !== undefined
+      ? { retryAfterMs: error.retryAfterMs }
+      : {}),
+    ...(typeof status === "number" ? { status } : {}),
+  };
+}
+
+/** The request as recorded: JSON values only, no signal. */
+export function recordedCall(request: ChatRequest): RecordedCall {
+  const call: { -readonly [K in keyof RecordedCall]: RecordedCall[K] } = {
+    model: request.model,
+    messages: request.messages,
+  };
+  if (request.tools?.length) call.tools = request.tools;
+  if (request.settings) call.settings = request.settings as Record<string, unknown>;
+  return call;
+}
+
+/**
+ * The first field where `actual` (a live request) differs from `recorded`
+ * (parsed JSON), as a path, or `undefined` when they match. An `undefined`
+ * property counts as absent; strings are compared after `mask`, which the
+ * recording went through.
+ */
+export function firstDifference(
+  recorded: unknown,
+  actual: unknown,
+  mask: (s: string) => string,
+  path = "",
+): string | undefined {
+  if (recorded === actual) return undefined;
+  if (typeof actual === "string") {
+    return typeof recorded === "string" && mask(actual) === recorded ? undefined : path;
+  }
+  if (
+    recorded === null || actual === null || typeof recorded !== "object" ||
+    typeof actual !== "object"
+  ) return path;
+  if (Array.isArray(recorded) || Array.isArray(actual)) {
+    if (!Array.isArray(recorded) || !Array.isArray(actual)) return path;
+    const n = Math.max(recorded.length, actual.length);
+    for (let i = 0; i < n; i++) {
+      const d = firstDifference(recorded[i], actual[i], mask, `${path}[${i}]`);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  const r = recorded as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  for (const key in a) {
+    if (a[key] === undefined && !(key in r)) continue;
+    const d = firstDifference(r[key], a[key], mask, path ? `${path}.${key}` : key);
+    if (d !== undefined) return d;
+  }
+  for (const key in r) {
+    if (!(key in a) || a[key] === undefined) return path ? `${path}.${key}` : key;
+  }
+  return undefined;
+}
+
+/** The value at a path made by {@linkcode firstDifference}. */
+export function valueAt(value: unknown, path: string): unknown {
+  let v = value;
+  for (const part of path.match(/[^.[\]]+/g) ?? []) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}

@@ -1,0 +1,565 @@
+/**
+ * Record a real model once, replay it forever.
+ *
+ * @module
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
+import type { Ctx } from "../../ports/context.ts";
+import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
+import type { Message, ToolCall } from "../../ports/message.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { Usage } from "../../ports/usage.ts";
+import type { HarnessError } from "../../runtime/harness_error.ts";
+import { env } from "../_env.ts";
+import { nearest } from "../_validate.ts";
+import { FakeLLM } from "../fake_llm.ts";
+import type { Turn } from "../turn.ts";
+import {
+  type CassetteLine,
+  faultOf,
+  firstDifference,
+  parseCassette,
+  recordedCall,
+  replayTurn,
+  valueAt,
+} from "./_cassette_line.ts";
+import { CassetteMismatch } from "./cassette_mismatch.ts";
+
+/**
+ * How a cassette treats its file: `"once"` replays it when it exists and
+ * records it when it does not; `"replay"` never records; `"record"` records
+ * afresh over whatever is there.
+ */
+export type CassetteMode = "once" | "replay" | "record";
+
+/** Options for {@linkcode cassette}. */
+export interface CassetteOptions {
+  /**
+   * Makes the real port to record through (called once, and only when
+   * recording: a replay never builds it, so it needs no key and no network).
+   */
+  readonly upstream?: () => LLMPort;
+  /**
+   * The mode; the `AGENTKIT_CASSETTE` environment variable (`once`, `replay`
+   * or `record`) overrides it, so CI can forbid recording and a developer can
+   * re-record without editing the test.
+   * @default {"once"}
+   */
+  readonly mode?: CassetteMode;
+  /**
+   * More to mask before anything is written: strings or patterns, replaced by
+   * `[REDACTED]` wherever they occur in a recorded request or turn. API keys
+   * (`sk-...`, `Bearer ...`, the values of `OPENAI_API_KEY` and
+   * `ANTHROPIC_API_KEY`) are always masked; headers are never recorded.
+   * @default {[]}
+   */
+  readonly redact?: ReadonlyArray<string | RegExp>;
+}
+
+const MODES: readonly CassetteMode[] = ["once", "replay", "record"];
+const KNOWN_OPTIONS = ["upstream", "mode", "redact"];
+const MASK = "[REDACTED]";
+// A line without usage bills nothing: nothing was recorded as billed.
+const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
+const KEY_PATTERNS: readonly RegExp[] = [
+  /\bsk-[A-Za-z0-9_-]{8,}/g,
+  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+];
+const KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+
+/**
+ * A model port that replays a recorded conversation from a JSONL file, or
+ * records one through a real port. Each line is `{ request, turn }`: the
+ * request as sent (model, messages, tools, settings) and the answer in the
+ * `FakeLLM.script` turn format (streamed chunks, tool calls, usage, finish
+ * reason, errors), so a cassette reads like a script and can be edited as
+ * one. Replay checks each request against its recording, in order, and fails
+ * with `CassetteMismatch` at the first differing field.
+ *
+ * Obtain one with {@linkcode cassette}; `await using` it (or call
+ * `verify()`), so a replay that used fewer turns than recorded fails.
+ *
+ * @example Replaying a hand-written cassette
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { cassette, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * await Deno.writeTextFile(path, JSON.stringify({
+ *   request: { model: "fake-model", messages: [{ role: "user", content: "hi" }] },
+ *   turn: { content: "Hello!", usage: { inputTokens: 3, outputTokens: 2 } },
+ * }) + "\n");
+ * {
+ *   await using llm = cassette(path, { mode: "replay" });
+ *   const result = await new Agent("a", { model: "fake-model" }).run("hi", makeTestCtx({ llm }));
+ *   assertEquals(result.output, "Hello!");
+ * }
+ * await Deno.remove(path);
+ * ```
+ */
+export class Cassette implements LLMPort, AsyncDisposable {
+  /** The file. */
+  readonly path: string;
+  /** The mode in force (after `AGENTKIT_CASSETTE`): `"replay"` or `"record"`. */
+  readonly mode: "replay" | "record";
+  readonly #lines: readonly CassetteLine[];
+  readonly #replay: FakeLLM | undefined;
+  readonly #upstream: (() => LLMPort) | undefined;
+  readonly #mask: (s: string) => string;
+  #port: LLMPort | undefined;
+  #calls = 0;
+  #written = 0;
+  #harnessErrors: HarnessError[] = [];
+
+  /**
+   * Opens the cassette (use {@linkcode cassette}).
+   *
+   * @param path The JSONL file.
+   * @param options Upstream, mode and extra redactions.
+   */
+  constructor(path: string | URL, options: CassetteOptions = {}) {
+    checkOptions(options);
+    this.path = path instanceof URL ? fileURLToPath(path) : path;
+    this.#upstream = options.upstream;
+    this.#mask = masker(options.redact ?? []);
+    const mode = modeOf(options.mode);
+    const exists = existsSync(this.path);
+    this.mode = mode === "record" || (mode === "once" && !exists) ? "record" : "replay";
+    if (this.mode === "replay") {
+      if (!exists) {
+        throw new CassetteMismatch(
+          this.path,
+          1,
+          "",
+          undefined,
+          undefined,
+          "the file does not exist and the mode is replay, which never records; record it once with the mode once or record",
+        );
+      }
+      this.#lines = parseCassette(readFileSync(this.path, "utf8"), this.path);
+      this.#replay = this.#lines.length
+        ? FakeLLM.script(this.#lines.map(replayTurn), { usage: NO_USAGE })
+        : undefined;
+    } else {
+      if (!this.#upstream) {
+        throw new TypeError(
+          `Cannot record cassette ${this.path} without upstream: pass cassette(path, { upstream: () => new OpenAIChatLLM({ ... }) }), or commit the recorded file and replay it`,
+        );
+      }
+      this.#lines = [];
+      // "record" starts the file afresh; "once" writes it at the first answer.
+      if (mode === "record") this.#write("", false);
+    }
+  }
+
+  /** How many model calls the cassette served. */
+  get calls(): number {
+    return this.#calls;
+  }
+
+  /** How many interactions the file holds (replay) or has recorded so far (record). */
+  get size(): number {
+    return this.mode === "replay" ? this.#lines.length : this.#written;
+  }
+
+  /**
+   * One blocking call: replayed, or sent upstream and recorded.
+   * @param request The request.
+   * @param ctx The run.
+   * @returns The recorded or the upstream response.
+   */
+  async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+    const n = ++this.#calls;
+    if (this.mode === "replay") {
+      this.#check(request, n);
+      return await this.#replay!.chat(request, ctx);
+    }
+    return await this.#recordChat(request, ctx);
+  }
+
+  /**
+   * One streamed call: replayed, or streamed from upstream and recorded.
+   * @param request The request.
+   * @param ctx The run.
+   * @returns The events.
+   */
+  stream(request: ChatRequest, ctx?: Ctx): AsyncIterable<StreamEvent> {
+    const n = ++this.#calls;
+    if (this.mode === "replay") return this.#replayStream(request, ctx, n);
+    return this.#recordStream(request, ctx);
+  }
+
+  /**
+   * A system + user prompt, as a chat call.
+   * @param request The prompt.
+   * @param ctx The run.
+   * @returns The response.
+   */
+  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
+    const messages: Message[] = [];
+    if (request.system) messages.push({ role: "system", content: request.system });
+    messages.push({ role: "user", content: request.user });
+    return this.chat({ messages, model: request.model, signal: request.signal }, ctx);
+  }
+
+  /**
+   * Throws what a finished replay should not hide: a mismatch the code under
+   * test swallowed, or recorded interactions that were never asked for.
+   *
+   * @throws {HarnessError} `CassetteMismatch`, or `UnusedTurns`.
+   *
+   * @example
+   * ```ts
+   * import { cassette, UnusedTurns } from "@agentkit/testing/testing";
+   * import { assertThrows } from "@std/assert";
+   *
+   * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * const line = { request: { model: "m", messages: [] }, turn: { content: "ok" } };
+   * await Deno.writeTextFile(path, `${JSON.stringify(line)}\n${JSON.stringify(line)}\n`);
+   * const llm = cassette(path, { mode: "replay" });
+   * await llm.chat({ model: "m", messages: [] });
+   * assertThrows(() => llm.verify(), UnusedTurns, "used only 1");
+   * await Deno.remove(path);
+   * ```
+   */
+  verify(): void {
+    const swallowed = this.#harnessErrors[0];
+    if (swallowed) throw swallowed;
+    this.#replay?.verify();
+  }
+
+  /** `await using` verifies a replay at scope exit. */
+  [Symbol.asyncDispose](): Promise<void> {
+    try {
+      this.verify();
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #check(request: ChatRequest, n: number): void {
+    const line = this.#lines[n - 1];
+    if (!line) {
+      throw this.#harness(
+        new CassetteMismatch(
+          this.path,
+          n,
+          "",
+          undefined,
+          recordedCall(request),
+          `request ${n} has no recording: the cassette holds ${this.#lines.length} interaction(s)`,
+        ),
+      );
+    }
+    const actual = recordedCall(request);
+    const field = firstDifference(line.request, actual, this.#mask);
+    if (field !== undefined) {
+      throw this.#harness(
+        new CassetteMismatch(
+          this.path,
+          n,
+          field,
+          valueAt(line.request, field),
+          valueAt(actual, field),
+        ),
+      );
+    }
+  }
+
+  async *#replayStream(
+    request: ChatRequest,
+    ctx: Ctx | undefined,
+    n: number,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
+    this.#check(request, n);
+    const line = this.#lines[n - 1];
+    // A failure recorded before the first event is thrown before any event
+    // again (a retry middleware re-invokes only those).
+    if (line.fault?.phase === "pre_stream" && !line.turn.chunks?.length) {
+      await this.#replay!.chat(request, ctx);
+      return;
+    }
+    yield* this.#replay!.stream(request, ctx);
+  }
+
+  #harness(error: HarnessError): HarnessError {
+    this.#harnessErrors.push(error);
+    return error;
+  }
+
+  #upstreamPort(): LLMPort {
+    return this.#port ??= this.#upstream!();
+  }
+
+  async #recordChat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
+    let response: ChatResponse;
+    try {
+      response = await this.#upstreamPort().chat(request, allowing(ctx));
+    } catch (error) {
+      this.#recordFailure(request, error, "pre_stream", {});
+      throw error;
+    }
+    this.#append(request, turnOf(request, response.content, [], response));
+    return response;
+  }
+
+  async *#recordStream(
+    request: ChatRequest,
+    ctx: Ctx | undefined,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
+    const chunks: string[] = [];
+    const toolCalls: ToolCall[] = [];
+    let started = false;
+    let done = false;
+    try {
+      for await (const event of this.#upstreamPort().stream(request, allowing(ctx))) {
+        started = true;
+        if (event.type === "text_delta") chunks.push(event.content);
+        else if (event.type === "tool_call") toolCalls.push(event.call);
+        else if (event.type === "message_end") {
+          done = true;
+          this.#append(
+            request,
+            turnOf(request, chunks.join(""), chunks, {
+              toolCalls,
+              finishReason: event.finishReason,
+              usage: event.usage,
+            }),
+          );
+        } else if (event.type === "error") {
+          done = true;
+          this.#recordFailure(request, event.error, "mid_stream", {
+            chunks,
+            toolCalls,
+            usage: event.usage,
+            finishReason: event.finishReason,
+          });
+        }
+        yield event;
+      }
+    } catch (error) {
+      if (!done) {
+        done = true;
+        this.#recordFailure(request, error, started ? "mid_stream" : "pre_stream", {
+          chunks,
+          toolCalls,
+        });
+      }
+      throw error;
+    } finally {
+      // The consumer stopped reading (cancelled, timed out): replay streams
+      // the same chunks and then waits for the same cancellation.
+      if (!done && started) {
+        this.#append(request, { ...chunkFields(chunks), stall: true });
+      }
+    }
+  }
+
+  #recordFailure(
+    request: ChatRequest,
+    error: unknown,
+    phase: "pre_stream" | "mid_stream",
+    seen: {
+      chunks?: readonly string[];
+      toolCalls?: readonly ToolCall[];
+      usage?: Usage;
+      finishReason?: Turn["finishReason"];
+    },
+  ): void {
+    // Harness errors, cancellations and bugs are not the provider's answer.
+    const fault = faultOf(error, phase);
+    if (!fault) return;
+    const chunks = seen.chunks ?? [];
+    const turn: Record<string, unknown> = { ...chunkFields(chunks) };
+    if (fault.phase === "mid_stream") turn.failAfterChunks = chunks.length;
+    if (seen.toolCalls?.length) turn.toolCalls = seen.toolCalls;
+    const e = error as { usage?: Usage; finishReason?: string; message: string };
+    const usage = seen.usage ?? e.usage;
+    const finishReason = seen.finishReason ?? e.finishReason;
+    if (usage) turn.usage = usage;
+    if (finishReason) turn.finishReason = finishReason;
+    turn.error = e.message;
+    this.#write(this.#line({ request: recordedCall(request), turn, fault }), true);
+  }
+
+  #append(request: ChatRequest, turn: Record<string, unknown>): void {
+    this.#write(this.#line({ request: recordedCall(request), turn }), true);
+  }
+
+  #line(value: unknown): string {
+    const mask = this.#mask;
+    return JSON.stringify(value, (_key, v) => typeof v === "string" ? mask(v) : v) + "\n";
+  }
+
+  #write(text: string, append: boolean): void {
+    if (append && this.#written === 0 && !existsSync(this.path)) append = false;
+    if (!append) mkdirSync(dirname(this.path), { recursive: true });
+    if (append) appendFileSync(this.path, text);
+    else writeFileSync(this.path, text);
+    if (text) this.#written++;
+  }
+}
+
+/**
+ * A cassette: replays `path` when it exists, records it through
+ * `upstream()` when it does not (mode `"once"`), never records
+ * (`"replay"`), or records afresh (`"record"`); `AGENTKIT_CASSETTE`
+ * overrides the mode. Recording under a test context is allowed: choosing to
+ * record is the opt-in, so the upstream port gets a context that permits real
+ * requests. Nothing but the request's model, messages, tools and settings
+ * and the answer is written: no header, no key; `redact` masks more.
+ *
+ * @param path The JSONL file (a path or a `file:` URL).
+ * @param options `upstream` (a factory of the real port), `mode`, `redact`.
+ * @returns The cassette, a model port.
+ * @throws {TypeError} On a bad option, or recording without `upstream`.
+ * @throws {InvalidScript} When the file has a malformed line (the message names it).
+ * @throws {CassetteMismatch} In replay mode, when the file does not exist.
+ *
+ * @example Record once through a port, then replay without it
+ * ```ts
+ * import { cassette, FakeLLM } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/greeting.jsonl`;
+ * const request = { model: "fake-model", messages: [{ role: "user" as const, content: "hi" }] };
+ * {
+ *   // In a real suite, upstream is a provider port: () => new OpenAIChatLLM()
+ *   await using recorder = cassette(path, { upstream: () => new FakeLLM("Hello!") });
+ *   assertEquals(recorder.mode, "record");
+ *   assertEquals((await recorder.chat(request)).content, "Hello!");
+ * }
+ * {
+ *   await using player = cassette(path, {
+ *     upstream: () => { throw new Error("a replay never builds the port"); },
+ *   });
+ *   assertEquals(player.mode, "replay");
+ *   assertEquals((await player.chat(request)).content, "Hello!");
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function cassette(path: string | URL, options: CassetteOptions = {}): Cassette {
+  return new Cassette(path, options);
+}
+
+function turnOf(
+  request: ChatRequest,
+  content: string,
+  chunks: readonly string[],
+  response: Pick<ChatResponse, "toolCalls" | "finishReason" | "usage"> & { model?: string },
+): Record<string, unknown> {
+  const turn: Record<string, unknown> = chunks.length > 1 ? { chunks } : content ? { content } : {};
+  if (response.toolCalls.length) turn.toolCalls = response.toolCalls;
+  turn.usage = response.usage;
+  const derived = response.toolCalls.length ? "tool_calls" : "stop";
+  if (response.finishReason !== derived) turn.finishReason = response.finishReason;
+  if (response.model !== undefined && response.model !== request.model) {
+    turn.model = response.model;
+  }
+  return turn;
+}
+
+function chunkFields(chunks: readonly string[]): Record<string, unknown> {
+  return chunks.length ? { chunks } : {};
+}
+
+// The context the upstream port gets while recording: the caller's, with
+// real model requests allowed (recording is the opt-in). Methods stay bound
+// to the original, whose private state they read.
+function allowing(ctx: Ctx | undefined): Ctx | undefined {
+  if (!ctx) return ctx;
+  return new Proxy(ctx, {
+    get(target, key) {
+      if (key === "allowModelRequests") return true;
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function masker(extra: ReadonlyArray<string | RegExp>): (s: string) => string {
+  const patterns: RegExp[] = [...KEY_PATTERNS];
+  const literals: string[] = [];
+  for (const name of KEY_VARIABLES) {
+    const value = env(name);
+    if (value && value.length >= 8) literals.push(value);
+  }
+  for (const r of extra) {
+    if (typeof r === "string") {
+      if (r) literals.push(r);
+    } else patterns.push(new RegExp(r.source, r.flags.includes("g") ? r.flags : `${r.flags}g`));
+  }
+  return (s: string) => {
+    let out = s;
+    for (const literal of literals) if (out.includes(literal)) out = out.split(literal).join(MASK);
+    for (const pattern of patterns) {
+      pattern.lastIndex = 0;
+      if (pattern.test(out)) {
+        pattern.lastIndex = 0;
+        out = out.replace(pattern, MASK);
+      }
+    }
+    return out;
+  };
+}
+
+function modeOf(given: CassetteMode | undefined): CassetteMode {
+  const fromEnv = env("AGENTKIT_CASSETTE");
+  if (fromEnv !== undefined && fromEnv !== "") {
+    if (!MODES.includes(fromEnv as CassetteMode)) {
+      throw new TypeError(
+        `AGENTKIT_CASSETTE must be one of ${MODES.join(", ")}, got ${JSON.stringify(fromEnv)}`,
+      );
+    }
+    return fromEnv as CassetteMode;
+  }
+  return given ?? "once";
+}
+
+function checkOptions(options: CassetteOptions): void {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(
+      `Cannot open a cassette: options must be an object, got ${
+        options === null ? "null" : typeof options
+      }`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (KNOWN_OPTIONS.includes(key)) continue;
+    const near = nearest(key, KNOWN_OPTIONS);
+    throw new TypeError(
+      `Cannot open a cassette: unknown option "${key}"${
+        near ? `; did you mean "${near}"?` : `; the options are ${KNOWN_OPTIONS.join(", ")}`
+      }`,
+    );
+  }
+  if (options.upstream !== undefined && typeof options.upstream !== "function") {
+    throw new TypeError(
+      "Cannot open a cassette: upstream must be a function that makes the real port (() => new OpenAIChatLLM()), not the port itself",
+    );
+  }
+  if (options.mode !== undefined && !MODES.includes(options.mode)) {
+    throw new TypeError(
+      `Cannot open a cassette: mode must be one of ${MODES.join(", ")}, got ${
+        JSON.stringify(options.mode)
+      }`,
+    );
+  }
+  if (
+    options.redact !== undefined &&
+    (!Array.isArray(options.redact) ||
+      options.redact.some((r) => typeof r !== "string" && !(r instanceof RegExp)))
+  ) {
+    throw new TypeError(
+      "Cannot open a cassette: redact must be an array of strings and regular expressions",
+    );
+  }
+}

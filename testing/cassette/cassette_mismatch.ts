@@ -1,0 +1,76 @@
+/**
+ * The error a replaying cassette throws when the code under test asks
+ * something the recording does not hold.
+ *
+ * @module
+ */
+import { HarnessError } from "../../runtime/harness_error.ts";
+
+/**
+ * A replayed request differs from the recorded one (or there is no recorded
+ * one): the code under test changed since the cassette was recorded. A
+ * harness error, so no catch in the runtime absorbs it. The message shows the
+ * first differing field and how to re-record.
+ *
+ * @example
+ * ```ts
+ * import { CassetteMismatch } from "@agentkit/testing/testing";
+ * import { HarnessError } from "@agentkit/testing/runtime";
+ * import { assert, assertEquals } from "@std/assert";
+ *
+ * const e = new CassetteMismatch("fixtures/a.jsonl", 2, "messages[1].content", "hi", "hello");
+ * assert(e instanceof HarnessError);
+ * assertEquals(e.field, "messages[1].content");
+ * assert(e.message.includes("AGENTKIT_CASSETTE=record"));
+ * ```
+ */
+export class CassetteMismatch extends HarnessError {
+  /** The cassette file. */
+  readonly path: string;
+  /** The 1-based request that did not match. */
+  readonly request: number;
+  /** The first differing field (`"messages[1].content"`), or `""` when there is no recording. */
+  readonly field: string;
+  /** The recorded value of that field. */
+  readonly recorded: unknown;
+  /** The value the code under test sent. */
+  readonly actual: unknown;
+
+  /**
+   * Creates the instance.
+   *
+   * @param path The cassette file.
+   * @param request The 1-based request number.
+   * @param field The first differing field; `""` when the request has no recording.
+   * @param recorded The recorded value.
+   * @param actual The value sent now.
+   * @param detail A sentence replacing the default description of the difference.
+   */
+  constructor(
+    path: string,
+    request: number,
+    field: string,
+    recorded: unknown,
+    actual: unknown,
+    detail?: string,
+  ) {
+    const what = detail ??
+      `request ${request} differs from the recording at ${field || "the request"}: recorded ${
+        show(recorded)
+      }, got ${show(actual)}`;
+    super(
+      `Cassette ${path}: ${what}. If the change is intended, re-record: AGENTKIT_CASSETTE=record deno test -A <your test file> (or delete ${path} and run the test once)`,
+    );
+    this.path = path;
+    this.request = request;
+    this.field = field;
+    this.recorded = recorded;
+    this.actual = actual;
+  }
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
