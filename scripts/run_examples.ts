@@ -13,7 +13,15 @@ if (files.length === 0) {
 }
 for (const name of files) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", "--allow-env", `examples/${name}`],
+    // --allow-sys=hostname: the AI SDK reads the host name as it loads.
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-sys=hostname",
+      `examples/${name}`,
+    ],
     cwd: root,
     stdout: "piped",
     stderr: "piped",
