@@ -44,6 +44,11 @@ export interface Ctx {
   readonly trace: TracePort;
   /** The run's identity. */
   readonly correlationId: string;
+  /**
+   * `false` in a test context: real provider ports refuse to send. Unset (or
+   * `true`) everywhere else.
+   */
+  readonly allowModelRequests?: boolean;
   /** Reports an observation to the run's observer. */
   emit(kind: string, text: string, options?: EmitOptions): Promise<void>;
   /** Throws the abort reason once the run is cancelled. */

@@ -27,6 +27,8 @@ export interface ProviderErrorOptions {
   readonly usage?: Usage;
   /** The finish reason the provider reported with the failure (`"length"` for a cut). */
   readonly finishReason?: FinishReason;
+  /** The HTTP status the provider answered with, when the failure was an HTTP answer. */
+  readonly status?: number;
 }
 
 /**
@@ -50,6 +52,8 @@ export class ProviderError extends Error {
   readonly usage?: Usage;
   /** The finish reason reported with the failure. */
   readonly finishReason?: FinishReason;
+  /** The provider's HTTP status (`429`, `400`), when it answered with one. */
+  readonly status?: number;
 
   /**
    * Creates the instance.
@@ -64,6 +68,7 @@ export class ProviderError extends Error {
     this.phase = options.phase ?? "pre_stream";
     this.usage = options.usage;
     this.finishReason = options.finishReason;
+    this.status = options.status;
   }
 }
 

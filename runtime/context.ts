@@ -37,6 +37,12 @@ export interface RunContextOptions {
   readonly autonomy?: Autonomy;
   /** Cancels the run. @default {a signal that never aborts} */
   readonly signal?: AbortSignal;
+  /**
+   * Whether real provider ports may send requests. `makeTestCtx` sets it to
+   * `false`, so a test never reaches a real model by accident.
+   * @default {true}
+   */
+  readonly allowModelRequests?: boolean;
 }
 
 let runCounter = 0;
@@ -72,6 +78,8 @@ export class RunContext implements Ctx {
   readonly autonomy: Autonomy;
   /** Aborts when the run is cancelled. */
   readonly signal: AbortSignal;
+  /** Whether real provider ports may send requests (`false` under `makeTestCtx`). */
+  readonly allowModelRequests: boolean;
 
   /**
    * Creates the instance.
@@ -94,6 +102,7 @@ export class RunContext implements Ctx {
       );
     }
     this.signal = options.signal ?? NEVER;
+    this.allowModelRequests = options.allowModelRequests ?? true;
   }
 
   /** The clock (`services.clock`). */
@@ -180,6 +189,7 @@ export class RunContext implements Ctx {
       correlationId: this.correlationId,
       autonomy: this.autonomy,
       signal: this.signal,
+      allowModelRequests: this.allowModelRequests,
       ...overrides,
     });
   }

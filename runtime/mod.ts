@@ -63,3 +63,4 @@ export * from "./cli/cli_turn_error.ts";
 export * from "./cli/claude_cli_cognition.ts";
 export * from "./cli/codex_cli_cognition.ts";
 export * from "./cli/codex_cli_session.ts";
+export * from "./providers/mod.ts";

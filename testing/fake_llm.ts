@@ -15,6 +15,7 @@ import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
 import { isAppendOnly } from "../runtime/_append_only.ts";
 import { untilAborted } from "../runtime/_until_aborted.ts";
+import { markCut } from "../runtime/_stream_cut.ts";
 import { InvalidScript, ScriptExhausted, UnmatchedPrompt, UnusedTurns } from "./errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
 import { nearest } from "./_validate.ts";
@@ -465,12 +466,13 @@ export class FakeLLM implements LLMPort, Disposable {
     const upTo = turn.failAfterChunks ?? chunks.length;
     for (let i = 0; i < upTo; i++) yield { type: "text_delta", messageId: id, content: chunks[i] };
     if (turn.failAfterChunks !== undefined) {
-      const error = toError(
+      // Marked as a cut: a FakeProvider serves it as a broken connection.
+      const error = markCut(toError(
         turn.error ?? `stream failed after ${upTo} chunk(s)`,
         "mid_stream",
         turn.finishReason,
         usage,
-      );
+      ));
       // The failure-path order: tool calls, then the error with reason and usage.
       for (const call of turn.toolCalls ?? []) yield { type: "tool_call", messageId: id, call };
       yield { type: "error", messageId: id, error, finishReason: turn.finishReason, usage };

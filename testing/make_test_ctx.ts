@@ -60,6 +60,14 @@ export interface TestCtxOptions {
   readonly autonomy?: Autonomy;
   /** Model prices. @default {PriceTable.default()} */
   readonly prices?: PriceTable;
+  /**
+   * Let real provider ports (`OpenAIChatLLM`, `AnthropicLLM`) send requests.
+   * Off by default, so a test never reaches a real model by accident (a
+   * `FakeProvider`'s fetch is always allowed: it reaches no model).
+   * `AGENTKIT_ALLOW_MODEL_REQUESTS=1` opts in the same way.
+   * @default {false}
+   */
+  readonly allowModelRequests?: boolean;
 }
 
 const KNOBS = [
@@ -81,6 +89,7 @@ const KNOBS = [
   "correlationId",
   "autonomy",
   "prices",
+  "allowModelRequests",
 ];
 
 /**
@@ -128,6 +137,12 @@ export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
     }
   }
   const o = options;
+  if (o.allowModelRequests !== undefined && typeof o.allowModelRequests !== "boolean") {
+    throw new TypeError(
+      `Cannot build a test context: allowModelRequests must be a boolean, got ${typeof o
+        .allowModelRequests}`,
+    );
+  }
   if (o.llm && o.invoker) {
     throw new TypeError(
       "Cannot build a test context with both llm and invoker: pass llm (with chatMiddleware/toolMiddleware), or a fully built invoker, not both",
@@ -167,5 +182,6 @@ export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
     correlationId: o.correlationId ?? "test-run",
     autonomy: o.autonomy,
     signal: o.signal,
+    allowModelRequests: o.allowModelRequests ?? false,
   });
 }

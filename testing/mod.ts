@@ -64,3 +64,4 @@ export * from "./agent_matchers.ts";
 export * from "./agent_assertions.ts";
 export * from "./frameworks/mod.ts";
 export * from "./cassette/mod.ts";
+export * from "./http/mod.ts";

@@ -56,10 +56,17 @@ export function isRetryable(error: unknown): boolean {
   return error instanceof Error && error.name === "TimeoutError";
 }
 
+// The provider's retry-after hint is a floor: waiting less only earns another 429.
+function waitFor(error: unknown, backoffMs: number): number {
+  const hint = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof hint === "number" && hint > backoffMs ? hint : backoffMs;
+}
+
 /**
  * Re-invokes a model call that failed before its first event with a
  * retryable error, waiting `backoff(n)` ms between attempts on `sleep` (or
- * `ctx.clock`, so a `FakeClock` makes the wait free). A stream that already
+ * `ctx.clock`, so a `FakeClock` makes the wait free), and at least the
+ * `retryAfterMs` a `RateLimitError` carries. A stream that already
  * produced an event is never re-invoked: its tokens were sent.
  *
  * @param options Attempts, wait and rule.
@@ -100,7 +107,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
           if (
             attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
           ) throw error;
-          const ms = backoff(attempt);
+          const ms = waitFor(error, backoff(attempt));
           await (sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal));
         }
       }
@@ -121,7 +128,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
           ) {
             throw error;
           }
-          const ms = backoff(attempt);
+          const ms = waitFor(error, backoff(attempt));
           await (sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal));
         }
       }

@@ -1,0 +1,39 @@
+/**
+ * The guard that keeps tests from reaching a real model by accident.
+ *
+ * @module
+ */
+import { HarnessError } from "../harness_error.ts";
+
+/**
+ * A real provider port (`OpenAIChatLLM`, `AnthropicLLM`) was called under a
+ * test context, which refuses real model requests: a test that reaches a
+ * provider by accident costs money, needs the network and is not
+ * deterministic. A harness error, so no catch in the runtime absorbs it.
+ *
+ * @example
+ * ```ts
+ * import { ModelRequestsDisallowed } from "@agentkit/testing/runtime";
+ * import { assertMatch } from "@std/assert";
+ *
+ * const e = new ModelRequestsDisallowed("OpenAIChatLLM");
+ * assertMatch(e.message, /makeTestCtx\({ allowModelRequests: true }\)/);
+ * assertMatch(e.message, /AGENTKIT_ALLOW_MODEL_REQUESTS=1/);
+ * ```
+ */
+export class ModelRequestsDisallowed extends HarnessError {
+  /** The port that was refused (`"OpenAIChatLLM"`). */
+  readonly port: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param port The port that was refused.
+   */
+  constructor(port: string) {
+    super(
+      `Cannot send a real model request from a test: ${port} was called under a test context (makeTestCtx), which refuses real provider requests so that no test spends money or reaches the network by accident. Script the model with FakeLLM, or serve a script with FakeProvider and pass its fetch to ${port}; to call the provider on purpose, opt in with makeTestCtx({ allowModelRequests: true }) or AGENTKIT_ALLOW_MODEL_REQUESTS=1`,
+    );
+    this.port = port;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The OpenAI Chat Completions port.
+ *
+ * @module
+ */
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
+import type { Ctx } from "../../ports/context.ts";
+import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
+import type { Message } from "../../ports/message.ts";
+import { ProviderResponseError } from "../../ports/provider_errors.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import { checkPortOptions, type FetchFn, guard, postJson, readEnv, trimSlash } from "./_http.ts";
+import {
+  chatResponseFromOpenAI,
+  openAIChatBody,
+  OpenAIChatStream,
+  type OpenAICompletion,
+} from "./_openai_chat.ts";
+import { readWireStream } from "./_stream.ts";
+
+/** Options for {@linkcode OpenAIChatLLM}. */
+export interface OpenAIChatLLMOptions {
+  /**
+   * The API key, sent as `Authorization: Bearer`. Servers that need none
+   * (a local Ollama) work without it.
+   * @default {the OPENAI_API_KEY environment variable}
+   */
+  readonly apiKey?: string;
+  /**
+   * Where the API lives; requests go to `{baseURL}/chat/completions`. Any
+   * OpenAI-compatible server: `http://localhost:11434/v1` (Ollama),
+   * `http://localhost:8000/v1` (vLLM), `https://openrouter.ai/api/v1`.
+   * @default {"https://api.openai.com/v1"}
+   */
+  readonly baseURL?: string;
+  /**
+   * The fetch to send with: a `FakeProvider`'s in tests, a proxying or
+   * instrumented fetch in production.
+   * @default {globalThis.fetch}
+   */
+  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** Extra headers on every request (an organisation or project id). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const PORT = "OpenAIChatLLM";
+
+/**
+ * An {@linkcode LLMPort} on the OpenAI Chat Completions API over web `fetch`
+ * (no SDK), and so on every OpenAI-compatible server by `baseURL`. Blocking
+ * and streamed calls (SSE, with `stream_options.include_usage`), system
+ * prompts, tools and tool results, JSON-schema output (`settings.jsonSchema`
+ * becomes `response_format`), finish reasons, and usage with cached input
+ * tokens (`inputTokens` excludes them). Failures are classified: 429 is a
+ * `RateLimitError` carrying `retryAfterMs`; 408, 409, 5xx and network failures
+ * before the first byte are retryable `pre_stream` errors; other 4xx are
+ * `ProviderResponseError`s with the status and OpenAI's message; a stream
+ * cut after it started ends in an `error` event (phase `mid_stream`, usage so
+ * far). `ctx.signal` aborts the request.
+ *
+ * Under a test context (`makeTestCtx`) it refuses to send with
+ * `ModelRequestsDisallowed`, unless its fetch is a `FakeProvider`'s.
+ *
+ * @example Against a FakeProvider, in-process
+ * ```ts
+ * import { Agent, OpenAIChatLLM } from "@agentkit/testing/runtime";
+ * import { FakeLLM, FakeProvider, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const provider = new FakeProvider({ llm: new FakeLLM("Hello from the wire.") });
+ * const llm = new OpenAIChatLLM({ apiKey: "sk-test", fetch: provider.fetch });
+ * const result = await new Agent("a", { model: "gpt-4o-mini" }).run("hi", makeTestCtx({ llm }));
+ * assertEquals(result.output, "Hello from the wire.");
+ * assertEquals(provider.requests[0].path, "/v1/chat/completions");
+ * ```
+ */
+export class OpenAIChatLLM implements LLMPort {
+  readonly #url: string;
+  readonly #fetch: FetchFn;
+  readonly #headers: Record<string, string>;
+
+  /**
+   * Creates the instance.
+   *
+   * @param options Key, base URL, fetch and headers.
+   * @throws {TypeError} For an unknown option or a malformed value.
+   */
+  constructor(options: OpenAIChatLLMOptions = {}) {
+    checkPortOptions(PORT, options);
+    this.#url = `${trimSlash(options.baseURL ?? "https://api.openai.com/v1")}/chat/completions`;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const key = options.apiKey ?? readEnv("OPENAI_API_KEY");
+    this.#headers = {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...options.headers,
+    };
+  }
+
+  /**
+   * One blocking call.
+   *
+   * @param request The request.
+   * @param ctx The run (cancellation, the test-context guard).
+   * @returns The answer.
+   * @throws {ProviderError} Classified as described on the class.
+   * @throws {ModelRequestsDisallowed} Under a test context.
+   */
+  async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+    guard(PORT, ctx, this.#fetch);
+    const signal = request.signal ?? ctx?.signal;
+    const response = await postJson(
+      "OpenAI",
+      this.#fetch,
+      this.#url,
+      this.#headers,
+      openAIChatBody(request, false),
+      signal,
+      ctx?.clock.now ?? Date.now,
+    );
+    let body: OpenAICompletion;
+    try {
+      body = await response.json();
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new ProviderResponseError(
+        `OpenAI answered ${response.status} with a body that is not JSON`,
+        { cause: error },
+      );
+    }
+    return chatResponseFromOpenAI(body, request.model);
+  }
+
+  /**
+   * One streamed call: `message_start`, a `text_delta` per content chunk,
+   * a `tool_call` per finished call, then `message_end` with the usage.
+   *
+   * @param request The request.
+   * @param ctx The run (cancellation, the test-context guard).
+   * @returns The events.
+   * @throws {ProviderError} Before the first event, classified as on the class.
+   * @throws {ModelRequestsDisallowed} Under a test context.
+   */
+  async *stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
+    guard(PORT, ctx, this.#fetch);
+    const signal = request.signal ?? ctx?.signal;
+    const response = await postJson(
+      "OpenAI",
+      this.#fetch,
+      this.#url,
+      { ...this.#headers, accept: "text/event-stream" },
+      openAIChatBody(request, true),
+      signal,
+      ctx?.clock.now ?? Date.now,
+    );
+    yield* readWireStream(response, new OpenAIChatStream(), signal);
+  }
+
+  /**
+   * A system + user prompt, answered blocking.
+   *
+   * @param request The prompt.
+   * @param ctx The run.
+   * @returns The answer.
+   */
+  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
+    const messages: Message[] = [];
+    if (request.system) messages.push({ role: "system", content: request.system });
+    messages.push({ role: "user", content: request.user });
+    return this.chat({ messages, model: request.model, signal: request.signal }, ctx);
+  }
+}

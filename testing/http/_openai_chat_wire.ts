@@ -1,0 +1,306 @@
+// The OpenAI Chat Completions wire, server side (POST /v1/chat/completions).
+import type { ChatSettings } from "../../ports/chat.ts";
+import type { Message, ToolCall } from "../../ports/message.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { ToolSpec } from "../../ports/tool_spec.ts";
+import type { FinishReason, Usage } from "../../ports/usage.ts";
+import {
+  argsOf,
+  data,
+  type Problem,
+  record,
+  type StreamEncoder,
+  textOf,
+  type Wire,
+  type WireRequest,
+} from "./_wire.ts";
+
+const ROLES: Record<string, Message["role"]> = {
+  system: "system",
+  developer: "system",
+  user: "user",
+  assistant: "assistant",
+  tool: "tool",
+};
+
+/** Ours to the wire's finish reason (the wire has no "error"). */
+export function openAIFinish(reason: FinishReason): string {
+  return reason === "error" ? "stop" : reason;
+}
+
+/** Ours to the wire's usage: `prompt_tokens` includes the cached prefix. */
+export function openAIUsage(u: Usage): Record<string, unknown> {
+  const cached = u.cachedInputTokens;
+  const prompt = u.inputTokens + (cached ?? 0);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: u.outputTokens,
+    total_tokens: prompt + u.outputTokens,
+    ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+  };
+}
+
+/** The OpenAI error JSON. */
+export function openAIError(p: Problem): unknown {
+  const type = p.status === 429
+    ? "requests"
+    : p.status >= 500
+    ? "server_error"
+    : "invalid_request_error";
+  return {
+    error: {
+      message: p.message,
+      type,
+      param: p.param ?? null,
+      code: p.code ?? (p.status === 429 ? "rate_limit_exceeded" : null),
+    },
+  };
+}
+
+/** The 401 OpenAI answers a request without a key. */
+export function openAIKeyProblem(headers: Headers): Problem | undefined {
+  const auth = headers.get("authorization");
+  if (auth && /^bearer\s+\S/i.test(auth)) return undefined;
+  return {
+    status: 401,
+    message:
+      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+  };
+}
+
+function bad(message: string, param?: string, code?: string): Problem {
+  return { status: 400, message, param, code };
+}
+
+function wireCall(c: ToolCall): Record<string, unknown> {
+  return {
+    id: c.id,
+    type: "function",
+    function: { name: c.name, arguments: c.rawArgs ?? JSON.stringify(c.args) },
+  };
+}
+
+function parseMessages(value: unknown): Message[] | Problem {
+  if (!Array.isArray(value)) {
+    return value === undefined
+      ? bad("Missing required parameter: 'messages'.", "messages", "missing_required_parameter")
+      : bad("Invalid type for 'messages': expected an array.", "messages", "invalid_type");
+  }
+  const out: Message[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const m = record(value[i]);
+    const where = `messages[${i}]`;
+    if (!m) return bad(`Invalid type for '${where}': expected an object.`, where, "invalid_type");
+    const role = ROLES[m.role as string];
+    if (!role) {
+      return bad(
+        `Invalid value: '${
+          String(m.role)
+        }'. Supported values are: 'system', 'assistant', 'user', 'tool', 'function', and 'developer'.`,
+        `${where}.role`,
+        "invalid_value",
+      );
+    }
+    const content = textOf(m.content);
+    if (content === undefined) {
+      return bad(`Invalid type for '${where}.content'.`, `${where}.content`, "invalid_type");
+    }
+    if (role === "tool") {
+      if (typeof m.tool_call_id !== "string") {
+        return bad(
+          `Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.`,
+          `${where}.tool_call_id`,
+          "missing_required_parameter",
+        );
+      }
+      out.push({ role, content, toolCallId: m.tool_call_id });
+      continue;
+    }
+    if (role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+      const toolCalls: ToolCall[] = [];
+      for (const raw of m.tool_calls) {
+        const c = record(raw);
+        const f = record(c?.function);
+        if (!c || typeof c.id !== "string" || !f || typeof f.name !== "string") {
+          return bad(
+            `Invalid '${where}.tool_calls': each needs an id and a function with a name.`,
+            `${where}.tool_calls`,
+            "invalid_value",
+          );
+        }
+        const args = typeof f.arguments === "string" ? f.arguments : "";
+        toolCalls.push({ id: c.id, name: f.name, ...argsOf(args) });
+      }
+      out.push({ role, content, toolCalls });
+      continue;
+    }
+    out.push({ role, content });
+  }
+  return out;
+}
+
+function parseTools(value: unknown): ToolSpec[] | Problem | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) return bad("Invalid type for 'tools': expected an array.", "tools");
+  const out: ToolSpec[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const f = record(record(value[i])?.function);
+    if (!f || typeof f.name !== "string") {
+      return bad(
+        `Missing required parameter: 'tools[${i}].function.name'.`,
+        `tools[${i}].function.name`,
+        "missing_required_parameter",
+      );
+    }
+    out.push({
+      name: f.name,
+      description: typeof f.description === "string" ? f.description : "",
+      parameters: record(f.parameters) ?? { type: "object", properties: {} },
+    });
+  }
+  return out;
+}
+
+function parseSettings(body: Record<string, unknown>): ChatSettings | undefined {
+  const s: {
+    maxTokens?: number;
+    temperature?: number;
+    jsonSchema?: Record<string, unknown>;
+    jsonSchemaName?: string;
+  } = {};
+  const max = body.max_completion_tokens ?? body.max_tokens;
+  if (typeof max === "number") s.maxTokens = max;
+  if (typeof body.temperature === "number") s.temperature = body.temperature;
+  const format = record(body.response_format);
+  const schema = record(format?.json_schema);
+  if (format?.type === "json_schema" && schema) {
+    const json = record(schema.schema);
+    if (json) s.jsonSchema = json;
+    if (typeof schema.name === "string") s.jsonSchemaName = schema.name;
+  }
+  return Object.keys(s).length ? s : undefined;
+}
+
+class ChatEncoder implements StreamEncoder {
+  #id = "";
+  #calls = 0;
+  readonly #model: string;
+  readonly #created: number;
+  readonly #includeUsage: boolean;
+
+  constructor(request: WireRequest, created: number) {
+    this.#model = request.chat.model;
+    this.#created = created;
+    this.#includeUsage = request.includeUsage;
+  }
+
+  #chunk(delta: Record<string, unknown>, finish: string | null = null): string {
+    return data({
+      id: this.#id,
+      object: "chat.completion.chunk",
+      created: this.#created,
+      model: this.#model,
+      system_fingerprint: null,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
+  }
+
+  #usage(usage: Usage): string {
+    if (!this.#includeUsage) return "";
+    return data({
+      id: this.#id,
+      object: "chat.completion.chunk",
+      created: this.#created,
+      model: this.#model,
+      system_fingerprint: null,
+      choices: [],
+      usage: openAIUsage(usage),
+    });
+  }
+
+  frames(e: StreamEvent): string {
+    switch (e.type) {
+      case "message_start":
+        this.#id = e.messageId;
+        return this.#chunk({ role: "assistant", content: "", refusal: null });
+      case "text_delta":
+        return this.#chunk({ content: e.content });
+      case "tool_call": {
+        const index = this.#calls++;
+        const c = wireCall(e.call) as { id: string; function: { name: string; arguments: string } };
+        return this.#chunk({
+          tool_calls: [{
+            index,
+            id: c.id,
+            type: "function",
+            function: { name: c.function.name, arguments: "" },
+          }],
+        }) +
+          this.#chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] });
+      }
+      case "message_end":
+        return this.#chunk({}, openAIFinish(e.finishReason)) + this.#usage(e.usage) +
+          "data: [DONE]\n\n";
+      case "error": {
+        let out = e.finishReason ? this.#chunk({}, openAIFinish(e.finishReason)) : "";
+        if (e.usage) out += this.#usage(e.usage);
+        return out + data(openAIError({ status: 500, message: e.error.message }));
+      }
+    }
+  }
+}
+
+/** POST /v1/chat/completions. */
+export const openAIChatWire: Wire = {
+  api: "chat.completions",
+  vendor: "openai",
+  checkHeaders: openAIKeyProblem,
+  errorBody: openAIError,
+  parse(value: unknown): WireRequest | Problem {
+    const body = record(value);
+    if (!body) return bad("The request body must be a JSON object.");
+    if (typeof body.model !== "string" || body.model === "") {
+      return bad("you must provide a model parameter", "model", "missing_required_parameter");
+    }
+    const messages = parseMessages(body.messages);
+    if (!Array.isArray(messages)) return messages;
+    const tools = parseTools(body.tools);
+    if (tools && !Array.isArray(tools)) return tools;
+    const settings = parseSettings(body);
+    return {
+      chat: {
+        model: body.model,
+        messages,
+        ...(tools ? { tools } : {}),
+        ...(settings ? { settings } : {}),
+      },
+      stream: body.stream === true,
+      includeUsage: record(body.stream_options)?.include_usage === true,
+    };
+  },
+  blocking(res, request, created) {
+    const message: Record<string, unknown> = {
+      role: "assistant",
+      content: res.content === "" && res.toolCalls.length > 0 ? null : res.content,
+      refusal: null,
+      annotations: [],
+    };
+    if (res.toolCalls.length > 0) message.tool_calls = res.toolCalls.map(wireCall);
+    return {
+      id: res.id,
+      object: "chat.completion",
+      created,
+      model: res.model || request.chat.model,
+      choices: [{
+        index: 0,
+        message,
+        logprobs: null,
+        finish_reason: openAIFinish(res.finishReason),
+      }],
+      usage: openAIUsage(res.usage),
+      service_tier: "default",
+      system_fingerprint: null,
+    };
+  },
+  encoder: (request, created) => new ChatEncoder(request, created),
+};

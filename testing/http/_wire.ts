@@ -1,0 +1,95 @@
+// What every wire format of the FakeProvider implements: parse a client's
+// request into ours, and write our answer (blocking, or stream events) and
+// our failures the way that provider does.
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+
+/** Which API a request spoke. */
+export type ProviderApi = "chat.completions" | "responses" | "messages";
+
+/** A client request, parsed. */
+export interface WireRequest {
+  readonly chat: ChatRequest;
+  readonly stream: boolean;
+  /** OpenAI Chat: `stream_options.include_usage`; the other wires always report usage. */
+  readonly includeUsage: boolean;
+}
+
+/** A request the provider would refuse, and why. */
+export interface Problem {
+  readonly status: number;
+  readonly message: string;
+  readonly param?: string;
+  readonly code?: string;
+}
+
+/** Writes one streamed answer as SSE text, event by event. */
+export interface StreamEncoder {
+  /** The frames for one event (an `error` event that is not a cut included). */
+  frames(event: StreamEvent): string;
+}
+
+/** One provider API on the wire. */
+export interface Wire {
+  readonly api: ProviderApi;
+  /** The vendor, for error bodies and headers. */
+  readonly vendor: "openai" | "anthropic";
+  /** A problem with the headers (no key: 401), if any. */
+  checkHeaders(headers: Headers): Problem | undefined;
+  /** The request in ours, or the provider's 400. */
+  parse(body: unknown): WireRequest | Problem;
+  /** The provider's error JSON for a status. */
+  errorBody(problem: Problem): unknown;
+  /** A blocking answer's JSON. */
+  blocking(response: ChatResponse, request: WireRequest, created: number): unknown;
+  /** An encoder for one streamed answer. */
+  encoder(request: WireRequest, created: number): StreamEncoder;
+}
+
+/** Whether a parse gave a problem. */
+export function isProblem(value: WireRequest | Problem): value is Problem {
+  return (value as Problem).status !== undefined;
+}
+
+/** An SSE message with only a data field. */
+export function data(json: unknown): string {
+  return `data: ${JSON.stringify(json)}\n\n`;
+}
+
+/** An SSE message with an event name. */
+export function named(event: string, json: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(json)}\n\n`;
+}
+
+/** A plain object, or undefined. */
+export function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+}
+
+/** The text of a content that is a string or an array of text parts. */
+export function textOf(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (content === null || content === undefined) return "";
+  if (!Array.isArray(content)) return undefined;
+  let text = "";
+  for (const part of content) {
+    const p = record(part);
+    if (!p) return undefined;
+    if (typeof p.text === "string") text += p.text;
+  }
+  return text;
+}
+
+/** Arguments text to an object, or the text kept raw. */
+export function argsOf(text: string): { args: Record<string, unknown>; rawArgs?: string } {
+  if (text === "") return { args: {} };
+  try {
+    const args = JSON.parse(text);
+    if (record(args)) return { args };
+  } catch {
+    // kept raw
+  }
+  return { args: {}, rawArgs: text };
+}

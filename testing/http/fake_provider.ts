@@ -1,0 +1,504 @@
+/**
+ * A fake model provider on the real wire protocols.
+ *
+ * @module
+ */
+import type { ClockPort } from "../../ports/clock.ts";
+import type { LLMPort } from "../../ports/llm.ts";
+import { ProviderError, RateLimitError } from "../../ports/provider_errors.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import { RunContext } from "../../runtime/context.ts";
+import { isHarnessError } from "../../runtime/harness_error.ts";
+import { Services } from "../../runtime/services.ts";
+import { isCut } from "../../runtime/_stream_cut.ts";
+import { IN_PROCESS_FETCH } from "../../runtime/providers/_http.ts";
+import { nearest } from "../_validate.ts";
+import { FakeClock } from "../fake_clock.ts";
+import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
+import { serve } from "./_serve.ts";
+import { isProblem, type Problem, type ProviderApi, type Wire } from "./_wire.ts";
+
+export type { ProviderApi } from "./_wire.ts";
+
+/** Options for {@linkcode FakeProvider}. */
+export interface FakeProviderOptions {
+  /** The model behind the wire: a `FakeLLM` script, or any `LLMPort`. */
+  readonly llm: LLMPort;
+  /**
+   * The clock `delayMs` waits on and `created` timestamps read.
+   * @default {new FakeClock()}
+   */
+  readonly clock?: ClockPort;
+}
+
+/**
+ * One HTTP request as the provider received it.
+ *
+ * @example
+ * ```ts
+ * import type { FakeProviderRequest } from "@agentkit/testing/testing";
+ * const r: FakeProviderRequest = {
+ *   method: "POST", path: "/v1/chat/completions", api: "chat.completions", stream: false,
+ *   headers: { authorization: "Bearer ***" }, body: { model: "m", messages: [] },
+ * };
+ * ```
+ */
+export interface FakeProviderRequest {
+  /** The HTTP method. */
+  readonly method: string;
+  /** The URL path (`"/v1/chat/completions"`). */
+  readonly path: string;
+  /** Which API the path names, when it names one. */
+  readonly api: ProviderApi | undefined;
+  /** Whether the client asked for a stream. */
+  readonly stream: boolean;
+  /** The headers, lower-cased, with credentials masked (`"Bearer ***"`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The parsed JSON body (the raw text when it is not JSON). */
+  readonly body: unknown;
+}
+
+/**
+ * A served `FakeProvider`; dispose of it (`await using`) to close it.
+ *
+ * @example
+ * ```ts
+ * import type { FakeProviderServer } from "@agentkit/testing/testing";
+ * const base = (s: FakeProviderServer): string => `${s.url}/v1`;
+ * ```
+ */
+export interface FakeProviderServer extends AsyncDisposable {
+  /** The origin, `"http://127.0.0.1:PORT"` (OpenAI clients take `${url}/v1`). */
+  readonly url: string;
+  /** The port bound. */
+  readonly port: number;
+  /** Closes the server, ending any stream still open (idempotent). */
+  close(): Promise<void>;
+}
+
+const KNOWN_OPTIONS = ["llm", "clock"];
+const MASKED = ["authorization", "x-api-key", "api-key", "proxy-authorization", "cookie"];
+const encoder = new TextEncoder();
+
+function route(path: string): Wire | undefined {
+  if (path.endsWith("/chat/completions")) return openAIChatWire;
+  return undefined;
+}
+
+function mask(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    if (!MASKED.includes(key)) out[key] = value;
+    else out[key] = /^bearer\s/i.test(value) ? "Bearer ***" : "***";
+  });
+  return out;
+}
+
+/**
+ * Serves any `LLMPort` (a `FakeLLM` script, with every turn form and fault)
+ * over the real provider wire protocols, so an unchanged client of any
+ * framework talks to a script: OpenAI Chat Completions
+ * (`/v1/chat/completions`), OpenAI Responses (`/v1/responses`) and
+ * Anthropic Messages (`/v1/messages`), blocking and SSE, tool calls
+ * included.
+ *
+ * `provider.fetch` answers in-process whatever the host (pass it as a
+ * client's `fetch` option); `await provider.listen()` serves the same on
+ * 127.0.0.1 for clients that only take a URL. `.requests` records every HTTP
+ * request with credentials masked; a request without an API key gets the
+ * provider's 401. Faults reach the wire as the provider sends them: a
+ * `RateLimitError` is a 429 with `retry-after-ms`, a `ProviderError` with a
+ * `status` that status with the provider's error JSON, `failAfterChunks` a
+ * stream cut without its terminator, `stall` an open stream that sends
+ * nothing until the client aborts, and `gate`/`delayMs` hold the response
+ * (on `clock`). A malformed request gets the provider's 400 or 404 JSON.
+ *
+ * @example A streamed answer, read as SSE by any client
+ * ```ts
+ * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+ * import { assertEquals, assertStringIncludes } from "@std/assert";
+ *
+ * const provider = new FakeProvider({ llm: FakeLLM.script([{ chunks: ["Hel", "lo"] }]) });
+ * const res = await provider.fetch("https://api.openai.com/v1/chat/completions", {
+ *   method: "POST",
+ *   headers: { authorization: "Bearer sk-test" },
+ *   body: JSON.stringify({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "hi" }] }),
+ * });
+ * const sse = await res.text();
+ * assertEquals(res.headers.get("content-type"), "text/event-stream; charset=utf-8");
+ * assertStringIncludes(sse, '"content":"Hel"');
+ * assertStringIncludes(sse, "data: [DONE]");
+ * assertEquals(provider.requests[0].headers.authorization, "Bearer ***");
+ * ```
+ *
+ * @example A rate limit, as the provider sends it
+ * ```ts
+ * import { RateLimitError } from "@agentkit/testing/ports";
+ * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const llm = FakeLLM.script([{ error: new RateLimitError("slow down", { retryAfterMs: 250 }) }]);
+ * const provider = new FakeProvider({ llm });
+ * const res = await provider.fetch("http://localhost/v1/chat/completions", {
+ *   method: "POST",
+ *   headers: { authorization: "Bearer sk-test" },
+ *   body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+ * });
+ * assertEquals([res.status, res.headers.get("retry-after-ms")], [429, "250"]);
+ * assertEquals((await res.json()).error.code, "rate_limit_exceeded");
+ * ```
+ */
+export class FakeProvider implements Disposable {
+  /** The model behind the wire. */
+  readonly llm: LLMPort;
+  /** The clock holds and timestamps read. */
+  readonly clock: ClockPort;
+  /**
+   * A `fetch` that answers in-process, whatever the host: no socket, no
+   * permission. Pass it as a client's `fetch` option.
+   */
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  readonly #requests: FakeProviderRequest[] = [];
+  readonly #harnessErrors: Error[] = [];
+  readonly #services: Services;
+  #ids = 0;
+
+  /**
+   * Creates the instance.
+   *
+   * @param options The model and the clock.
+   * @throws {TypeError} For an unknown option or a missing `llm`.
+   */
+  constructor(options: FakeProviderOptions) {
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(
+        'Cannot build a FakeProvider: pass { llm }, e.g. { llm: new FakeLLM("hi") }',
+      );
+    }
+    for (const key of Object.keys(options)) {
+      if (!KNOWN_OPTIONS.includes(key)) {
+        const near = nearest(key, KNOWN_OPTIONS);
+        throw new TypeError(
+          `Cannot build a FakeProvider: unknown option "${key}"${
+            near ? `; did you mean "${near}"?` : "; the options are llm and clock"
+          }`,
+        );
+      }
+    }
+    const llm = options.llm as Partial<LLMPort> | undefined;
+    if (!llm || typeof llm.chat !== "function" || typeof llm.stream !== "function") {
+      throw new TypeError(
+        "Cannot build a FakeProvider without an llm: pass { llm: FakeLLM.script([...]) } or any LLMPort",
+      );
+    }
+    const clock = options.clock;
+    if (
+      clock !== undefined && (typeof clock?.now !== "function" || typeof clock.sleep !== "function")
+    ) {
+      throw new TypeError("Cannot build a FakeProvider: clock must be a ClockPort (a FakeClock)");
+    }
+    this.llm = options.llm;
+    this.clock = clock ?? new FakeClock();
+    this.#services = new Services({ clock: this.clock });
+    const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+      this.#handle(new Request(input, init), undefined);
+    Object.defineProperty(fetch, IN_PROCESS_FETCH, { value: true });
+    this.fetch = fetch;
+  }
+
+  /** Every HTTP request received, in order. */
+  get requests(): readonly FakeProviderRequest[] {
+    return this.#requests;
+  }
+
+  /**
+   * Serves the same on 127.0.0.1, port 0 (a free one), under Deno or Node.
+   *
+   * @returns The running server; `await using` closes it.
+   *
+   * @example
+   * ```ts ignore
+   * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+   *
+   * await using server = await new FakeProvider({ llm: new FakeLLM("hi") }).listen();
+   * console.log(`${server.url}/v1`); // a base URL for any OpenAI client
+   * ```
+   */
+  async listen(): Promise<FakeProviderServer> {
+    const open = new Set<AbortController>();
+    const served = await serve((request) => this.#handle(request, open), () => {
+      for (const c of open) c.abort(new DOMException("The FakeProvider closed", "AbortError"));
+      open.clear();
+    });
+    const url = `http://127.0.0.1:${served.port}`;
+    return {
+      url,
+      port: served.port,
+      close: () => served.close(),
+      [Symbol.asyncDispose]: () => served.close(),
+    };
+  }
+
+  /**
+   * Throws what a finished test should not hide: a harness error the model
+   * threw behind the wire (the client only saw a 500), then whatever the
+   * model's own `verify()` throws (unused scripted turns).
+   *
+   * @throws {HarnessError} As described.
+   *
+   * @example
+   * ```ts
+   * import { FakeLLM, FakeProvider, UnusedTurns } from "@agentkit/testing/testing";
+   * import { assertThrows } from "@std/assert";
+   *
+   * const provider = new FakeProvider({ llm: FakeLLM.script(["one", "two"]) });
+   * assertThrows(() => provider.verify(), UnusedTurns);
+   * ```
+   */
+  verify(): void {
+    if (this.#harnessErrors.length > 0) throw this.#harnessErrors[0];
+    (this.llm as Partial<{ verify(): void }>).verify?.();
+  }
+
+  /** `using provider = new FakeProvider(...)` verifies at scope exit. */
+  [Symbol.dispose](): void {
+    this.verify();
+  }
+
+  async #handle(request: Request, open: Set<AbortController> | undefined): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    const wire = route(path);
+    const text = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+    let body: unknown = text;
+    let parsed = text === "";
+    if (text !== "") {
+      try {
+        body = JSON.parse(text);
+        parsed = true;
+      } catch {
+        parsed = false;
+      }
+    }
+    const stream = (body as { stream?: unknown } | null)?.stream === true;
+    this.#requests.push({
+      method: request.method,
+      path,
+      api: wire?.api,
+      stream,
+      headers: mask(request.headers),
+      body,
+    });
+    const requestId = `req_${++this.#ids}`;
+    if (!wire || request.method !== "POST") {
+      return reply(
+        404,
+        openAIError({
+          status: 404,
+          message: `Invalid URL (${request.method} ${path})`,
+        }),
+        requestId,
+      );
+    }
+    const keyProblem = wire.checkHeaders(request.headers);
+    if (keyProblem) return reply(keyProblem.status, wire.errorBody(keyProblem), requestId);
+    if (!parsed) {
+      return reply(
+        400,
+        wire.errorBody({
+          status: 400,
+          message:
+            "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
+        }),
+        requestId,
+      );
+    }
+    const wireRequest = wire.parse(body);
+    if (isProblem(wireRequest)) {
+      return reply(wireRequest.status, wire.errorBody(wireRequest), requestId);
+    }
+
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(request.signal.reason);
+    if (request.signal.aborted) onAbort();
+    else request.signal.addEventListener("abort", onAbort, { once: true });
+    open?.add(controller);
+    const done = () => {
+      request.signal.removeEventListener("abort", onAbort);
+      open?.delete(controller);
+    };
+    const ctx = new RunContext({
+      services: this.#services,
+      signal: controller.signal,
+      correlationId: `fake-provider-${requestId}`,
+    });
+    const chat = { ...wireRequest.chat, signal: controller.signal };
+    const created = Math.floor(this.clock.now() / 1000);
+    if (!wireRequest.stream) {
+      try {
+        const res = await this.llm.chat(chat, ctx);
+        return reply(200, wire.blocking(res, wireRequest, created), requestId);
+      } catch (error) {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        return this.#failure(wire, error, requestId);
+      } finally {
+        done();
+      }
+    }
+    const events = this.llm.stream(chat, ctx)[Symbol.asyncIterator]();
+    let first: IteratorResult<StreamEvent, unknown>;
+    try {
+      first = await events.next();
+    } catch (error) {
+      done();
+      if (controller.signal.aborted) throw controller.signal.reason;
+      return this.#failure(wire, error, requestId);
+    }
+    if (first.done) {
+      done();
+      return this.#failure(
+        wire,
+        new Error("the model ended its stream without any event"),
+        requestId,
+      );
+    }
+    const sse = wire.encoder(wireRequest, created);
+    const harnessErrors = this.#harnessErrors;
+    // Pushed ahead into a queue, read by pull: the model runs ahead as a real
+    // server's does (a stall is reached, and its cancellation recorded, while
+    // the client is still reading), and a cut arrives after the frames sent
+    // before it, as on a real connection.
+    const queue = new FrameQueue(encoder.encode(sse.frames(first.value as StreamEvent)));
+    (async () => {
+      try {
+        for (;;) {
+          const next = await events.next();
+          if (queue.closed) return void await events.return?.(undefined);
+          if (next.done) return queue.end();
+          const event = next.value;
+          if (event.type === "error" && isCut(event.error)) {
+            // The connection breaks: no error frame, no terminator.
+            queue.fail(
+              new TypeError("The connection was cut mid-stream (a scripted failAfterChunks)"),
+            );
+            await events.return?.(undefined);
+            return;
+          }
+          queue.push(encoder.encode(sse.frames(event)));
+        }
+      } catch (error) {
+        if (isHarnessError(error)) harnessErrors.push(error as Error);
+        queue.fail(controller.signal.aborted ? controller.signal.reason : error);
+      } finally {
+        done();
+      }
+    })();
+    const body$ = new ReadableStream<Uint8Array>({
+      pull: (c) => queue.pull(c),
+      cancel(reason) {
+        queue.closed = true;
+        controller.abort(
+          reason ?? new DOMException("The client cancelled the stream", "AbortError"),
+        );
+      },
+    }, { highWaterMark: 0 });
+    return new Response(body$, {
+      status: 200,
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        ...requestIdHeaders(requestId),
+      },
+    });
+  }
+
+  #failure(wire: Wire, error: unknown, requestId: string): Response {
+    if (isHarnessError(error)) this.#harnessErrors.push(error as Error);
+    const problem = problemOf(error);
+    const headers: Record<string, string> = {};
+    if (error instanceof RateLimitError && error.retryAfterMs !== undefined) {
+      headers["retry-after-ms"] = String(error.retryAfterMs);
+      headers["retry-after"] = String(Math.ceil(error.retryAfterMs / 1000));
+    }
+    return reply(problem.status, wire.errorBody(problem), requestId, headers);
+  }
+}
+
+// Frames waiting for the client, then how the stream ends.
+class FrameQueue {
+  closed = false;
+  readonly #frames: Uint8Array[];
+  #end: { error?: unknown } | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(first: Uint8Array) {
+    this.#frames = [first];
+  }
+
+  push(frame: Uint8Array): void {
+    this.#frames.push(frame);
+    this.#wake?.();
+  }
+
+  end(): void {
+    this.#end ??= {};
+    this.#wake?.();
+  }
+
+  fail(error: unknown): void {
+    this.#end ??= { error };
+    this.#wake?.();
+  }
+
+  async pull(c: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    while (this.#frames.length === 0 && !this.#end) {
+      await new Promise<void>((resolve) => this.#wake = resolve);
+      this.#wake = undefined;
+    }
+    if (this.#frames.length > 0) {
+      // Everything waiting goes in one chunk, as one network read would get it.
+      const frames = this.#frames.splice(0);
+      c.enqueue(frames.length === 1 ? frames[0] : concat(frames));
+      return;
+    }
+    this.closed = true;
+    if ("error" in this.#end!) c.error(this.#end!.error);
+    else c.close();
+  }
+}
+
+function concat(frames: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const f of frames) n += f.length;
+  const out = new Uint8Array(n);
+  n = 0;
+  for (const f of frames) {
+    out.set(f, n);
+    n += f.length;
+  }
+  return out;
+}
+
+function problemOf(error: unknown): Problem {
+  const message = (error as Error)?.message ?? String(error);
+  if (error instanceof RateLimitError) return { status: error.status ?? 429, message };
+  if (error instanceof ProviderError) {
+    if (error.status !== undefined) return { status: error.status, message };
+    if (error.name === "ProviderTimeoutError") return { status: 408, message };
+    return { status: error.retryable ? 500 : 400, message };
+  }
+  return { status: 500, message };
+}
+
+function requestIdHeaders(id: string): Record<string, string> {
+  return { "x-request-id": id, "request-id": id };
+}
+
+function reply(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json(body, { status, headers: { ...requestIdHeaders(requestId), ...headers } });
+}

@@ -1,0 +1,21 @@
+/**
+ * The provider wire: `FakeProvider` serves a model script as the OpenAI and
+ * Anthropic HTTP APIs, so any official or framework client talks to it.
+ *
+ * @example
+ * ```ts
+ * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const provider = new FakeProvider({ llm: new FakeLLM("hi") });
+ * const res = await provider.fetch("https://api.openai.com/v1/chat/completions", {
+ *   method: "POST",
+ *   headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+ *   body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+ * });
+ * assertEquals((await res.json()).choices[0].message.content, "hi");
+ * ```
+ *
+ * @module
+ */
+export * from "./fake_provider.ts";
