@@ -13,6 +13,7 @@ import {
   FakeTool,
   InvalidScript,
   makeTestCtx,
+  type ResponderInput,
   ScriptExhausted,
   UnmatchedPrompt,
   UnusedTurns,
@@ -387,4 +388,151 @@ Deno.test("FakeLLM response ids are numbered across the fake and its clones", as
   ];
   assertEquals(ids, ["fake-chat-1", "fake-stream-2", "fake-chat-3"]);
   assertEquals([llm.calls, big.calls, llm.requests.length], [3, 3, 3]);
+});
+
+Deno.test("FakeLLM follows the request's own signal before the context's", async (t) => {
+  const stopped = () => {
+    const c = new AbortController();
+    c.abort(new Error("stopped"));
+    return c.signal;
+  };
+  await t.step("an aborted request signal cancels chat, stream and complete", async () => {
+    const llm = new FakeLLM("x");
+    await assertRejects(() => llm.chat({ ...req("a"), signal: stopped() }), Error, "stopped");
+    await assertRejects(
+      () => collect(llm.stream({ ...req("a"), signal: stopped() })),
+      Error,
+      "stopped",
+    );
+    await assertRejects(
+      () => llm.complete({ system: "", user: "a", model: "m", signal: stopped() }),
+      Error,
+      "stopped",
+    );
+    assertEquals(llm.cancelled, ["fake-chat-1", "fake-stream-2", "fake-chat-3"]);
+  });
+  await t.step("a live request signal wins over an aborted context", async () => {
+    const llm = new FakeLLM("answered");
+    const ctx = makeTestCtx({ signal: stopped() });
+    const live = new AbortController().signal;
+    assertEquals((await llm.chat({ ...req("a"), signal: live }, ctx)).content, "answered");
+    await assertRejects(() => llm.chat(req("a"), ctx), Error, "stopped");
+    assertEquals(llm.cancelled, ["fake-chat-2"]);
+  });
+  await t.step("a gate that fails on its own is not a cancellation", async () => {
+    const llm = FakeLLM.script([{ content: "x", gate: Promise.reject(new Error("gate says no")) }]);
+    const live = new AbortController().signal;
+    await assertRejects(() => llm.chat({ ...req("a"), signal: live }), Error, "gate says no");
+    assertEquals(llm.cancelled, []);
+  });
+});
+
+Deno.test("FakeLLM.complete() sends the system prompt only when there is one", async () => {
+  const llm = new FakeLLM("ok");
+  await llm.complete({ system: "", user: "just the user", model: "m" });
+  await llm.complete({ system: "be brief", user: "u", model: "m" });
+  assertEquals(llm.requests.map((r) => r.messages), [
+    [{ role: "user", content: "just the user" }],
+    [{ role: "system", content: "be brief" }, { role: "user", content: "u" }],
+  ]);
+});
+
+Deno.test("FakeLLM names the model: the turn's, else the fake's, else the request's", async () => {
+  const script = [{ content: "a", model: "turn-model" }, "b"];
+  const plain = FakeLLM.script(script);
+  assertEquals((await plain.chat(req("x"))).model, "turn-model");
+  assertEquals((await plain.chat(req("x"))).model, "fake-model");
+  const named = FakeLLM.script(script, { model: "option-model" });
+  assertEquals((await named.chat(req("x"))).model, "turn-model");
+  assertEquals((await named.chat(req("x"))).model, "option-model");
+});
+
+Deno.test("FakeLLM.unusedTurns counts the turns left, never below zero, and 0 for the other forms", async () => {
+  const llm = FakeLLM.script(["a", "b", "c"], { repeatLast: true });
+  assertEquals(llm.unusedTurns, 3);
+  await llm.chat(req("x"));
+  assertEquals(llm.unusedTurns, 2);
+  for (let i = 0; i < 4; i++) await llm.chat(req("x"));
+  assertEquals(llm.unusedTurns, 0);
+  llm.verify();
+  assertEquals(new FakeLLM("x").unusedTurns, 0);
+  assertEquals(new FakeLLM({ a: "b" }).unusedTurns, 0);
+  assertEquals(new FakeLLM(() => "x").unusedTurns, 0);
+});
+
+Deno.test("FakeLLM.verify() names how many turns were used, and accepts the forms without a script", async () => {
+  const llm = FakeLLM.script(["a", "b", "c"]);
+  await llm.chat(req("x"));
+  const e = assertThrows(() => llm.verify(), UnusedTurns);
+  assertEquals(e.unused, 2);
+  for (const form of [new FakeLLM("x"), new FakeLLM({ a: "b" }), new FakeLLM(() => "x")]) {
+    form.verify();
+  }
+  FakeLLM.script(["a", "b"], { allowUnused: true }).verify();
+  FakeLLM.script(["a", "b"], { repeatLast: true }).verify();
+});
+
+Deno.test("new FakeLLM(fn) joins every system message and reads an empty user and no tools as such", async () => {
+  const inputs: ResponderInput[] = [];
+  const llm = new FakeLLM((input) => (inputs.push(input), "ok"));
+  await llm.chat({
+    model: "m",
+    messages: [
+      { role: "system", content: "one" },
+      { role: "system", content: "two" },
+      { role: "assistant", content: "earlier" },
+    ],
+  });
+  assertEquals([inputs[0].system, inputs[0].user, inputs[0].tools], ["one\ntwo", "", []]);
+});
+
+Deno.test("FakeLLM keeps every harness error it threw, and verify() throws the first one", async () => {
+  const strict = new FakeLLM({ weather: "rain" }, { strict: true });
+  const e = await assertRejects(() => strict.chat(req("stocks?")), UnmatchedPrompt);
+  assertEquals(e.prompt, "stocks?");
+  assertEquals(strict.harnessErrors, [e]);
+  assertThrows(() => strict.verify(), UnmatchedPrompt);
+
+  const script = FakeLLM.script(["a"]);
+  await script.chat(req("x"));
+  const first = await assertRejects(() => script.chat(req("x")), ScriptExhausted);
+  await assertRejects(() => script.chat(req("x")), ScriptExhausted);
+  assertEquals(script.harnessErrors.length, 2);
+  assertEquals(assertThrows(() => script.verify(), ScriptExhausted), first);
+});
+
+Deno.test("FakeLLM streams a turn without text as message_start then message_end", async () => {
+  const llm = FakeLLM.script([{ content: "" }, { toolCalls: [toolCall("c1", "t", {})] }]);
+  assertEquals((await collect(llm.stream(req("x")))).map((e) => e.type), [
+    "message_start",
+    "message_end",
+  ]);
+  assertEquals((await collect(llm.stream(req("x")))).map((e) => e.type), [
+    "message_start",
+    "tool_call",
+    "message_end",
+  ]);
+});
+
+Deno.test("FakeLLM.chat() plays a failAfterChunks turn as its mid-stream failure, with usage", async () => {
+  const llm = FakeLLM.script([
+    { chunks: ["a", "b"], failAfterChunks: 1, usage: { inputTokens: 3, outputTokens: 1 } },
+    { chunks: ["a"], failAfterChunks: 0, error: "reset by peer", finishReason: "length" },
+  ]);
+  const cut = await assertRejects(() => llm.chat(req("x")), ProviderError);
+  assertEquals([cut.phase, cut.retryable, cut.usage], ["mid_stream", false, {
+    inputTokens: 3,
+    outputTokens: 1,
+  }]);
+  const named = await assertRejects(() => llm.chat(req("x")), ProviderError, "reset by peer");
+  assertEquals([named.phase, named.finishReason, named.usage], ["mid_stream", "length", {
+    inputTokens: 10,
+    outputTokens: 0,
+  }]);
+});
+
+Deno.test("FakeLLM.chat() answers a chunked turn with the join of its chunks", async () => {
+  const llm = FakeLLM.script([{ chunks: ["Hel", "lo"] }]);
+  const r = await llm.chat(req("x"));
+  assertEquals([r.content, r.toolCalls, r.finishReason], ["Hello", [], "stop"]);
 });
