@@ -19,6 +19,12 @@ Deno.test("toUnits() keeps negative amounts negative (a refund)", () => {
   assertEquals(toUnits("-.000000000001"), -1n);
 });
 
+Deno.test("toUnits() reads a number as it prints, not as the binary float it is", () => {
+  // 123456789.123 is stored as 123456789.12299999594...; the amount meant is the printed one.
+  assertEquals(toUnits(123456789.123), 123_456_789_123_000_000_000n);
+  assertEquals(toUnits(0.3), 300_000_000_000n);
+});
+
 Deno.test("toUnits() reads numbers in exponent notation exactly, down to one unit", () => {
   assertEquals(toUnits(1e-7), 100_000n);
   assertEquals(toUnits(1e-11), 10n);

@@ -97,6 +97,10 @@ Deno.test("FakeClock.install() drives Date, setTimeout, setInterval and performa
     clearInterval(id);
     assertEquals(ticks, 3);
     assertThrows(() => clock.install(), TypeError, "twice");
+    const installedNow = performance.now;
+    performance.now = () => -1; // code under test may stub it in turn
+    assertEquals(performance.now(), -1);
+    performance.now = installedNow;
   }
   assertEquals([globalThis.setTimeout, globalThis.Date, performance.now], [
     realSetTimeout,
@@ -221,6 +225,9 @@ Deno.test("FakeClock.install(): an own performance.now (another stub) is put bac
     }
     assertEquals(performance.now, stub);
     assert(Object.prototype.hasOwnProperty.call(performance, "now"));
+    const next = () => 7;
+    performance.now = next; // still a writable stub, as it was
+    assertEquals(performance.now(), 7);
   } finally {
     delete (performance as unknown as Record<string, unknown>).now;
   }
