@@ -4,6 +4,7 @@
 //
 //   deno task mutation runtime/budget.ts [more modules]
 //   deno task mutation --changed [--base REF] [--lines]   modules changed since REF
+//                                       (default main; --lines: only the changed lines)
 //   deno task mutation                                    every module in targets.json
 //
 // Targeted tests: tools/mutation/targets.json, else the mirrored
@@ -66,6 +67,9 @@ async function changed(base: string): Promise<Map<string, string[]>> {
       ranges.set(file, [...ranges.get(file) ?? [], `${file}:${start}-${end}`]);
     }
   }
+  // A new module git does not track yet is changed as a whole.
+  const untracked = await git("ls-files", "--others", "--exclude-standard", "runtime", "testing");
+  for (const file of untracked.split("\n").filter(isModule)) ranges.set(file, [file]);
   return ranges;
 }
 
