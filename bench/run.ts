@@ -123,7 +123,17 @@ results.push(...parseLines(await exec("node", [join(NODE_DIR, "run.mjs")], NODE_
 let denoBench: { name: string; avg: number; p75: number; n: number }[] = [];
 if (!quick) {
   log("deno bench bench/deno/");
-  const json = JSON.parse(await exec("deno", ["bench", "--json", "bench/deno/"]));
+  const json = JSON.parse(
+    await exec("deno", [
+      "bench",
+      "--json",
+      // frameworks.bench.ts: cassette files, and the AI SDK reads the host name as it loads.
+      "--allow-read",
+      "--allow-write",
+      "--allow-sys=hostname",
+      "bench/deno/",
+    ]),
+  );
   denoBench = json.benches.map((
     b: { name: string; results: { ok: Record<string, number> }[] },
   ) => ({

@@ -113,7 +113,8 @@ export function parseTurn(value: unknown, where: string): Turn {
       }`,
     );
   }
-  const turn = parseOrExplain(turnSchema, value, where);
+  const turn = plainTurn(value as Record<string, unknown>) ??
+    parseOrExplain(turnSchema, value, where);
   if (turn.chunks && turn.content !== undefined && turn.chunks.join("") !== turn.content) {
     throw new InvalidScript(
       `${where}: content must equal the join of chunks when both are given; drop one of them`,
@@ -130,4 +131,84 @@ export function parseTurn(value: unknown, where: string): Turn {
     );
   }
   return turn;
+}
+
+const FINISH_REASONS = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);
+
+const isCount = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0;
+
+// The common turn, checked without zod: a cassette of a thousand lines or a
+// long script is parsed in microseconds. Anything unusual (a missing `args`
+// that zod defaults, a wrong type, an unknown key) returns undefined, and zod
+// then parses it and explains what is wrong.
+function plainTurn(t: Record<string, unknown>): Turn | undefined {
+  for (const key in t) {
+    const v = t[key];
+    if (v === undefined) continue;
+    switch (key) {
+      case "content":
+        if (typeof v !== "string") return undefined;
+        break;
+      case "model":
+        if (typeof v !== "string" || v === "") return undefined;
+        break;
+      case "chunks":
+        if (!Array.isArray(v) || !v.every((c) => typeof c === "string")) return undefined;
+        break;
+      case "toolCalls":
+        if (!Array.isArray(v) || !v.every(plainToolCall)) return undefined;
+        break;
+      case "usage":
+        if (!plainUsage(v)) return undefined;
+        break;
+      case "finishReason":
+        if (!FINISH_REASONS.has(v as string)) return undefined;
+        break;
+      case "error":
+        if (typeof v !== "string" && !(v instanceof Error)) return undefined;
+        break;
+      case "failAfterChunks":
+        if (!isCount(v)) return undefined;
+        break;
+      case "stall":
+        if (typeof v !== "boolean") return undefined;
+        break;
+      case "gate":
+        if (typeof (v as Promise<unknown>)?.then !== "function") return undefined;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return t as Turn;
+}
+
+function plainToolCall(c: unknown): boolean {
+  if (c === null || typeof c !== "object") return false;
+  const call = c as Record<string, unknown>;
+  for (const key in call) {
+    if (key !== "id" && key !== "name" && key !== "args" && key !== "rawArgs") return false;
+  }
+  const args = call.args;
+  return typeof call.id === "string" && call.id !== "" && typeof call.name === "string" &&
+    call.name !== "" && args !== null && typeof args === "object" && !Array.isArray(args) &&
+    (call.rawArgs === undefined || typeof call.rawArgs === "string");
+}
+
+function plainUsage(u: unknown): boolean {
+  if (u === null || typeof u !== "object") return false;
+  const usage = u as Record<string, unknown>;
+  for (const key in usage) {
+    const v = usage[key];
+    if (key === "inputTokens" || key === "outputTokens") {
+      if (!isCount(v)) return false;
+    } else if (key === "cachedInputTokens") {
+      if (v !== undefined && !isCount(v)) return false;
+    } else if (key === "costUsd") {
+      if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
+        return false;
+      }
+    } else return false;
+  }
+  return isCount(usage.inputTokens) && isCount(usage.outputTokens);
 }

@@ -66,6 +66,29 @@ const lineSchema = z.strictObject({
   fault: faultSchema.optional(),
 });
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+// The common line, checked without zod (a long cassette opens in
+// microseconds); anything else goes to zod, which explains what is wrong.
+function plainLine(value: unknown): z.infer<typeof lineSchema> | undefined {
+  if (!isObject(value) || value.fault !== undefined) return undefined;
+  for (const key in value) if (key !== "request" && key !== "turn") return undefined;
+  const r = value.request;
+  if (!isObject(r) || typeof r.model !== "string" || !Array.isArray(r.messages)) return undefined;
+  for (const key in r) {
+    if (key !== "model" && key !== "messages" && key !== "tools" && key !== "settings") {
+      return undefined;
+    }
+  }
+  if (!r.messages.every(isObject)) return undefined;
+  if (r.tools !== undefined && !(Array.isArray(r.tools) && r.tools.every(isObject))) {
+    return undefined;
+  }
+  if (r.settings !== undefined && !isObject(r.settings)) return undefined;
+  return value as z.infer<typeof lineSchema>;
+}
+
 /** Parses a cassette's text; a bad line is an `InvalidScript` naming it. */
 export function parseCassette(text: string, path: string): CassetteLine[] {
   const lines: CassetteLine[] = [];
@@ -84,7 +107,7 @@ export function parseCassette(text: string, path: string): CassetteLine[] {
         }); each line of a cassette is one JSON object { request, turn }: fix the line or re-record with AGENTKIT_CASSETTE=record`,
       );
     }
-    const line = parseOrExplain(lineSchema, value, where);
+    const line = plainLine(value) ?? parseOrExplain(lineSchema, value, where);
     const turn = parseTurn(line.turn, `${where} turn`);
     if (line.fault && turn.error === undefined) {
       throw new InvalidScript(`${where}: a fault needs the turn's error message ("error": "...")`);
