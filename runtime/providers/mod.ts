@@ -19,3 +19,4 @@
  */
 export * from "./model_requests_disallowed.ts";
 export * from "./openai_chat_llm.ts";
+export * from "./anthropic_llm.ts";

@@ -14,6 +14,7 @@ import { isCut } from "../../runtime/_stream_cut.ts";
 import { IN_PROCESS_FETCH } from "../../runtime/providers/_http.ts";
 import { nearest } from "../_validate.ts";
 import { FakeClock } from "../fake_clock.ts";
+import { anthropicWire } from "./_anthropic_wire.ts";
 import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
 import { serve } from "./_serve.ts";
 import { isProblem, type Problem, type ProviderApi, type Wire } from "./_wire.ts";
@@ -82,6 +83,7 @@ const encoder = new TextEncoder();
 
 function route(path: string): Wire | undefined {
   if (path.endsWith("/chat/completions")) return openAIChatWire;
+  if (path.endsWith("/messages")) return anthropicWire;
   return undefined;
 }
 
@@ -303,15 +305,10 @@ export class FakeProvider implements Disposable {
     const keyProblem = wire.checkHeaders(request.headers);
     if (keyProblem) return reply(keyProblem.status, wire.errorBody(keyProblem), requestId);
     if (!parsed) {
-      return reply(
-        400,
-        wire.errorBody({
-          status: 400,
-          message:
-            "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
-        }),
-        requestId,
-      );
+      const message = wire.vendor === "openai"
+        ? "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
+        : "There was an issue with the request body: it is not valid JSON";
+      return reply(400, wire.errorBody({ status: 400, message }), requestId);
     }
     const wireRequest = wire.parse(body);
     if (isProblem(wireRequest)) {
@@ -346,15 +343,24 @@ export class FakeProvider implements Disposable {
       }
     }
     const events = this.llm.stream(chat, ctx)[Symbol.asyncIterator]();
-    let first: IteratorResult<StreamEvent, unknown>;
+    // The status line waits for the first event, and for the one after a
+    // message_start: a failure the model reports before any content (a
+    // scripted RateLimitError) is the provider's HTTP error, not a stream.
+    const head: StreamEvent[] = [];
     try {
-      first = await events.next();
+      for (;;) {
+        const next = await events.next();
+        if (next.done) break;
+        head.push(next.value);
+        if (next.value.type !== "message_start") break;
+      }
     } catch (error) {
       done();
       if (controller.signal.aborted) throw controller.signal.reason;
       return this.#failure(wire, error, requestId);
     }
-    if (first.done) {
+    const early = head.at(-1);
+    if (early === undefined) {
       done();
       return this.#failure(
         wire,
@@ -362,13 +368,20 @@ export class FakeProvider implements Disposable {
         requestId,
       );
     }
+    if (
+      early.type === "error" && early.error instanceof ProviderError &&
+      early.error.phase === "pre_stream" && !isCut(early.error)
+    ) {
+      done();
+      return this.#failure(wire, early.error, requestId);
+    }
     const sse = wire.encoder(wireRequest, created);
     const harnessErrors = this.#harnessErrors;
     // Pushed ahead into a queue, read by pull: the model runs ahead as a real
     // server's does (a stall is reached, and its cancellation recorded, while
     // the client is still reading), and a cut arrives after the frames sent
     // before it, as on a real connection.
-    const queue = new FrameQueue(encoder.encode(sse.frames(first.value as StreamEvent)));
+    const queue = new FrameQueue(encoder.encode(head.map((e) => sse.frames(e)).join("")));
     (async () => {
       try {
         for (;;) {

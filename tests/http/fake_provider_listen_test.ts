@@ -1,9 +1,10 @@
 // FakeProvider.listen(): the same wire over loopback, for clients that only
 // take a URL. Runs with --allow-net=127.0.0.1 only.
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { assertEquals, assertRejects } from "@std/assert";
 import { RateLimitError, toolCall } from "@agentkit/testing/ports";
-import { OpenAIChatLLM, RunContext } from "@agentkit/testing/runtime";
+import { AnthropicLLM, OpenAIChatLLM, RunContext } from "@agentkit/testing/runtime";
 import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
 
 const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "hi" }];
@@ -77,4 +78,27 @@ Deno.test("FakeProvider.listen(): faults over a socket", async (t) => {
     assertEquals(end?.type, "error");
     assertEquals(llm.cancelled.length, 1);
   });
+});
+
+Deno.test("FakeProvider.listen() serves @anthropic-ai/sdk and AnthropicLLM by baseURL", async () => {
+  const llm = FakeLLM.script([
+    { chunks: ["Bon", "jour"] },
+    { toolCalls: [toolCall("toolu_1", "f", { a: 1 })], usage: { inputTokens: 3, outputTokens: 4 } },
+  ]);
+  await using server = await new FakeProvider({ llm }).listen();
+  const client = new Anthropic({ apiKey: "k", baseURL: server.url, maxRetries: 0 });
+  const text: string[] = [];
+  const stream = client.messages.stream({
+    model: "claude-sonnet-4-5",
+    max_tokens: 64,
+    messages: [{ role: "user", content: "hi" }],
+  });
+  stream.on("text", (t) => text.push(t));
+  await stream.finalMessage();
+  assertEquals(text, ["Bon", "jour"]);
+  // Over a socket the port sends from a production context (a test context would refuse).
+  const port = new AnthropicLLM({ apiKey: "k", baseURL: server.url });
+  const res = await port.chat({ model: "claude-sonnet-4-5", messages: [] }, new RunContext());
+  assertEquals(res.toolCalls, [{ id: "toolu_1", name: "f", args: { a: 1 } }]);
+  assertEquals(res.usage, { inputTokens: 3, outputTokens: 4 });
 });

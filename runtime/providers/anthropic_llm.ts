@@ -1,0 +1,186 @@
+/**
+ * The Anthropic Messages port.
+ *
+ * @module
+ */
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
+import type { Ctx } from "../../ports/context.ts";
+import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
+import type { Message } from "../../ports/message.ts";
+import { ProviderResponseError } from "../../ports/provider_errors.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import {
+  anthropicBody,
+  type AnthropicMessage,
+  AnthropicStream,
+  chatResponseFromAnthropic,
+} from "./_anthropic.ts";
+import { checkPortOptions, type FetchFn, guard, postJson, readEnv, trimSlash } from "./_http.ts";
+import { readWireStream } from "./_stream.ts";
+
+/** Options for {@linkcode AnthropicLLM}. */
+export interface AnthropicLLMOptions {
+  /**
+   * The API key, sent as `x-api-key`.
+   * @default {the ANTHROPIC_API_KEY environment variable}
+   */
+  readonly apiKey?: string;
+  /**
+   * Where the API lives; requests go to `{baseURL}/v1/messages`.
+   * @default {"https://api.anthropic.com"}
+   */
+  readonly baseURL?: string;
+  /**
+   * The fetch to send with: a `FakeProvider`'s in tests.
+   * @default {globalThis.fetch}
+   */
+  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** Extra headers on every request (an `anthropic-beta` flag). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The output cap of a request whose settings give none (the API requires one).
+   * @default {4096}
+   */
+  readonly maxTokens?: number;
+}
+
+const PORT = "AnthropicLLM";
+
+/**
+ * An {@linkcode LLMPort} on the Anthropic Messages API over web `fetch` (no
+ * SDK), with `anthropic-version: 2023-06-01`. Blocking and streamed calls
+ * (SSE, with `tool_use` blocks assembled from `input_json_delta`), the system
+ * prompt as the top-level `system`, tools and tool results (one user message
+ * of `tool_result` blocks per turn), JSON-schema output (`settings.jsonSchema`
+ * becomes `output_config.format`), stop reasons, and usage with cache reads as
+ * `cachedInputTokens` (cache writes count as input). Failures are classified
+ * as for `OpenAIChatLLM`: 429 → `RateLimitError` with `retryAfterMs`; 408,
+ * 409, 5xx (529 overloaded included) and network failures before the first
+ * byte → retryable `pre_stream`; other 4xx → `ProviderResponseError` with the
+ * status and Anthropic's message; an `error` event or a cut mid-stream → an
+ * `error` event in phase `mid_stream` with the usage so far.
+ *
+ * Under a test context (`makeTestCtx`) it refuses to send with
+ * `ModelRequestsDisallowed`, unless its fetch is a `FakeProvider`'s.
+ *
+ * @example Against a FakeProvider, in-process
+ * ```ts
+ * import { Agent, AnthropicLLM } from "@agentkit/testing/runtime";
+ * import { FakeLLM, FakeProvider, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const provider = new FakeProvider({ llm: new FakeLLM("Bonjour.") });
+ * const llm = new AnthropicLLM({ apiKey: "sk-ant-test", fetch: provider.fetch });
+ * const agent = new Agent("a", { model: "claude-sonnet-4-5", system: "Answer in French." });
+ * assertEquals((await agent.run("hi", makeTestCtx({ llm }))).output, "Bonjour.");
+ * assertEquals(provider.requests[0].path, "/v1/messages");
+ * assertEquals((provider.requests[0].body as { system: string }).system, "Answer in French.");
+ * ```
+ */
+export class AnthropicLLM implements LLMPort {
+  readonly #url: string;
+  readonly #fetch: FetchFn;
+  readonly #headers: Record<string, string>;
+  readonly #maxTokens: number;
+
+  /**
+   * Creates the instance.
+   *
+   * @param options Key, base URL, fetch, headers and the default output cap.
+   * @throws {TypeError} For an unknown option or a malformed value.
+   * @throws {RangeError} For a `maxTokens` that is not a positive integer.
+   */
+  constructor(options: AnthropicLLMOptions = {}) {
+    checkPortOptions(PORT, options, ["maxTokens"]);
+    const max = options.maxTokens;
+    if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
+      throw new RangeError(
+        `Cannot build ${PORT}: maxTokens must be a positive integer, got ${JSON.stringify(max)}`,
+      );
+    }
+    this.#maxTokens = max ?? 4096;
+    this.#url = `${trimSlash(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const key = options.apiKey ?? readEnv("ANTHROPIC_API_KEY");
+    this.#headers = {
+      "content-type": "application/json",
+      accept: "application/json",
+      "anthropic-version": "2023-06-01",
+      ...(key ? { "x-api-key": key } : {}),
+      ...options.headers,
+    };
+  }
+
+  /**
+   * One blocking call.
+   *
+   * @param request The request.
+   * @param ctx The run (cancellation, the test-context guard).
+   * @returns The answer.
+   * @throws {ProviderError} Classified as described on the class.
+   * @throws {ModelRequestsDisallowed} Under a test context.
+   */
+  async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+    guard(PORT, ctx, this.#fetch);
+    const signal = request.signal ?? ctx?.signal;
+    const response = await postJson(
+      "Anthropic",
+      this.#fetch,
+      this.#url,
+      this.#headers,
+      anthropicBody(request, false, this.#maxTokens),
+      signal,
+      ctx?.clock.now ?? Date.now,
+    );
+    let body: AnthropicMessage;
+    try {
+      body = await response.json();
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new ProviderResponseError(
+        `Anthropic answered ${response.status} with a body that is not JSON`,
+        { cause: error },
+      );
+    }
+    return chatResponseFromAnthropic(body, request.model);
+  }
+
+  /**
+   * One streamed call: `message_start`, a `text_delta` per text delta, a
+   * `tool_call` per finished `tool_use` block, then `message_end`.
+   *
+   * @param request The request.
+   * @param ctx The run (cancellation, the test-context guard).
+   * @returns The events.
+   * @throws {ProviderError} Before the first event, classified as on the class.
+   * @throws {ModelRequestsDisallowed} Under a test context.
+   */
+  async *stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
+    guard(PORT, ctx, this.#fetch);
+    const signal = request.signal ?? ctx?.signal;
+    const response = await postJson(
+      "Anthropic",
+      this.#fetch,
+      this.#url,
+      { ...this.#headers, accept: "text/event-stream" },
+      anthropicBody(request, true, this.#maxTokens),
+      signal,
+      ctx?.clock.now ?? Date.now,
+    );
+    yield* readWireStream(response, new AnthropicStream(), signal);
+  }
+
+  /**
+   * A system + user prompt, answered blocking.
+   *
+   * @param request The prompt.
+   * @param ctx The run.
+   * @returns The answer.
+   */
+  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
+    const messages: Message[] = [];
+    if (request.system) messages.push({ role: "system", content: request.system });
+    messages.push({ role: "user", content: request.user });
+    return this.chat({ messages, model: request.model, signal: request.signal }, ctx);
+  }
+}

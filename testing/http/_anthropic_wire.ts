@@ -1,0 +1,290 @@
+// The Anthropic Messages wire, server side (POST /v1/messages).
+import type { ChatSettings } from "../../ports/chat.ts";
+import type { Message, ToolCall } from "../../ports/message.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { ToolSpec } from "../../ports/tool_spec.ts";
+import type { FinishReason, Usage } from "../../ports/usage.ts";
+import {
+  argsOf,
+  named,
+  type Problem,
+  record,
+  type StreamEncoder,
+  textOf,
+  type Wire,
+  type WireRequest,
+} from "./_wire.ts";
+
+const STOP: Record<FinishReason, string> = {
+  stop: "end_turn",
+  length: "max_tokens",
+  tool_calls: "tool_use",
+  content_filter: "refusal",
+  error: "end_turn",
+};
+
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  504: "timeout_error",
+  529: "overloaded_error",
+};
+
+/** Ours to the wire's usage: `input_tokens` excludes cache reads, as ours does. */
+function anthropicUsage(u: Usage): Record<string, unknown> {
+  return {
+    input_tokens: u.inputTokens,
+    output_tokens: u.outputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: u.cachedInputTokens ?? null,
+  };
+}
+
+function errorType(status: number): string {
+  return ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
+}
+
+/** The Anthropic error JSON. */
+export function anthropicError(p: Problem): unknown {
+  return { type: "error", error: { type: errorType(p.status), message: p.message } };
+}
+
+function bad(message: string): Problem {
+  return { status: 400, message };
+}
+
+function parseBlocks(
+  role: "user" | "assistant",
+  content: unknown,
+  where: string,
+  out: Message[],
+): Problem | undefined {
+  if (typeof content === "string") {
+    out.push({ role, content });
+    return;
+  }
+  if (!Array.isArray(content)) return bad(`${where}.content: Input should be a valid list`);
+  let text = "";
+  const toolCalls: ToolCall[] = [];
+  const results: Message[] = [];
+  for (let i = 0; i < content.length; i++) {
+    const b = record(content[i]);
+    if (!b || typeof b.type !== "string") {
+      return bad(`${where}.content.${i}: Input should be an object with a type`);
+    }
+    if (b.type === "text") text += typeof b.text === "string" ? b.text : "";
+    else if (b.type === "tool_use" && role === "assistant") {
+      if (typeof b.id !== "string" || typeof b.name !== "string") {
+        return bad(`${where}.content.${i}.tool_use: id and name are required`);
+      }
+      toolCalls.push({ id: b.id, name: b.name, args: record(b.input) ?? {} });
+    } else if (b.type === "tool_result" && role === "user") {
+      if (typeof b.tool_use_id !== "string") {
+        return bad(`${where}.content.${i}.tool_result.tool_use_id: Field required`);
+      }
+      const text = textOf(b.content) ?? "";
+      results.push({
+        role: "tool",
+        content: text,
+        toolCallId: b.tool_use_id,
+        ...(b.is_error === true ? { isError: true } : {}),
+      });
+    }
+  }
+  out.push(...results);
+  if (role === "assistant") {
+    out.push(toolCalls.length ? { role, content: text, toolCalls } : { role, content: text });
+  } else if (text !== "" || results.length === 0) out.push({ role, content: text });
+  return undefined;
+}
+
+function parseTools(value: unknown): ToolSpec[] | Problem | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) return bad("tools: Input should be a valid list");
+  const out: ToolSpec[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const t = record(value[i]);
+    if (!t || typeof t.name !== "string") return bad(`tools.${i}.name: Field required`);
+    // Server tools (web search, code execution) have no input schema; they
+    // are not the model's to call through tool_use, so they are not offered.
+    if (!record(t.input_schema)) continue;
+    out.push({
+      name: t.name,
+      description: typeof t.description === "string" ? t.description : "",
+      parameters: record(t.input_schema)!,
+    });
+  }
+  return out;
+}
+
+class MessagesEncoder implements StreamEncoder {
+  #id = "";
+  #index = -1;
+  #textOpen = false;
+  readonly #model: string;
+
+  constructor(request: WireRequest) {
+    this.#model = request.chat.model;
+  }
+
+  #closeText(): string {
+    if (!this.#textOpen) return "";
+    this.#textOpen = false;
+    return named("content_block_stop", { type: "content_block_stop", index: this.#index });
+  }
+
+  #delta(finish: FinishReason | undefined, usage: Usage | undefined): string {
+    return named("message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: finish ? STOP[finish] : null, stop_sequence: null },
+      usage: usage ? anthropicUsage(usage) : { output_tokens: 0 },
+    });
+  }
+
+  frames(e: StreamEvent): string {
+    switch (e.type) {
+      case "message_start":
+        this.#id = e.messageId;
+        // Usage is known only at the end: message_delta carries the totals.
+        return named("message_start", {
+          type: "message_start",
+          message: {
+            id: this.#id,
+            type: "message",
+            role: "assistant",
+            model: this.#model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 0, output_tokens: 0 },
+          },
+        }) + named("ping", { type: "ping" });
+      case "text_delta": {
+        let out = "";
+        if (!this.#textOpen) {
+          this.#textOpen = true;
+          out = named("content_block_start", {
+            type: "content_block_start",
+            index: ++this.#index,
+            content_block: { type: "text", text: "" },
+          });
+        }
+        return out + named("content_block_delta", {
+          type: "content_block_delta",
+          index: this.#index,
+          delta: { type: "text_delta", text: e.content },
+        });
+      }
+      case "tool_call": {
+        const closed = this.#closeText();
+        const index = ++this.#index;
+        const c = e.call;
+        return closed + named("content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: c.id, name: c.name, input: {} },
+        }) + named("content_block_delta", {
+          type: "content_block_delta",
+          index,
+          delta: { type: "input_json_delta", partial_json: c.rawArgs ?? JSON.stringify(c.args) },
+        }) + named("content_block_stop", { type: "content_block_stop", index });
+      }
+      case "message_end":
+        return this.#closeText() + this.#delta(e.finishReason, e.usage) +
+          named("message_stop", { type: "message_stop" });
+      case "error": {
+        let out = this.#closeText();
+        if (e.finishReason || e.usage) out += this.#delta(e.finishReason, e.usage);
+        return out + named("error", anthropicError({ status: 500, message: e.error.message }));
+      }
+    }
+  }
+}
+
+/** POST /v1/messages. */
+export const anthropicWire: Wire = {
+  api: "messages",
+  vendor: "anthropic",
+  errorBody: anthropicError,
+  checkHeaders(headers: Headers): Problem | undefined {
+    const key = headers.get("x-api-key");
+    const auth = headers.get("authorization");
+    if (!key && !(auth && /^bearer\s+\S/i.test(auth))) {
+      return { status: 401, message: "x-api-key header is required" };
+    }
+    if (!headers.get("anthropic-version")) {
+      return { status: 400, message: "anthropic-version: header is required" };
+    }
+    return undefined;
+  },
+  parse(value: unknown): WireRequest | Problem {
+    const body = record(value);
+    if (!body) return bad("The request body must be a JSON object.");
+    if (typeof body.model !== "string" || body.model === "") return bad("model: Field required");
+    if (typeof body.max_tokens !== "number") return bad("max_tokens: Field required");
+    if (!Array.isArray(body.messages)) return bad("messages: Field required");
+    const messages: Message[] = [];
+    const system = body.system === undefined ? "" : textOf(body.system);
+    if (system === undefined) return bad("system: Input should be a valid string or list");
+    if (system) messages.push({ role: "system", content: system });
+    for (let i = 0; i < body.messages.length; i++) {
+      const m = record(body.messages[i]);
+      const role = m?.role;
+      if (role !== "user" && role !== "assistant") {
+        return bad(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+      }
+      const problem = parseBlocks(role, m!.content, `messages.${i}`, messages);
+      if (problem) return problem;
+    }
+    const tools = parseTools(body.tools);
+    if (tools && !Array.isArray(tools)) return tools;
+    const s: { maxTokens?: number; temperature?: number; jsonSchema?: Record<string, unknown> } = {
+      maxTokens: body.max_tokens,
+    };
+    if (typeof body.temperature === "number") s.temperature = body.temperature;
+    const format = record(record(body.output_config)?.format) ?? record(body.output_format);
+    if (format?.type === "json_schema" && record(format.schema)) {
+      s.jsonSchema = record(format.schema);
+    }
+    return {
+      chat: {
+        model: body.model,
+        messages,
+        ...(tools && tools.length ? { tools } : {}),
+        settings: s as ChatSettings,
+      },
+      stream: body.stream === true,
+      includeUsage: true,
+    };
+  },
+  blocking(res, request) {
+    const content: Array<Record<string, unknown>> = [];
+    if (res.content !== "" || res.toolCalls.length === 0) {
+      content.push({ type: "text", text: res.content });
+    }
+    for (const c of res.toolCalls) {
+      content.push({
+        type: "tool_use",
+        id: c.id,
+        name: c.name,
+        input: c.rawArgs === undefined ? c.args : argsOf(c.rawArgs).args,
+      });
+    }
+    return {
+      id: res.id,
+      type: "message",
+      role: "assistant",
+      model: res.model || request.chat.model,
+      content,
+      stop_reason: STOP[res.finishReason],
+      stop_sequence: null,
+      usage: anthropicUsage(res.usage),
+    };
+  },
+  encoder: (request) => new MessagesEncoder(request),
+};
