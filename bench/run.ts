@@ -127,10 +127,10 @@ if (!quick) {
     await exec("deno", [
       "bench",
       "--json",
-      // frameworks.bench.ts: cassette files, and the AI SDK reads the host name as it loads.
+      // frameworks.bench.ts: cassette files; the AI SDK reads the host name as it loads.
       "--allow-read",
       "--allow-write",
-      "--allow-sys=hostname",
+      "--allow-sys=hostname,homedir",
       "bench/deno/",
     ]),
   );

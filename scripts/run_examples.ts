@@ -13,13 +13,13 @@ if (files.length === 0) {
 }
 for (const name of files) {
   const out = await new Deno.Command(Deno.execPath(), {
-    // --allow-sys=hostname: the AI SDK reads the host name as it loads.
+    // --allow-sys: the AI SDK reads the host name as it loads, LangSmith the home directory.
     args: [
       "run",
       "--allow-read",
       "--allow-write",
       "--allow-env",
-      "--allow-sys=hostname",
+      "--allow-sys=hostname,homedir",
       `examples/${name}`,
     ],
     cwd: root,

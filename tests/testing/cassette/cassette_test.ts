@@ -14,12 +14,13 @@ import {
   type StreamEvent,
   toolCall,
 } from "@agentkit/testing/ports";
-import { Agent, ReActCognition, retry } from "@agentkit/testing/runtime";
+import { Agent, OpenAIChatLLM, ReActCognition, retry } from "@agentkit/testing/runtime";
 import {
   cassette,
   CassetteMismatch,
   FakeClock,
   FakeLLM,
+  FakeProvider,
   FakeTool,
   InvalidScript,
   makeTestCtx,
@@ -316,7 +317,7 @@ Deno.test("cassette() records a 429 as a fault and replays it as a RateLimitErro
   await using player = cassette(path);
   const replay = await runWith(player);
   assertEquals(replay.output, "Done.");
-  assert(replay.slept > 0, "retry() waited before the second call");
+  assert(replay.slept >= 2_000, `retry() waited the recorded retry-after (${replay.slept} ms)`);
   const direct = cassette(path);
   const error = await direct.chat(ask("go")).catch((e) => e);
   assertInstanceOf(error, RateLimitError);
@@ -407,4 +408,55 @@ Deno.test("cassette() checks its options where they are given", () => {
     TypeError,
     "without upstream",
   );
+});
+
+Deno.test("cassette() records through OpenAIChatLLM on a FakeProvider: no key, no header in the file", async () => {
+  const dir = await tempDir();
+  const path = `${dir}/openai.jsonl`;
+  const key = "sk-proj-THISKEYMUSTNEVERBEWRITTEN0123";
+  const script = FakeLLM.script([
+    {
+      toolCalls: [toolCall("call_1", "lookup", { host: "a" })],
+      usage: { inputTokens: 20, outputTokens: 4 },
+    },
+    {
+      chunks: ["It is ", "42."],
+      usage: { inputTokens: 30, outputTokens: 3, cachedInputTokens: 10 },
+    },
+  ]);
+  const provider = new FakeProvider({ llm: script });
+  const upstream = () =>
+    new OpenAIChatLLM({
+      apiKey: key,
+      baseURL: "https://api.openai.com/v1",
+      fetch: provider.fetch,
+      headers: { "OpenAI-Organization": "org-secret-team" },
+    });
+  const run = async (llm: LLMPort) => {
+    const tool = new FakeTool({ name: "lookup", responder: "42" });
+    const agent = new Agent("a", {
+      model: "gpt-4o-mini",
+      cognition: new ReActCognition({ tools: [tool] }),
+    });
+    return await agent.run(`What is a? My key is ${key}.`, makeTestCtx({ llm }));
+  };
+  {
+    await using rec = cassette(path, { upstream });
+    assertEquals((await run(rec)).output, "It is 42.");
+  }
+  // The key went over the wire (the provider saw the header, masked in its record)...
+  assertEquals(provider.requests[0].headers.authorization, "Bearer ***");
+  // ...and into the prompt, but never into the cassette.
+  const text = Deno.readTextFileSync(path);
+  for (const secret of [key, "org-secret-team", "Bearer", "authorization"]) {
+    assert(!text.toLowerCase().includes(secret.toLowerCase()), `${secret} was written`);
+  }
+  assertEquals(lines(path).length, 2);
+  script.verify();
+  // The replay needs neither the provider nor the key.
+  await using player = cassette(path, { mode: "replay" });
+  const result = await run(player);
+  assertEquals(result.output, "It is 42.");
+  assertEquals(result.usage, { inputTokens: 50, outputTokens: 7, cachedInputTokens: 10 });
+  await Deno.remove(dir, { recursive: true });
 });
