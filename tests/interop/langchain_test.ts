@@ -1,6 +1,8 @@
 // LangChain JS, unchanged, against FakeProvider.fetch: ChatOpenAI (through
-// configuration.fetch), bindTools and a LangChain v1 createAgent tool loop.
+// configuration.fetch), ChatAnthropic (through clientOptions.fetch), bindTools
+// and a LangChain v1 createAgent tool loop.
 // The frameworks are test-only imports, pinned in deno.json.
+import { ChatAnthropic } from "@langchain/anthropic";
 import { ChatOpenAI } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
@@ -29,6 +31,15 @@ function chatOpenAI(provider: FakeProvider, maxRetries = 0): ChatOpenAI {
     apiKey: "sk-test",
     maxRetries,
     configuration: { fetch: provider.fetch },
+  });
+}
+
+function chatAnthropic(provider: FakeProvider, maxRetries = 0): ChatAnthropic {
+  return new ChatAnthropic({
+    model: "claude-sonnet-4-5",
+    apiKey: "sk-ant-test",
+    maxRetries,
+    clientOptions: { fetch: provider.fetch },
   });
 }
 
@@ -123,4 +134,53 @@ Deno.test("LangChain: a script that runs out surfaces ScriptExhausted; verify() 
   const long = FakeLLM.script(["one", "two"]);
   await chatOpenAI(new FakeProvider({ llm: long })).invoke("Go.");
   assertThrows(() => long.verify(), UnusedTurns, "used only 1");
+});
+
+Deno.test("LangChain ChatAnthropic over FakeProvider.fetch: invoke, stream and a createAgent tool loop", async (t) => {
+  await t.step("invoke", async () => {
+    using llm = FakeLLM.script([{ content: "Hello.", usage: { inputTokens: 7, outputTokens: 2 } }]);
+    const provider = new FakeProvider({ llm });
+    const message = await chatAnthropic(provider).invoke("Greet me.");
+    assertEquals(message.content, "Hello.");
+    assertEquals(message.usage_metadata?.output_tokens, 2);
+    assertEquals(provider.requests[0].path, "/v1/messages");
+    assertEquals(provider.requests[0].headers["x-api-key"], "***");
+  });
+  await t.step("stream", async () => {
+    using llm = FakeLLM.script([{ chunks: ["The cert ", "expired."] }]);
+    const provider = new FakeProvider({ llm });
+    let text = "";
+    for await (const chunk of await chatAnthropic(provider).stream("Why?")) {
+      if (typeof chunk.content === "string") text += chunk.content;
+    }
+    assertEquals(text, "The cert expired.");
+    assertEquals(provider.requests[0].stream, true);
+  });
+  await t.step("createAgent with bound tools", async () => {
+    using llm = FakeLLM.script([
+      { toolCalls: [toolCall("toolu_1", "weather", { city: "Oslo" })] },
+      { content: "It rains in Oslo." },
+    ]);
+    const provider = new FakeProvider({ llm });
+    const agent = createAgent({ model: chatAnthropic(provider), tools: [weather] });
+    const result = await agent.invoke({
+      messages: [{ role: "user", content: "Weather in Oslo?" }],
+    });
+    assertEquals(result.messages.at(-1)?.content, "It rains in Oslo.");
+    assertEquals(llm.requests[1].messages.at(-1), {
+      role: "tool",
+      content: "rain in Oslo",
+      toolCallId: "toolu_1",
+    });
+  });
+  await t.step("a retried 429", async () => {
+    const clock = new FakeClock();
+    using _installed = clock.install();
+    using llm = FakeLLM.script(["Done."], {
+      failTimes: 1,
+      failWith: new RateLimitError("slow down", { retryAfterMs: 500 }),
+    });
+    const message = await chatAnthropic(new FakeProvider({ llm }), 2).invoke("Go.");
+    assertEquals([message.content, llm.calls], ["Done.", 2]);
+  });
 });
