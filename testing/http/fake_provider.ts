@@ -16,6 +16,7 @@ import { nearest } from "../_validate.ts";
 import { FakeClock } from "../fake_clock.ts";
 import { anthropicWire } from "./_anthropic_wire.ts";
 import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
+import { openAIResponsesWire } from "./_openai_responses_wire.ts";
 import { serve } from "./_serve.ts";
 import { isProblem, type Problem, type ProviderApi, type Wire } from "./_wire.ts";
 
@@ -84,6 +85,7 @@ const encoder = new TextEncoder();
 function route(path: string): Wire | undefined {
   if (path.endsWith("/chat/completions")) return openAIChatWire;
   if (path.endsWith("/messages")) return anthropicWire;
+  if (path.endsWith("/responses")) return openAIResponsesWire;
   return undefined;
 }
 

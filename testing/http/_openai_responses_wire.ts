@@ -1,0 +1,337 @@
+// The OpenAI Responses wire, server side (POST /v1/responses): what OpenAI
+// Agents JS speaks by default.
+import type { ChatResponse, ChatSettings } from "../../ports/chat.ts";
+import type { Message, ToolCall } from "../../ports/message.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { ToolSpec } from "../../ports/tool_spec.ts";
+import type { FinishReason, Usage } from "../../ports/usage.ts";
+import { openAIError, openAIKeyProblem } from "./_openai_chat_wire.ts";
+import {
+  argsOf,
+  named,
+  type Problem,
+  record,
+  type StreamEncoder,
+  textOf,
+  type Wire,
+  type WireRequest,
+} from "./_wire.ts";
+
+const ROLES: Record<string, Message["role"]> = {
+  system: "system",
+  developer: "system",
+  user: "user",
+  assistant: "assistant",
+};
+
+function bad(message: string, param?: string): Problem {
+  return { status: 400, message, param, code: param ? "invalid_value" : undefined };
+}
+
+function usageOf(u: Usage): Record<string, unknown> {
+  const cached = u.cachedInputTokens ?? 0;
+  return {
+    input_tokens: u.inputTokens + cached,
+    input_tokens_details: { cached_tokens: cached },
+    output_tokens: u.outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: u.inputTokens + cached + u.outputTokens,
+  };
+}
+
+function status(reason: FinishReason): {
+  status: string;
+  incomplete_details: { reason: string } | null;
+} {
+  if (reason === "length") {
+    return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
+  }
+  if (reason === "content_filter") {
+    return { status: "incomplete", incomplete_details: { reason: "content_filter" } };
+  }
+  return { status: "completed", incomplete_details: null };
+}
+
+function messageItem(id: string, text: string, done: boolean): Record<string, unknown> {
+  return {
+    id: `msg_${id}`,
+    type: "message",
+    status: done ? "completed" : "in_progress",
+    role: "assistant",
+    content: done ? [{ type: "output_text", text, annotations: [], logprobs: [] }] : [],
+  };
+}
+
+function callItem(c: ToolCall, done: boolean): Record<string, unknown> {
+  return {
+    id: `fc_${c.id}`,
+    type: "function_call",
+    status: done ? "completed" : "in_progress",
+    call_id: c.id,
+    name: c.name,
+    arguments: done ? c.rawArgs ?? JSON.stringify(c.args) : "",
+  };
+}
+
+function responseObject(
+  id: string,
+  request: WireRequest,
+  created: number,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  const s = request.chat.settings;
+  return {
+    id,
+    object: "response",
+    created_at: created,
+    status: "in_progress",
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    max_output_tokens: s?.maxTokens ?? null,
+    model: request.chat.model,
+    output: [],
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    temperature: s?.temperature ?? 1,
+    text: { format: { type: "text" } },
+    tool_choice: "auto",
+    tools: (request.chat.tools ?? []).map((t) => ({
+      type: "function",
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+    })),
+    top_p: 1,
+    truncation: "disabled",
+    usage: null,
+    metadata: {},
+    ...fields,
+  };
+}
+
+function parseInput(value: unknown, out: Message[]): Problem | undefined {
+  if (typeof value === "string") {
+    out.push({ role: "user", content: value });
+    return;
+  }
+  if (!Array.isArray(value)) {
+    return bad("Missing required parameter: 'input'.", "input");
+  }
+  for (let i = 0; i < value.length; i++) {
+    const item = record(value[i]);
+    if (!item) return bad(`Invalid type for 'input[${i}]': expected an object.`, `input[${i}]`);
+    const type = item.type ?? "message";
+    if (type === "message") {
+      const role = ROLES[item.role as string];
+      if (!role) {
+        return bad(`Invalid value: '${String(item.role)}'.`, `input[${i}].role`);
+      }
+      const content = textOf(item.content);
+      if (content === undefined) {
+        return bad(`Invalid 'input[${i}].content'.`, `input[${i}].content`);
+      }
+      out.push({ role, content });
+    } else if (type === "function_call") {
+      if (typeof item.call_id !== "string" || typeof item.name !== "string") {
+        return bad(`Invalid 'input[${i}]': a function_call needs call_id and name.`, `input[${i}]`);
+      }
+      const call: ToolCall = {
+        id: item.call_id,
+        name: item.name,
+        ...argsOf(typeof item.arguments === "string" ? item.arguments : ""),
+      };
+      // Calls of one turn follow its message (if any): they join it.
+      const last = out.at(-1);
+      if (last?.role === "assistant") {
+        out[out.length - 1] = { ...last, toolCalls: [...(last.toolCalls ?? []), call] };
+      } else out.push({ role: "assistant", content: "", toolCalls: [call] });
+    } else if (type === "function_call_output") {
+      if (typeof item.call_id !== "string") {
+        return bad(`Missing required parameter: 'input[${i}].call_id'.`, `input[${i}].call_id`);
+      }
+      out.push({ role: "tool", content: textOf(item.output) ?? "", toolCallId: item.call_id });
+    }
+    // Reasoning items and hosted-tool items carry nothing this port models.
+  }
+  return undefined;
+}
+
+function parseTools(value: unknown): ToolSpec[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: ToolSpec[] = [];
+  for (const raw of value) {
+    const t = record(raw);
+    if (t?.type !== "function" || typeof t.name !== "string") continue;
+    out.push({
+      name: t.name,
+      description: typeof t.description === "string" ? t.description : "",
+      parameters: record(t.parameters) ?? { type: "object", properties: {} },
+    });
+  }
+  return out.length ? out : undefined;
+}
+
+class ResponsesEncoder implements StreamEncoder {
+  #id = "";
+  #seq = 0;
+  #text: string | undefined;
+  #output: Array<Record<string, unknown>> = [];
+  readonly #request: WireRequest;
+  readonly #created: number;
+
+  constructor(request: WireRequest, created: number) {
+    this.#request = request;
+    this.#created = created;
+  }
+
+  #event(type: string, fields: Record<string, unknown>): string {
+    return named(type, { type, sequence_number: this.#seq++, ...fields });
+  }
+
+  #closeText(): string {
+    if (this.#text === undefined) return "";
+    const text = this.#text;
+    this.#text = undefined;
+    const item = messageItem(this.#id, text, true);
+    const output_index = this.#output.length;
+    this.#output.push(item);
+    const at = { item_id: item.id, output_index, content_index: 0 };
+    const part = { type: "output_text", text, annotations: [] };
+    return this.#event("response.output_text.done", { ...at, text, logprobs: [] }) +
+      this.#event("response.content_part.done", { ...at, part }) +
+      this.#event("response.output_item.done", { output_index, item });
+  }
+
+  frames(e: StreamEvent): string {
+    switch (e.type) {
+      case "message_start": {
+        this.#id = e.messageId;
+        const response = responseObject(this.#id, this.#request, this.#created, {});
+        return this.#event("response.created", { response }) +
+          this.#event("response.in_progress", { response });
+      }
+      case "text_delta": {
+        let out = "";
+        const item_id = `msg_${this.#id}`;
+        const output_index = this.#output.length;
+        if (this.#text === undefined) {
+          this.#text = "";
+          out = this.#event("response.output_item.added", {
+            output_index,
+            item: messageItem(this.#id, "", false),
+          }) + this.#event("response.content_part.added", {
+            item_id,
+            output_index,
+            content_index: 0,
+            part: { type: "output_text", text: "", annotations: [] },
+          });
+        }
+        this.#text += e.content;
+        return out + this.#event("response.output_text.delta", {
+          item_id,
+          output_index,
+          content_index: 0,
+          delta: e.content,
+          logprobs: [],
+        });
+      }
+      case "tool_call": {
+        const closed = this.#closeText();
+        const output_index = this.#output.length;
+        const item = callItem(e.call, true);
+        this.#output.push(item);
+        return closed +
+          this.#event("response.output_item.added", {
+            output_index,
+            item: callItem(e.call, false),
+          }) +
+          this.#event("response.function_call_arguments.delta", {
+            item_id: item.id,
+            output_index,
+            delta: item.arguments,
+          }) +
+          this.#event("response.function_call_arguments.done", {
+            item_id: item.id,
+            output_index,
+            arguments: item.arguments,
+          }) +
+          this.#event("response.output_item.done", { output_index, item });
+      }
+      case "message_end": {
+        const closed = this.#closeText();
+        const st = status(e.finishReason);
+        const response = responseObject(this.#id, this.#request, this.#created, {
+          ...st,
+          output: this.#output,
+          usage: usageOf(e.usage),
+        });
+        const type = st.status === "completed" ? "response.completed" : "response.incomplete";
+        return closed + this.#event(type, { response });
+      }
+      case "error":
+        return this.#closeText() +
+          this.#event("error", { code: "server_error", message: e.error.message, param: null });
+    }
+  }
+}
+
+/** POST /v1/responses. */
+export const openAIResponsesWire: Wire = {
+  api: "responses",
+  vendor: "openai",
+  checkHeaders: openAIKeyProblem,
+  errorBody: openAIError,
+  parse(value: unknown): WireRequest | Problem {
+    const body = record(value);
+    if (!body) return bad("The request body must be a JSON object.");
+    if (typeof body.model !== "string" || body.model === "") {
+      return { status: 400, message: "Missing required parameter: 'model'.", param: "model" };
+    }
+    const messages: Message[] = [];
+    if (typeof body.instructions === "string" && body.instructions) {
+      messages.push({ role: "system", content: body.instructions });
+    }
+    const problem = parseInput(body.input, messages);
+    if (problem) return problem;
+    const tools = parseTools(body.tools);
+    const s: {
+      maxTokens?: number;
+      temperature?: number;
+      jsonSchema?: Record<string, unknown>;
+      jsonSchemaName?: string;
+    } = {};
+    if (typeof body.max_output_tokens === "number") s.maxTokens = body.max_output_tokens;
+    if (typeof body.temperature === "number") s.temperature = body.temperature;
+    const format = record(record(body.text)?.format);
+    if (format?.type === "json_schema" && record(format.schema)) {
+      s.jsonSchema = record(format.schema);
+      if (typeof format.name === "string") s.jsonSchemaName = format.name;
+    }
+    return {
+      chat: {
+        model: body.model,
+        messages,
+        ...(tools ? { tools } : {}),
+        ...(Object.keys(s).length ? { settings: s as ChatSettings } : {}),
+      },
+      stream: body.stream === true,
+      includeUsage: true,
+    };
+  },
+  blocking(res: ChatResponse, request, created) {
+    const output: Array<Record<string, unknown>> = [];
+    if (res.content !== "" || res.toolCalls.length === 0) {
+      output.push(messageItem(res.id, res.content, true));
+    }
+    for (const c of res.toolCalls) output.push(callItem(c, true));
+    return responseObject(res.id, request, created, {
+      ...status(res.finishReason),
+      model: res.model || request.chat.model,
+      output,
+      usage: usageOf(res.usage),
+    });
+  },
+  encoder: (request, created) => new ResponsesEncoder(request, created),
+};
