@@ -42,6 +42,9 @@ interface Info {
  */
 export const TYPES_NODE = "^20.11.0";
 
+/** The Node versions the package declares (`engines.node`); tests run on 20, 22 and 24. */
+export const NODE_ENGINES = ">=20";
+
 /** An npm package reference: `npm:name@range/sub/path`. */
 export interface NpmReference {
   name: string;
@@ -359,6 +362,7 @@ async function compile(
     ...(config.license ? { license: config.license } : {}),
     homepage: `https://jsr.io/${config.name}`,
     type: "module",
+    engines: { node: NODE_ENGINES },
     exports,
     dependencies,
     _jsr_revision: 0,

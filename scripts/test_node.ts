@@ -6,9 +6,22 @@
 // reaches the registry only for the consumer's tools (with --prefer-offline);
 // the tests themselves make no network calls.
 //
-// The output ends with node's own test summary and the exit code is node's,
-// so a failing Node test fails `deno task test`.
+// The same tests run on every Node line the package supports (NODE_LINES):
+// the machine's node, and Node 22 and 24 from the npm package `node`
+// (`npx --yes node@22`), each first on PATH so that the tools the tests start
+// (tsc, vitest) run on it too. The README's Node example is copied verbatim
+// into the consumer as a test file, importing the package by the name
+// `npx jsr add` gives it (`@agentkit/testing`).
+//
+// Each line's run ends with node's own test summary; the exit code is the
+// first failing run's, so a failing Node test fails `deno task test`.
 import { TYPES_NODE } from "./build_npm.ts";
+
+/** The Node lines tested: the machine's node (20 here) and the two LTS lines. */
+const NODE_LINES = ["system", "22", "24"];
+
+/** Jest's standalone `expect`, to run the matchers the way Jest does. */
+const JEST_EXPECT = "30.2.0";
 
 const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const dist = `${root}/dist/npm`;
@@ -26,6 +39,29 @@ async function exec(cmd: string, args: string[], cwd: string): Promise<string> {
     Deno.exit(1);
   }
   return text;
+}
+
+// The folder holding a `node` binary of the given major line, installed from
+// npm's `node` package (npx caches it).
+async function nodeBin(major: string, cwd: string): Promise<string> {
+  const execPath = (await exec("npx", ["--yes", `node@${major}`, "-p", "process.execPath"], cwd))
+    .trim().split("\n").pop()!;
+  return execPath.replace(/\/node$/, "");
+}
+
+/**
+ * The README's Node example: the first ```js block under "## Node", which
+ * must import node:test and the package by the name `npx jsr add` gives it.
+ */
+function readmeNodeExample(readme: string): string {
+  const section = readme.split(/^## /m).find((s) => s.startsWith("Node"));
+  const block = section && /^```js[^\n]*\n([\s\S]*?)^```$/m.exec(section)?.[1];
+  if (!block || !block.includes('from "node:test"') || !block.includes('"@agentkit/testing')) {
+    throw new Error(
+      'README.md needs a "## Node" section whose first ```js block is a node:test file importing "@agentkit/testing"',
+    );
+  }
+  return block;
 }
 
 try {
@@ -51,10 +87,24 @@ try {
     .trim().split("\n").pop()!;
   const tests: string[] = [];
   for await (const entry of Deno.readDir(source)) {
+    if (entry.isDirectory) {
+      // __snapshots__: the committed snapshots Vitest compares against.
+      await Deno.mkdir(`${consumer}/${entry.name}`);
+      for await (const inner of Deno.readDir(`${source}/${entry.name}`)) {
+        const at = `${entry.name}/${inner.name}`;
+        await Deno.copyFile(`${source}/${at}`, `${consumer}/${at}`);
+      }
+      continue;
+    }
     if (!entry.isFile) continue;
     await Deno.copyFile(`${source}/${entry.name}`, `${consumer}/${entry.name}`);
     if (entry.name.endsWith("_test.mjs")) tests.push(entry.name);
   }
+  await Deno.writeTextFile(
+    `${consumer}/readme_node_test.mjs`,
+    readmeNodeExample(await Deno.readTextFile(`${root}/README.md`)),
+  );
+  tests.push("readme_node_test.mjs");
   tests.sort();
   await Deno.writeTextFile(
     `${consumer}/package.json`,
@@ -63,8 +113,18 @@ try {
         name: "agentkit-node-consumer",
         private: true,
         type: "module",
-        dependencies: { "@jsr/agentkit__testing": `file:../${packed}` },
-        devDependencies: { "@types/node": TYPES_NODE, typescript: tsVersion, vitest: VITEST },
+        // Both names: the one npm gives the package, and the one `npx jsr add`
+        // maps it to (what the README imports).
+        dependencies: {
+          "@jsr/agentkit__testing": `file:../${packed}`,
+          "@agentkit/testing": `file:../${packed}`,
+        },
+        devDependencies: {
+          "@types/node": TYPES_NODE,
+          typescript: tsVersion,
+          vitest: VITEST,
+          expect: JEST_EXPECT,
+        },
       },
       null,
       2,
@@ -83,14 +143,24 @@ try {
       Math.round(performance.now() - started)
     } ms); node ${(await exec("node", ["--version"], consumer)).trim()}`,
   );
-  const node = await new Deno.Command("node", {
-    args: ["--test", "--test-reporter=spec", ...tests],
-    cwd: consumer,
-    env: { AGENTKIT_REPO: root },
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  code = node.code;
+  code = 0;
+  for (const line of NODE_LINES) {
+    const bin = line === "system" ? undefined : await nodeBin(line, tmp);
+    const path = bin ? `${bin}:${Deno.env.get("PATH") ?? ""}` : Deno.env.get("PATH") ?? "";
+    const version = (await exec(bin ? `${bin}/node` : "node", ["--version"], consumer)).trim();
+    console.log(`\n# node ${version}${line === "system" ? " (this machine's)" : ""}`);
+    const node = await new Deno.Command(bin ? `${bin}/node` : "node", {
+      args: ["--test", "--test-reporter=spec", ...tests],
+      cwd: consumer,
+      env: { AGENTKIT_REPO: root, PATH: path },
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (node.code !== 0) {
+      console.error(`node ${version}: the Node tests failed (exit ${node.code})`);
+      if (code === 0) code = node.code;
+    }
+  }
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }

@@ -82,8 +82,11 @@ export interface AgentMatcherResult {
   readonly message: () => string;
 }
 
-/** The matcher functions, for `expect.extend(agentMatchers)`. */
-export interface AgentMatcherFunctions {
+/**
+ * The matcher functions, for `expect.extend(agentMatchers)`. A type, not an
+ * interface, so it fits the index-signature parameter of `expect.extend`.
+ */
+export type AgentMatcherFunctions = {
   /** See {@linkcode AgentMatchers.toHaveCalledTool}. */
   toHaveCalledTool(
     this: AgentMatcherContext,
@@ -111,7 +114,7 @@ export interface AgentMatcherFunctions {
     received: unknown,
     text: string,
   ): AgentMatcherResult | Promise<AgentMatcherResult>;
-}
+};
 
 function result(ctx: AgentMatcherContext, check: Check): AgentMatcherResult {
   return { pass: check.pass, message: () => check.message(ctx.isNot === true) };

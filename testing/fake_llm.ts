@@ -19,6 +19,7 @@ import { markCut } from "../runtime/_stream_cut.ts";
 import { InvalidScript, ScriptExhausted, UnmatchedPrompt, UnusedTurns } from "./errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
 import { nearest } from "./_validate.ts";
+import { autoTurn } from "./_auto_responder.ts";
 
 /**
  * What the callable form of {@linkcode FakeLLM} receives.
@@ -40,6 +41,22 @@ export interface ResponderInput {
   readonly messages: readonly Message[];
   /** The tools offered. */
   readonly tools: readonly ToolSpec[];
+  /** The request's settings (`jsonSchema` when it asks for JSON); `undefined` when none. */
+  readonly settings?: ChatSettings;
+}
+
+/** Options for {@linkcode FakeLLM.auto}: the answer, the tools, and the common options. */
+export interface FakeLLMAutoOptions extends FakeLLMOptions {
+  /**
+   * The final answer.
+   * @default {a JSON object of each tool's result by tool name; schema-valid JSON when the request asks for JSON; "success (no tool calls)" when no tool was called}
+   */
+  readonly answer?: string;
+  /**
+   * The tools to call, by name.
+   * @default {every tool the request offers}
+   */
+  readonly tools?: readonly string[];
 }
 
 /** The callable form: answers with text or a whole turn. */
@@ -276,6 +293,77 @@ export class FakeLLM implements LLMPort, Disposable {
     const fake = new FakeLLM("", options);
     fake.#answer = { kind: "script", turns: parsed };
     return fake;
+  }
+
+  /**
+   * A fake that needs no script, like pydantic-ai's `TestModel`: in each
+   * conversation turn (after the last user message), the first call calls
+   * every tool the request offers (or the ones named in `tools`) with
+   * arguments generated from each tool's JSON Schema, deterministic and
+   * valid (required properties, `enum`, `format`, lengths, bounds, nested
+   * objects and arrays); the next call answers with `answer`, or with a JSON
+   * object of the tool results by tool name. A request that asks for JSON
+   * (`settings.jsonSchema`, as an agent with `output` sends) gets JSON valid
+   * against that schema. A schema nothing can satisfy fails with an
+   * `InvalidScript` naming the tool and the path into its schema.
+   *
+   * @param options `answer`, `tools`, and the common options.
+   * @returns The fake.
+   * @throws {InvalidScript} When an option is malformed; a call throws it
+   * for an unsatisfiable schema or a named tool the request does not offer.
+   *
+   * @example Every tool called once, then a summary
+   * ```ts
+   * import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+   * import { FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+   * import { z } from "zod";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const cert = new FakeTool({
+   *   name: "lookup_cert",
+   *   parameters: z.object({ host: z.string().min(3), port: z.number().int().min(1).max(65535) }),
+   *   responder: ({ host }: { host: string }) => ({ host, expired: true }),
+   * });
+   * const llm = FakeLLM.auto();
+   * const agent = new Agent("sre", { model: "fake-model", cognition: new ReActCognition({ tools: [cert] }) });
+   * const result = await agent.run("Why did the deploy fail?", makeTestCtx({ llm }));
+   * assertEquals(cert.calls, [{ host: "aaa", port: 1 }]);
+   * assertEquals(JSON.parse(result.output), { lookup_cert: { host: "aaa", expired: true } });
+   * ```
+   */
+  static auto(options: FakeLLMAutoOptions = {}): FakeLLM {
+    if (options === null || typeof options !== "object") {
+      throw new InvalidScript(
+        `FakeLLM.auto options must be an object, got ${options === null ? "null" : typeof options}`,
+      );
+    }
+    const known = [...KNOWN_OPTIONS, "answer", "tools"];
+    for (const key of Object.keys(options)) {
+      if (!known.includes(key)) {
+        const near = nearest(key, known);
+        throw new InvalidScript(
+          `unknown key "${key}" in FakeLLM.auto options${near ? `; did you mean "${near}"?` : ""}`,
+        );
+      }
+    }
+    const { answer, tools, ...common } = options;
+    if (answer !== undefined && typeof answer !== "string") {
+      throw new InvalidScript(`FakeLLM.auto answer must be a string, got ${typeof answer}`);
+    }
+    if (
+      tools !== undefined &&
+      (!Array.isArray(tools) || !tools.every((t) => typeof t === "string" && t))
+    ) {
+      throw new InvalidScript(
+        `FakeLLM.auto tools must be an array of tool names, got ${JSON.stringify(tools)}`,
+      );
+    }
+    const rule = { answer, tools: tools ? [...tools] : undefined };
+    return new FakeLLM(
+      ({ messages, tools: offered, settings }) =>
+        autoTurn(rule, { messages, tools: offered, jsonSchema: settings?.jsonSchema }),
+      common,
+    );
   }
 
   /** How many times the model was called (failed calls included). */
@@ -613,6 +701,7 @@ export class FakeLLM implements LLMPort, Disposable {
           model: request.model,
           messages: request.messages,
           tools: request.tools ?? [],
+          settings,
         });
         return parseTurn(out, `the responder's answer to call ${s.calls}`);
       }

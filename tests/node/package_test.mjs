@@ -40,6 +40,9 @@ test("the installed package.json mirrors deno.json: name, version, exports, depe
   assert.equal(pkg.name, "@jsr/agentkit__testing");
   assert.equal(pkg.version, deno.version);
   assert.equal(pkg.type, "module");
+  assert.deepEqual(pkg.engines, { node: ">=20" });
+  const major = Number(process.versions.node.split(".")[0]);
+  assert.ok(major >= 20, `engines.node says >=20 and this is node ${process.version}`);
   assert.deepEqual(Object.keys(pkg.exports), Object.keys(deno.exports));
   for (const [key, source] of Object.entries(deno.exports)) {
     const stem = source.replace(/\.ts$/, "");

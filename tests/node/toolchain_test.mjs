@@ -51,7 +51,17 @@ describe("the consumer's toolchain", { concurrency: true }, () => {
     assert.deepEqual([...new Set(reported)], expected, output);
   });
 
-  test("a Vitest test runs against the package in the consumer", async () => {
+  test("tsc types the agent matchers on Vitest's expect through the AgentMatchers merge", async () => {
+    const { status, output } = await run(bin("tsc"), [
+      "--noEmit",
+      "--strict",
+      "-p",
+      "tsconfig.vitest.json",
+    ]);
+    assert.equal(status, 0, output);
+  });
+
+  test("Vitest runs the consumer tests: a tool loop, the agent matchers, a snapshot", async () => {
     const report = join(cwd, "vitest-report.json");
     try {
       const { status, output } = await run(bin("vitest"), [
@@ -59,11 +69,14 @@ describe("the consumer's toolchain", { concurrency: true }, () => {
         "--reporter=json",
         `--outputFile=${report}`,
         "vitest_consumer.test.ts",
+        "vitest_matchers.test.ts",
       ]);
       assert.equal(status, 0, output);
       const json = JSON.parse(await readFile(report, "utf8"));
       assert.equal(json.numFailedTests, 0, output);
-      assert.equal(json.numPassedTests, 1, output);
+      assert.equal(json.numPassedTests, 6, output);
+      assert.equal(json.snapshot?.unmatched ?? 0, 0, output);
+      assert.equal(json.snapshot?.added ?? 0, 0, "the snapshot is committed, not written: " + output);
     } finally {
       await rm(report, { force: true });
     }
