@@ -161,6 +161,8 @@ export class OpenAIChatStream extends WireStream {
     const chunk = JSON.parse(data) as OpenAICompletion;
     if (chunk.error) {
       this.start(chunk.id, out);
+      // Calls whose deltas all arrived are complete: they are delivered before the error.
+      this.#flushCalls(out);
       return this.fail(out, chunk.error.message ?? "OpenAI reported an error mid-stream");
     }
     this.start(chunk.id, out);

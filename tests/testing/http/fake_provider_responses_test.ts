@@ -45,15 +45,14 @@ Deno.test("FakeProvider serves openai responses streams: deltas, then response.c
     if (event.type === "response.completed") completed = event.response;
   }
   assertEquals(deltas, ["Hel", "lo"]);
-  assertEquals(
-    completed?.output_text ??
-      completed?.output.map((o) =>
-        o.type === "message"
-          ? o.content.map((c) => c.type === "output_text" ? c.text : "").join("")
-          : ""
-      ).join(""),
-    "Hello",
-  );
+  const message = completed?.output[0];
+  assertEquals(message?.type === "message" && message.content[0], {
+    type: "output_text",
+    text: "Hello",
+    annotations: [],
+    logprobs: [],
+  });
+  assertEquals(completed?.status, "completed");
 });
 
 Deno.test("FakeProvider serves openai responses function calls, and reads their outputs back", async () => {
