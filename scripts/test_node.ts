@@ -78,6 +78,18 @@ if (!tsVersion) {
   Deno.exit(1);
 }
 
+// The frameworks tests/node/frameworks_test.mjs drives, at the exact versions
+// deno.json pins for the Deno interop tests.
+function pinned(name: string): string {
+  const spec = deno.imports?.[name] ?? "";
+  const version = /^npm:(?:@[^/@]+\/)?[^/@]+@([^/]+)$/.exec(spec)?.[1];
+  if (!version) throw new Error(`deno.json must pin "${name}": "npm:${name}@X.Y.Z" in "imports"`);
+  return version;
+}
+const FRAMEWORKS = Object.fromEntries(
+  ["ai", "@openai/agents", "openai"].map((name) => [name, pinned(name)]),
+);
+
 const tmp = await Deno.makeTempDir({ prefix: "agentkit_node_" });
 let code = 1;
 try {
@@ -124,6 +136,7 @@ try {
           typescript: tsVersion,
           vitest: VITEST,
           expect: JEST_EXPECT,
+          ...FRAMEWORKS,
         },
       },
       null,
