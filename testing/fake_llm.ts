@@ -511,6 +511,13 @@ export class FakeLLM implements LLMPort, Disposable {
     if (this.#options.delayMs || turn.gate || signal?.aborted) {
       await this.#hold(turn, id, ctx, signal);
     }
+    if (turn.firstChunkDelayMs || turn.chunkDelayMs) {
+      // A blocking call answers when the stream would have ended.
+      const chunks = turn.chunks?.length ?? (turn.content ? 1 : 0);
+      const upTo = turn.failAfterChunks ?? chunks;
+      const ms = (turn.firstChunkDelayMs ?? 0) + (turn.chunkDelayMs ?? 0) * Math.max(0, upTo - 1);
+      if (ms) await this.#pace(ms, id, ctx, signal);
+    }
     const usage = turn.usage ?? this.#usage;
     const toolCalls = turn.toolCalls ?? [];
     const content = turn.content ?? turn.chunks?.join("") ?? "";
@@ -552,7 +559,17 @@ export class FakeLLM implements LLMPort, Disposable {
     const chunks = turn.chunks ?? (turn.content ? [turn.content] : []);
     yield { type: "message_start", messageId: id };
     const upTo = turn.failAfterChunks ?? chunks.length;
-    for (let i = 0; i < upTo; i++) yield { type: "text_delta", messageId: id, content: chunks[i] };
+    if (turn.firstChunkDelayMs || turn.chunkDelayMs) {
+      if (turn.firstChunkDelayMs) await this.#pace(turn.firstChunkDelayMs, id, ctx, signal);
+      for (let i = 0; i < upTo; i++) {
+        if (i > 0 && turn.chunkDelayMs) await this.#pace(turn.chunkDelayMs, id, ctx, signal);
+        yield { type: "text_delta", messageId: id, content: chunks[i] };
+      }
+    } else {
+      for (let i = 0; i < upTo; i++) {
+        yield { type: "text_delta", messageId: id, content: chunks[i] };
+      }
+    }
     if (turn.failAfterChunks !== undefined) {
       // Marked as a cut: a FakeProvider serves it as a broken connection.
       const error = markCut(toError(
@@ -628,6 +645,22 @@ export class FakeLLM implements LLMPort, Disposable {
     if (signal?.aborted) {
       this.#state.cancelled.push(id);
       throw signal.reason;
+    }
+  }
+
+  // One paced wait of a stream on the context's clock; a cancelled wait is
+  // recorded and ends the call with the signal's reason.
+  async #pace(
+    ms: number,
+    id: string,
+    ctx: Ctx | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    try {
+      await (ctx?.clock ?? FALLBACK_CLOCK).sleep(ms, signal);
+    } catch (error) {
+      if (signal?.aborted) this.#state.cancelled.push(id);
+      throw error;
     }
   }
 

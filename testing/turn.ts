@@ -20,7 +20,10 @@ import { InvalidScript } from "./errors.ts";
  *   usage, in that order;
  * - `gate` holds the call open until the promise settles;
  * - `stall` streams its chunks and then never ends until cancelled;
- * - `model` is the model the response says answered.
+ * - `model` is the model the response says answered;
+ * - `firstChunkDelayMs` and `chunkDelayMs` pace a stream on the context's
+ *   clock (time to first token, then the gap between chunks), so a
+ *   `FakeClock` makes them cost no wall time.
  *
  * @example
  * ```ts
@@ -57,6 +60,14 @@ export interface Turn {
   readonly stall?: boolean;
   /** The model the response names. */
   readonly model?: string;
+  /**
+   * Time to first token: a stream waits this long on the context's clock
+   * before its first chunk (before its first tool call or its end when it
+   * has no chunks). A blocking call waits the whole stream's time.
+   */
+  readonly firstChunkDelayMs?: number;
+  /** The gap a stream waits on the context's clock before each chunk after the first. */
+  readonly chunkDelayMs?: number;
 }
 
 const usageSchema = z.strictObject({
@@ -86,6 +97,8 @@ const turnSchema: z.ZodType<Turn> = z.strictObject({
   }).optional(),
   stall: z.boolean().optional(),
   model: z.string().min(1).optional(),
+  firstChunkDelayMs: z.number().nonnegative().finite().optional(),
+  chunkDelayMs: z.number().nonnegative().finite().optional(),
 }) as unknown as z.ZodType<Turn>;
 
 /**
@@ -172,6 +185,10 @@ function plainTurn(t: Record<string, unknown>): Turn | undefined {
         break;
       case "stall":
         if (typeof v !== "boolean") return undefined;
+        break;
+      case "firstChunkDelayMs":
+      case "chunkDelayMs":
+        if (typeof v !== "number" || !(v >= 0) || !Number.isFinite(v)) return undefined;
         break;
       case "gate":
         if (typeof (v as Promise<unknown>)?.then !== "function") return undefined;
