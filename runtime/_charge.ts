@@ -2,9 +2,12 @@
 // cognitions, whose model calls never pass the invoker.
 import type { Usage } from "../ports/usage.ts";
 import { toUnits } from "./_decimal.ts";
+import { tokenCount } from "./_options.ts";
 import type { RunContext } from "./context.ts";
 import { UnpricedModel } from "./errors.ts";
 import type { PriceTable } from "./price_table.ts";
+
+const TOKEN_KEYS = ["inputTokens", "outputTokens", "cachedInputTokens"] as const;
 
 /** Throws when a meter says the next call must not happen (`BudgetExceeded`). */
 export function checkMeters(ctx: RunContext): void {
@@ -24,9 +27,11 @@ export function chargeMeters(
 ): void {
   const meters = ctx.allMeters;
   if (meters.length === 0) return;
-  let costUnits = usage.costUsd !== undefined
-    ? toUnits(usage.costUsd, "usage.costUsd")
-    : prices.costUnits(model, usage);
+  let costUnits: bigint | undefined;
+  if (usage.costUsd !== undefined) {
+    for (const key of TOKEN_KEYS) tokenCount(`Cannot charge "${model}"`, usage, key);
+    costUnits = toUnits(usage.costUsd, `the usage.costUsd "${model}" reported`);
+  } else costUnits = prices.costUnits(model, usage);
   if (costUnits === undefined) {
     if (meters.some((m) => m.requiresPrice === true)) throw new UnpricedModel(model);
     costUnits = 0n;

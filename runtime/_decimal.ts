@@ -1,38 +1,73 @@
 // Exact money arithmetic: amounts are bigints of 1e-12 USD, so sums never drift
 // the way binary floats do, and prices per million tokens divide exactly.
 
+import { preview } from "./_preview.ts";
+
 /** Fractional digits kept internally. */
 export const SCALE_DIGITS = 12;
 const SCALE = 10n ** BigInt(SCALE_DIGITS);
 
 /**
- * Parses a decimal amount (`"0.10"`, `0.1`, `1e-7`) into scaled units, dropping
- * digits past the twelfth. A string must be plain decimal (`"1e-7"` is refused).
+ * Parses a money amount (`"0.10"`, `0.1`, `1e-7`) into scaled units. An amount
+ * is non-negative and finite; a string has at most 12 decimals and no stray
+ * whitespace, so nothing rounds silently (a budget of "0.0000000000001" would
+ * otherwise become a budget of 0).
  */
 export function toUnits(value: number | string, what = "amount"): bigint {
-  let text = typeof value === "number" ? numberToPlain(value) : value.trim();
-  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
-  if (!m || (m[2] === "" && (m[3] ?? "") === "")) {
+  if (typeof value !== "number" && typeof value !== "string") {
     throw new TypeError(
-      `Cannot read ${what} ${
-        JSON.stringify(value)
-      } as a decimal number; pass a number or a string like "0.10"`,
+      `Cannot use ${what} ${preview(value)}: pass a number or a decimal string like "0.10"`,
     );
   }
-  const [, sign, whole, frac = ""] = m;
-  text = (whole || "0") + frac.padEnd(SCALE_DIGITS, "0").slice(0, SCALE_DIGITS);
-  const units = BigInt(text);
-  return sign === "-" ? -units : units;
+  const problem = moneyProblem(value);
+  if (problem) {
+    const text =
+      `Cannot use ${what} ${preview(value)}: it ${problem.text}; amounts are non-negative decimals with at most ${SCALE_DIGITS} decimals, like "0.10"`;
+    throw problem.kind === "type" ? new TypeError(text) : new RangeError(text);
+  }
+  const text = typeof value === "number" ? value.toFixed(SCALE_DIGITS) : value.replace(/^\+/, "");
+  const [whole, frac = ""] = text.split(".");
+  return BigInt((whole || "0") + frac.padEnd(SCALE_DIGITS, "0"));
 }
 
-function numberToPlain(n: number): string {
-  if (!Number.isFinite(n)) {
-    throw new TypeError(`Cannot use ${n} as a money amount; pass a finite number`);
+/**
+ * Why `value` is not a valid amount of money, or undefined when it is:
+ * non-negative, finite, at most 12 decimals, no stray whitespace.
+ */
+export function moneyProblem(value: number | string): MoneyProblem | undefined {
+  const text = moneyText(value);
+  if (text === undefined) return undefined;
+  return { kind: text.startsWith("is not a decimal") ? "type" : "range", text };
+}
+
+/** What is wrong with an amount; `type` for a string that is no number at all. */
+export interface MoneyProblem {
+  readonly kind: "type" | "range";
+  readonly text: string;
+}
+
+function moneyText(value: number | string): string | undefined {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return "is not a finite number";
+    if (value < 0) return "is negative";
+    if (value >= 1e15) return "is too large for an amount in USD";
+    // A binary float is approximate anyway; only refuse one that would round to zero.
+    if (value > 0 && value < 10 ** -SCALE_DIGITS / 2) {
+      return `is below the ledger's precision of ${SCALE_DIGITS} decimals and would round to 0`;
+    }
+    return undefined;
   }
-  const s = String(n);
-  if (!/e/i.test(s)) return s;
-  // Exponent notation (1e-7): toFixed with enough digits is exact for our scale.
-  return n.toFixed(SCALE_DIGITS + 2);
+  if (value !== value.trim() || value === "") return "has stray whitespace or is empty";
+  const m = /^\+?(\d*)(?:\.(\d*))?$/.exec(value);
+  if (!m || (m[1] === "" && (m[2] ?? "") === "")) {
+    return /^-\d*\.?\d*$/.test(value) && value !== "-"
+      ? "is negative"
+      : 'is not a decimal number (write "0.10")';
+  }
+  if ((m[2] ?? "").length > SCALE_DIGITS) {
+    return `has more than ${SCALE_DIGITS} decimals, more than the ledger holds`;
+  }
+  return undefined;
 }
 
 /** Formats scaled units with `digits` fractional digits, rounding half up. */

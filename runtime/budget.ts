@@ -5,6 +5,7 @@
  */
 import { formatUnits, toUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "./errors.ts";
+import { checkOptions, LIMITS } from "./_options.ts";
 import type { Charge, Meter } from "./meter.ts";
 
 /** Options for {@linkcode Budget}. No limit is set unless given. */
@@ -52,22 +53,10 @@ export class Budget implements Meter {
    * @param options The limits.
    */
   constructor(options: BudgetOptions = {}) {
+    checkOptions("new Budget()", options, LIMITS);
     if (options.maxCostUsd !== undefined) {
       this.#maxUnits = toUnits(options.maxCostUsd, "maxCostUsd");
-      if (this.#maxUnits < 0n) {
-        throw new RangeError(
-          `Cannot build a Budget: maxCostUsd must not be negative, got ${options.maxCostUsd}`,
-        );
-      }
       this.maxCostUsd = formatUnits(this.#maxUnits);
-    }
-    for (const key of ["maxCalls", "maxTokens"] as const) {
-      const v = options[key];
-      if (v !== undefined && (!Number.isInteger(v) || v < 0)) {
-        throw new RangeError(
-          `Cannot build a Budget: ${key} must be a non-negative integer, got ${JSON.stringify(v)}`,
-        );
-      }
     }
     this.maxCalls = options.maxCalls;
     this.maxTokens = options.maxTokens;

@@ -5,6 +5,7 @@
  */
 import type { Message, Role } from "../ports/message.ts";
 import { type AppendFile, openAppend, readText } from "./_append_file.ts";
+import { checkOptions, checkValue, is, type Rule } from "./_options.ts";
 
 /** Options for {@linkcode JsonlSession.create} and {@linkcode JsonlSession.load}. */
 export interface JsonlSessionOptions {
@@ -15,7 +16,18 @@ export interface JsonlSessionOptions {
    * @default {false}
    */
   readonly sync?: boolean;
+  /**
+   * For `load` only: keep the good message lines and report the bad ones in
+   * `skipped` instead of refusing the whole file (a transcript cut short by a
+   * crash, one hand-edited line). The header must still be good: without it
+   * the file is not a transcript. A last line cut off mid-write is ended with
+   * a newline before the first append, so the next message is not glued to it.
+   * @default {false}
+   */
+  readonly lenient?: boolean;
 }
+
+const OPTIONS: Readonly<Record<string, Rule>> = { sync: is.boolean, lenient: is.boolean };
 
 /**
  * A transcript file is not what `JsonlSession.load` expects. The message
@@ -124,6 +136,11 @@ export class JsonlSession implements AsyncDisposable {
   readonly path: string;
   /** What the session was created with. */
   readonly meta: Readonly<Record<string, unknown>>;
+  /**
+   * The lines a lenient `load` left out, each naming its line and what is
+   * wrong with it; empty otherwise.
+   */
+  readonly skipped: readonly MalformedTranscript[];
   readonly #messages: Message[];
   readonly #handle: AppendFile;
   readonly #sync: boolean;
@@ -136,9 +153,11 @@ export class JsonlSession implements AsyncDisposable {
     messages: Message[],
     handle: AppendFile,
     sync: boolean,
+    skipped: readonly MalformedTranscript[] = [],
   ) {
     this.path = path;
     this.meta = meta;
+    this.skipped = skipped;
     this.#messages = messages;
     this.#handle = handle;
     this.#sync = sync;
@@ -159,6 +178,8 @@ export class JsonlSession implements AsyncDisposable {
     meta: Readonly<Record<string, unknown>> = {},
     options: JsonlSessionOptions = {},
   ): Promise<JsonlSession> {
+    checkValue("JsonlSession.create()", "the path", path, is.text);
+    checkOptions("JsonlSession.create()", options, { sync: is.boolean });
     if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
       throw new TypeError(
         `Cannot create session transcript ${path}: meta must be a plain object, got ${
@@ -196,9 +217,33 @@ export class JsonlSession implements AsyncDisposable {
    * @param path The file.
    * @param options Durability.
    * @returns The open session.
-   * @throws {MalformedTranscript} Naming the first bad line.
+   * @throws {MalformedTranscript} Naming the first bad line (the header's only, when lenient).
+   *
+   * @example Lenient: keep the good lines, report the bad ones
+   * ```ts
+   * import { JsonlSession } from "@agentkit/testing/runtime";
+   * import { mkdtemp, rm, writeFile } from "node:fs/promises";
+   * import { tmpdir } from "node:os";
+   * import { join } from "node:path";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const dir = await mkdtemp(join(tmpdir(), "session-"));
+   * const path = join(dir, "s.jsonl");
+   * await writeFile(path, [
+   *   '{"type":"agentkit.session","version":1,"meta":{}}',
+   *   '{"type":"message","message":{"role":"user","content":"hi"}}',
+   *   '{"type":"message","message":{"role":"assis',
+   * ].join("\n"));
+   * const session = await JsonlSession.load(path, { lenient: true });
+   * assertEquals(session.messages.map((m) => m.content), ["hi"]);
+   * assertEquals(session.skipped.map((e) => e.line), [3]);
+   * await session.close();
+   * await rm(dir, { recursive: true });
+   * ```
    */
   static async load(path: string, options: JsonlSessionOptions = {}): Promise<JsonlSession> {
+    checkValue("JsonlSession.load()", "the path", path, is.text);
+    checkOptions("JsonlSession.load()", options, OPTIONS);
     const text = await readText(path);
     const lines = text.split("\n");
     if (lines[lines.length - 1] === "") lines.pop();
@@ -214,27 +259,35 @@ export class JsonlSession implements AsyncDisposable {
       );
     }
     const messages: Message[] = [];
+    const skipped: MalformedTranscript[] = [];
     for (let i = 1; i < lines.length; i++) {
-      const record = parseLine(path, lines[i], i + 1);
-      if (record.type !== "message") {
-        throw new MalformedTranscript(
-          path,
-          i + 1,
-          `has type ${JSON.stringify(record.type)}, expected "message"`,
-        );
+      try {
+        messages.push(parseMessage(path, lines[i], i + 1));
+      } catch (error) {
+        if (!options.lenient || !(error instanceof MalformedTranscript)) throw error;
+        skipped.push(error);
       }
-      const problem = messageProblem(record.message);
-      if (problem) throw new MalformedTranscript(path, i + 1, problem);
-      messages.push(record.message as Message);
     }
     const handle = await openAppend(path, "append");
-    return new JsonlSession(
+    const session = new JsonlSession(
       path,
       header.meta as Record<string, unknown>,
       messages,
       handle,
       !!options.sync,
+      skipped,
     );
+    if (!text.endsWith("\n")) {
+      // A last line without its newline (cut off mid-write, or written by
+      // hand): end it so the next message starts on a line of its own.
+      try {
+        await session.#write("\n");
+      } catch (error) {
+        await session.close();
+        throw error;
+      }
+    }
+    return session;
   }
 
   /** The messages so far (loaded and appended), in order. */
@@ -313,6 +366,20 @@ function parseLine(path: string, line: string, n: number): Record<string, unknow
     throw new MalformedTranscript(path, n, "is not a JSON object");
   }
   return value as Record<string, unknown>;
+}
+
+function parseMessage(path: string, line: string, n: number): Message {
+  const record = parseLine(path, line, n);
+  if (record.type !== "message") {
+    throw new MalformedTranscript(
+      path,
+      n,
+      `has type ${JSON.stringify(record.type)}, expected "message"`,
+    );
+  }
+  const problem = messageProblem(record.message);
+  if (problem) throw new MalformedTranscript(path, n, problem);
+  return record.message as Message;
 }
 
 function messageProblem(value: unknown): string | undefined {

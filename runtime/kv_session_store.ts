@@ -11,6 +11,7 @@
 import type { Message } from "../ports/message.ts";
 import type { Scope } from "../ports/scope.ts";
 import type { SessionState, SessionStore } from "../ports/session_store.ts";
+import { checkOptions, checkValue, is } from "./_options.ts";
 
 /** One part of a KV key (the subset this store uses). */
 export type KvKeyPart = string | number;
@@ -128,6 +129,7 @@ export class KvSessionStore implements SessionStore, AsyncDisposable {
         "Cannot build a KvSessionStore without a database: pass new KvSessionStore(await Deno.openKv(path)), or use KvSessionStore.open(path)",
       );
     }
+    checkOptions("new KvSessionStore()", options, { prefix: is.text, closeKv: is.boolean });
     this.#kv = kv;
     this.#prefix = options.prefix ?? "agentkit";
     this.#closeKv = options.closeKv ?? false;
@@ -155,6 +157,8 @@ export class KvSessionStore implements SessionStore, AsyncDisposable {
     path?: string,
     options: Omit<KvSessionStoreOptions, "closeKv"> = {},
   ): Promise<KvSessionStore> {
+    if (path !== undefined) checkValue("KvSessionStore.open()", "the path", path, is.text);
+    checkOptions("KvSessionStore.open()", options, { prefix: is.text });
     const deno = (globalThis as { Deno?: { openKv?: (path?: string) => Promise<KvLike> } }).Deno;
     if (typeof deno?.openKv !== "function") {
       throw new Error(

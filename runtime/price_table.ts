@@ -5,6 +5,7 @@
  */
 import type { Usage } from "../ports/usage.ts";
 import { toUnits } from "./_decimal.ts";
+import { checkOptions, checkValue, is, type Rule, tokenCount } from "./_options.ts";
 
 /**
  * The price of one model in USD per million tokens.
@@ -60,6 +61,7 @@ export class PriceTable {
    * @param prices Model name to price.
    */
   constructor(prices: Readonly<Record<string, ModelPrice>> = {}) {
+    checkValue("new PriceTable()", "the prices", prices, is.object);
     this.#prices = new Map();
     for (const [model, p] of Object.entries(prices)) {
       this.#prices.set(model, toUnitPrice(model, p));
@@ -83,6 +85,7 @@ export class PriceTable {
    * @returns A new table.
    */
   with(model: string, price: ModelPrice): PriceTable {
+    checkValue("PriceTable.with()", "the model name", model, is.text);
     const next = new PriceTable();
     for (const [k, v] of this.#prices) next.#prices.set(k, v);
     next.#prices.set(model, toUnitPrice(model, price));
@@ -108,9 +111,9 @@ export class PriceTable {
   costUnits(model: string, usage: Usage): bigint | undefined {
     const p = this.#prices.get(model);
     if (!p) return undefined;
-    return (BigInt(usage.inputTokens) * p.input +
-      BigInt(usage.outputTokens) * p.output +
-      BigInt(usage.cachedInputTokens ?? 0) * p.cached) / MILLION;
+    return (tokens(usage, "inputTokens") * p.input +
+      tokens(usage, "outputTokens") * p.output +
+      tokens(usage, "cachedInputTokens") * p.cached) / MILLION;
   }
 
   /**
@@ -127,7 +130,20 @@ export class PriceTable {
   }
 }
 
+const PRICE: Readonly<Record<string, Rule>> = {
+  inputPerMTok: is.money,
+  outputPerMTok: is.money,
+  cachedInputPerMTok: is.money,
+};
+
+function tokens(usage: Usage, key: "inputTokens" | "outputTokens" | "cachedInputTokens"): bigint {
+  return BigInt(tokenCount("PriceTable", usage, key));
+}
+
 function toUnitPrice(model: string, p: ModelPrice): UnitPrice {
+  checkOptions(`PriceTable: the price of "${model}"`, p, PRICE, {
+    required: ["inputPerMTok", "outputPerMTok"],
+  });
   const input = toUnits(p.inputPerMTok, `the input price of "${model}"`);
   return {
     input,

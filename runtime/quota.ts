@@ -7,6 +7,7 @@ import type { Ctx } from "../ports/context.ts";
 import type { Scope } from "../ports/scope.ts";
 import { formatUnits, toUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "./errors.ts";
+import { checkOptions, LIMITS } from "./_options.ts";
 import type { Charge, Meter } from "./meter.ts";
 
 /**
@@ -138,22 +139,10 @@ export class Quota implements Meter {
    * @throws {RangeError} For a negative or non-integer limit.
    */
   constructor(options: QuotaOptions = {}) {
+    checkOptions("new Quota()", options, LIMITS);
     if (options.maxCostUsd !== undefined) {
       this.#maxUnits = toUnits(options.maxCostUsd, "maxCostUsd");
-      if (this.#maxUnits < 0n) {
-        throw new RangeError(
-          `Cannot build a Quota: maxCostUsd must not be negative, got ${options.maxCostUsd}`,
-        );
-      }
       this.maxCostUsd = formatUnits(this.#maxUnits);
-    }
-    for (const key of ["maxCalls", "maxTokens"] as const) {
-      const v = options[key];
-      if (v !== undefined && (!Number.isInteger(v) || v < 0)) {
-        throw new RangeError(
-          `Cannot build a Quota: ${key} must be a non-negative integer, got ${JSON.stringify(v)}`,
-        );
-      }
     }
     this.maxCalls = options.maxCalls;
     this.maxTokens = options.maxTokens;

@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Message } from "../ports/message.ts";
 import { Scope } from "../ports/scope.ts";
 import type { SessionState, SessionStore } from "../ports/session_store.ts";
+import { checkOptions, checkValue, is, type Rule } from "./_options.ts";
 
 const storage = new AsyncLocalStorage<Session>();
 const DEFAULT_SCOPE = new Scope();
@@ -48,6 +49,68 @@ export interface SessionOpenOptions {
    */
   readonly scope?: Scope;
 }
+
+/**
+ * A session's store failed to save it. The run that ended with the save
+ * fails with this error; the session in memory is rolled back to what the
+ * store last holds (the run's turns and persistent changes are undone), so
+ * memory is never ahead of the store and the run can be retried.
+ *
+ * @example
+ * ```ts
+ * import { Agent, Session, SessionSaveFailed } from "@agentkit/testing/runtime";
+ * import type { SessionStore } from "@agentkit/testing/ports";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals, assertRejects } from "@std/assert";
+ *
+ * const broken: SessionStore = {
+ *   load: () => Promise.resolve(undefined),
+ *   save: () => Promise.reject(new Error("disk full")),
+ *   delete: () => Promise.resolve(false),
+ * };
+ * const session = new Session("s-1", { store: broken });
+ * const agent = new Agent("a", { model: "fake-model" });
+ * const e = await assertRejects(
+ *   () => agent.run("hi", makeTestCtx({ llm: new FakeLLM("ok") }), { session }),
+ *   SessionSaveFailed,
+ *   'session "s-1"',
+ * );
+ * assertEquals([e.sessionId, session.transcript.length], ["s-1", 0]);
+ * ```
+ */
+export class SessionSaveFailed extends Error {
+  /** The session that was not saved. */
+  readonly sessionId: string;
+  /** The store's name (its class). */
+  readonly store: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param sessionId The session.
+   * @param store The store's name.
+   * @param cause What the store threw.
+   */
+  constructor(sessionId: string, store: string, cause: unknown) {
+    super(
+      `Cannot save session "${sessionId}" to ${store}: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }; the session in memory was rolled back to what the store holds, so the run can be retried once the store works`,
+      { cause },
+    );
+    this.name = "SessionSaveFailed";
+    this.sessionId = sessionId;
+    this.store = store;
+  }
+}
+
+const STORE: Rule = is.port("a SessionStore", ["load", "save"]);
+const SESSION_OPTIONS: Readonly<Record<string, Rule>> = {
+  scope: is.instance(Scope),
+  store: STORE,
+  persistent: is.object,
+  transcript: is.arrayOf(is.object),
+};
 
 /**
  * One conversation. `volatile` is a cache for the current run only (the
@@ -108,6 +171,8 @@ export class Session {
   readonly persistent: Map<string, unknown>;
   readonly #transcript: Message[];
   #depth = 0;
+  // What the store holds as of the outermost run's start, to roll back to.
+  #saved: { length: number; persistent: [string, unknown][] } | undefined;
 
   /**
    * Creates a session in memory (load a saved one with {@linkcode Session.open}).
@@ -121,6 +186,7 @@ export class Session {
         `Cannot build a Session: id must be a non-empty string, got ${JSON.stringify(id)}`,
       );
     }
+    checkOptions("new Session()", options, SESSION_OPTIONS);
     this.id = id;
     this.scope = options.scope ?? DEFAULT_SCOPE;
     this.store = options.store;
@@ -148,11 +214,13 @@ export class Session {
    * ```
    */
   static async open(id: string, options: SessionOpenOptions): Promise<Session> {
-    if (!options?.store || typeof options.store.load !== "function") {
+    if (!options?.store) {
       throw new TypeError(
         `Cannot open session "${id}" without a store: pass Session.open(id, { store }), or use new Session(id) for one that lives in memory`,
       );
     }
+    checkValue("Session.open()", "the id", id, is.text);
+    checkOptions("Session.open()", options, { store: STORE, scope: SESSION_OPTIONS.scope });
     const scope = options.scope ?? DEFAULT_SCOPE;
     const state = await options.store.load(scope, id);
     return new Session(id, {
@@ -260,7 +328,17 @@ export class Session {
    * ```
    */
   async save(): Promise<void> {
-    if (this.store) await this.store.save(this.scope, this.id, this.state());
+    if (!this.store) return;
+    try {
+      await this.store.save(this.scope, this.id, this.state());
+    } catch (error) {
+      const name = (this.store as { constructor?: { name?: string } }).constructor?.name;
+      throw new SessionSaveFailed(
+        this.id,
+        name && name !== "Object" ? name : "its store",
+        error,
+      );
+    }
   }
 
   /**
@@ -280,7 +358,9 @@ export class Session {
    * ```
    */
   beginRun(): void {
-    this.#depth++;
+    if (this.#depth++ === 0 && this.store) {
+      this.#saved = { length: this.#transcript.length, persistent: [...this.persistent] };
+    }
   }
 
   /**
@@ -289,11 +369,24 @@ export class Session {
    * session to its store.
    *
    * @returns When saved.
+   * @throws {SessionSaveFailed} When the store fails; the session is then
+   * rolled back to its state at the run's start.
    */
   async endRun(): Promise<void> {
     if (this.#depth > 0) this.#depth--;
     if (this.#depth > 0) return;
     this.volatile.clear();
-    await this.save();
+    const saved = this.#saved;
+    this.#saved = undefined;
+    try {
+      await this.save();
+    } catch (error) {
+      if (saved) {
+        this.#transcript.length = saved.length;
+        this.persistent.clear();
+        for (const [k, v] of saved.persistent) this.persistent.set(k, v);
+      }
+      throw error;
+    }
   }
 }

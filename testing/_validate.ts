@@ -1,29 +1,11 @@
 // Build-time validation of scripts: zod does the checking, this turns its
 // issues into one sentence that names the bad key and the nearest good one.
 import type { z } from "zod";
-import { editDistance } from "../runtime/errors.ts";
+import { nearest } from "../runtime/_options.ts";
 import { InvalidScript } from "./errors.ts";
 
-function normalise(s: string): string {
-  return s.toLowerCase().replace(/[_-]/g, "");
-}
-
-/** The nearest of `known` to `key`, if it is near enough to suggest. */
-export function nearest(key: string, known: readonly string[]): string | undefined {
-  const n = normalise(key);
-  const same = known.find((k) => normalise(k) === n);
-  if (same) return same;
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const k of known) {
-    const d = editDistance(normalise(k), n);
-    if (d < bestD) [best, bestD] = [k, d];
-  }
-  if (bestD <= Math.max(2, Math.floor(key.length / 3))) return best;
-  // A shared stem ("arguments" for "args") is a better hint than none.
-  const stem = known.filter((k) => n.length >= 3 && normalise(k).slice(0, 3) === n.slice(0, 3));
-  return stem.length === 1 ? stem[0] : undefined;
-}
+// One did-you-mean for the whole package: the options checker's.
+export { nearest };
 
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   // deno-lint-ignore no-explicit-any

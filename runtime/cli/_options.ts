@@ -1,7 +1,7 @@
 // Build-time checks of a CLI cognition's options (no zod in the runtime's
 // hot path; these run once, in the constructor).
 import type { Spawner, SpawnPort } from "../../ports/spawn.ts";
-import { editDistance } from "../errors.ts";
+import { checkOptions, describe, is, type Rule } from "../_options.ts";
 
 /** The options every CLI cognition takes. */
 export interface CommonCliOptions {
@@ -12,27 +12,24 @@ export interface CommonCliOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-const COMMON = ["spawn", "binary", "args", "cwd", "env"];
+const COMMON: Readonly<Record<string, Rule>> = {
+  spawn: is.any,
+  binary: is.text,
+  args: is.arrayOf(is.string),
+  cwd: is.text,
+  env: is.recordOf(is.string),
+};
 
-/** Validates the options; returns the spawn function. */
+/** Validates the options (`extra` adds the cognition's own); returns the spawn function. */
 export function checkCliOptions(
   where: string,
   options: CommonCliOptions,
-  extra: readonly string[] = [],
+  extra: Readonly<Record<string, Rule>> = {},
 ): SpawnPort {
   if (options === null || typeof options !== "object") {
-    throw new TypeError(`Cannot build ${where}: pass an options object with spawn`);
+    throw new TypeError(`${where} takes an options object with spawn, got ${describe(options)}`);
   }
-  const known = [...COMMON, ...extra];
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      const near = known.find((k) => k.toLowerCase() === key.toLowerCase()) ??
-        known.find((k) => editDistance(k, key) <= 2);
-      throw new TypeError(
-        `Cannot build ${where}: unknown option "${key}"${near ? `; did you mean "${near}"?` : ""}`,
-      );
-    }
-  }
+  checkOptions(where, options, { ...COMMON, ...extra });
   const s = options.spawn as unknown;
   let spawn: SpawnPort | undefined;
   if (typeof s === "function") spawn = s as SpawnPort;
@@ -42,33 +39,10 @@ export function checkCliOptions(
   }
   if (!spawn) {
     throw new TypeError(
-      `Cannot build ${where} without spawn: pass { spawn: systemSpawn } for the real binary, or a double such as { spawn: FakeClaudeCli.script([...]) }`,
+      `${where} needs spawn${
+        s === undefined ? "" : ` (got ${describe(s)})`
+      }: pass { spawn: systemSpawn } for the real binary, or a double such as { spawn: FakeClaudeCli.script([...]) }`,
     );
-  }
-  for (const key of ["binary", "cwd"] as const) {
-    const v = options[key];
-    if (v !== undefined && (typeof v !== "string" || !v)) {
-      throw new TypeError(
-        `Cannot build ${where}: ${key} must be a non-empty string, got ${JSON.stringify(v)}`,
-      );
-    }
-  }
-  if (
-    options.args !== undefined &&
-    (!Array.isArray(options.args) || options.args.some((a) => typeof a !== "string"))
-  ) {
-    throw new TypeError(
-      `Cannot build ${where}: args must be an array of strings, got ${
-        JSON.stringify(options.args)
-      }`,
-    );
-  }
-  if (
-    options.env !== undefined &&
-    (options.env === null || typeof options.env !== "object" ||
-      Object.values(options.env).some((v) => typeof v !== "string"))
-  ) {
-    throw new TypeError(`Cannot build ${where}: env must map names to string values`);
   }
   return spawn;
 }

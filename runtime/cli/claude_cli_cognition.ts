@@ -19,6 +19,7 @@ import {
 } from "./_live_process.ts";
 import { screen, skipped } from "./_observe.ts";
 import { checkCliOptions } from "./_options.ts";
+import { is } from "../_options.ts";
 import { isRecord, resultText, TurnState } from "./_turn_state.ts";
 import { runTurn, Turns } from "./_turns.ts";
 import { claudeUsage, sumUsage } from "./_usage.ts";
@@ -130,14 +131,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
    * @throws {TypeError} For a missing spawn, a malformed option, or an unknown one.
    */
   constructor(options: ClaudeCliOptions) {
-    this.#spawn = checkCliOptions("a ClaudeCliCognition", options, ["model"]);
-    if (options.model !== undefined && (typeof options.model !== "string" || !options.model)) {
-      throw new TypeError(
-        `Cannot build a ClaudeCliCognition: model must be a non-empty string, got ${
-          JSON.stringify(options.model)
-        }`,
-      );
-    }
+    this.#spawn = checkCliOptions("new ClaudeCliCognition()", options, { model: is.text });
     this.binary = options.binary ?? "claude";
     this.model = options.model;
     this.#args = [...(options.args ?? [])];

@@ -92,7 +92,7 @@ export class CodexCliCognition implements Cognition {
    * @throws {TypeError} For a missing spawn, a malformed option, or an unknown one.
    */
   constructor(options: CodexCliOptions) {
-    this.#setup = codexSetup("a CodexCliCognition", options);
+    this.#setup = codexSetup("new CodexCliCognition()", options);
     this.binary = this.#setup.binary;
   }
 

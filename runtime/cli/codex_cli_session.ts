@@ -52,7 +52,7 @@ export class CodexCliSession implements Cognition {
    * @throws {TypeError} For a missing spawn, a malformed option, or an unknown one.
    */
   constructor(options: CodexCliOptions) {
-    this.#setup = codexSetup("a CodexCliSession", options);
+    this.#setup = codexSetup("new CodexCliSession()", options);
     this.binary = this.#setup.binary;
   }
 

@@ -471,7 +471,7 @@ Deno.test("ClaudeCliCognition fails an unpriced model rather than billing $0.00 
 Deno.test("new ClaudeCliCognition() validates its options when built", async (t) => {
   await t.step("no spawn", () => {
     // deno-lint-ignore no-explicit-any
-    assertThrows(() => new ClaudeCliCognition({} as any), TypeError, "without spawn");
+    assertThrows(() => new ClaudeCliCognition({} as any), TypeError, "needs spawn");
   });
   await t.step("a mistyped key", () => {
     assertThrows(
@@ -486,7 +486,7 @@ Deno.test("new ClaudeCliCognition() validates its options when built", async (t)
       // deno-lint-ignore no-explicit-any
       () => new ClaudeCliCognition({ spawn: FakeClaudeCli.script(["x"]), args: [1] as any }),
       TypeError,
-      "args must be an array of strings",
+      "args[0] must be a string, got 1",
     );
   });
 });
