@@ -21,8 +21,9 @@ export function toUnits(value: number | string, what = "amount"): bigint {
   }
   const problem = moneyProblem(value);
   if (problem) {
-    const text =
-      `Cannot use ${what} ${preview(value)}: it ${problem.text}; amounts are non-negative decimals with at most ${SCALE_DIGITS} decimals, like "0.10"`;
+    const text = `Cannot use ${what} ${
+      preview(value)
+    }: it ${problem.text}; amounts are non-negative decimals with at most ${SCALE_DIGITS} decimals, like "0.10"`;
     throw problem.kind === "type" ? new TypeError(text) : new RangeError(text);
   }
   const text = typeof value === "number" ? value.toFixed(SCALE_DIGITS) : value.replace(/^\+/, "");

@@ -145,7 +145,9 @@ function fail(where: string, what: string, value: unknown, rule: Rule, key: stri
   const f = rule.test(value, key);
   if (!f) return;
   const text = f.message ?? `${what} must be ${rule.accepts}, got ${describe(value)}`;
-  throw f.kind === "range" ? new RangeError(`${where}: ${text}`) : new TypeError(`${where}: ${text}`);
+  throw f.kind === "range"
+    ? new RangeError(`${where}: ${text}`)
+    : new TypeError(`${where}: ${text}`);
 }
 
 function rule(accepts: string, test: (value: unknown, option: string) => Fail | undefined): Rule {
@@ -205,7 +207,9 @@ export const is = {
       const problem = moneyProblem(v);
       return problem === undefined ? undefined : {
         kind: problem.kind,
-        message: `${option} ${describe(v)} ${problem.text}; pass a non-negative decimal like "0.10"`,
+        message: `${option} ${
+          describe(v)
+        } ${problem.text}; pass a non-negative decimal like "0.10"`,
       };
     },
   ) as Rule,
@@ -280,7 +284,9 @@ export const is = {
   port: (name: string, methods: readonly string[]): Rule =>
     rule(`${name} (an object with ${methods.map((m) => `${m}()`).join(", ")})`, (v, option) => {
       if (v === null || (typeof v !== "object" && typeof v !== "function")) return TYPE;
-      const missing = methods.filter((m) => typeof (v as Record<string, unknown>)[m] !== "function");
+      const missing = methods.filter((m) =>
+        typeof (v as Record<string, unknown>)[m] !== "function"
+      );
       if (!missing.length) return undefined;
       return {
         kind: "type",
@@ -335,3 +341,25 @@ export function tokenCount(where: string, usage: unknown, key: TokenKey): number
   const text = `${where}: usage.${key} must be an integer, 0 or more, got ${describe(n)}`;
   throw typeof n === "number" ? new RangeError(text) : new TypeError(text);
 }
+
+/**
+ * The port-shaped arguments, checked for the methods the package calls on
+ * them, so a wrong object fails where it is given, not deep inside a run.
+ */
+export const ports = {
+  llm: is.port("an LLMPort", ["chat", "stream"]) as Rule,
+  clock: is.port("a ClockPort", ["now", "sleep"]) as Rule,
+  meter: is.port("a Budget or Meter", ["check", "charge"]) as Rule,
+  kvStore: is.port("a KVStore", ["get", "set", "delete"]) as Rule,
+  vector: is.port("a VectorStore", ["upsert", "query", "delete"]) as Rule,
+  checkpointer: is.port("a CheckpointStore", ["save", "load", "list"]) as Rule,
+  sessionStore: is.port("a SessionStore", ["load", "save"]) as Rule,
+  asker: is.port("an AskerPort", ["ask"]) as Rule,
+  observer: is.port("an ObserverPort", ["emit"]) as Rule,
+  trace: is.port("a TracePort", ["span"]) as Rule,
+  cognition: is.port("a Cognition", ["run", "stream"]) as Rule,
+  provider: is.port("a ToolProvider", ["listTools", "executeToolCalls"]) as Rule,
+  tool: is.port("a ToolPort", ["call"]) as Rule,
+  ctx: is.port("a RunContext (makeTestCtx() in tests)", ["checkCancelled", "emit"]) as Rule,
+  signal: is.instance(AbortSignal) as Rule,
+} as const;

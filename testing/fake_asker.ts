@@ -7,6 +7,7 @@ import type { AskerPort } from "../ports/asker.ts";
 import type { Ctx } from "../ports/context.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "./errors.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /**
  * Options for {@linkcode FakeAsker}.
@@ -40,8 +41,6 @@ export interface FakeAskerOptions {
    */
   readonly delayMs?: number;
 }
-
-const KNOWN = ["repeatLast", "allowUnused", "delayMs"];
 
 /**
  * A human who answers from a script, one answer per question, in order, and
@@ -90,19 +89,11 @@ export class FakeAsker implements AskerPort, Disposable {
         'FakeAsker takes an array of answers (strings), as in new FakeAsker(["yes", "no"])',
       );
     }
-    for (const key of Object.keys(options)) {
-      if (!KNOWN.includes(key)) {
-        throw new InvalidScript(
-          `unknown key "${key}" in FakeAsker options; the keys are ${KNOWN.join(", ")}`,
-        );
-      }
-    }
-    const d = options.delayMs;
-    if (d !== undefined && !(d >= 0 && Number.isFinite(d))) {
-      throw new InvalidScript(
-        `FakeAsker delayMs must be a non-negative number of ms, got ${JSON.stringify(d)}`,
-      );
-    }
+    checkOptions("new FakeAsker()", options, {
+      repeatLast: is.boolean,
+      allowUnused: is.boolean,
+      delayMs: is.ms,
+    });
     if (options.repeatLast && answers.length === 0) {
       throw new InvalidScript("FakeAsker repeatLast needs at least one answer to repeat");
     }

@@ -5,6 +5,7 @@
  */
 import FakeTimers from "@sinonjs/fake-timers";
 import type { ClockPort } from "../ports/clock.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /** Options for {@linkcode FakeClock}. */
 export interface FakeClockOptions {
@@ -88,12 +89,8 @@ export class FakeClock implements ClockPort, Disposable {
    * @param options Start time and auto-advance.
    */
   constructor(options: FakeClockOptions = {}) {
+    checkOptions("new FakeClock()", options, { start: is.number(), autoAdvance: is.boolean });
     const start = options.start ?? 0;
-    if (!Number.isFinite(start)) {
-      throw new RangeError(
-        `Cannot build a FakeClock: start must be a finite number of ms, got ${start}`,
-      );
-    }
     this.autoAdvance = options.autoAdvance ?? true;
     this.#start = start;
   }

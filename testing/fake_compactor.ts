@@ -6,6 +6,7 @@
 import type { Compactor } from "../ports/compactor.ts";
 import type { Ctx } from "../ports/context.ts";
 import type { Message } from "../ports/message.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /**
  * Options for {@linkcode FakeCompactor}.
@@ -60,12 +61,14 @@ export class FakeCompactor implements Compactor {
    * @throws {TypeError} When `returns` is neither an array nor a function.
    */
   constructor(options: FakeCompactorOptions = {}) {
+    checkOptions("new FakeCompactor()", options, {
+      returns: is.either(
+        is.arrayOf(is.object),
+        is.function,
+        "an array of messages or a function of the input",
+      ),
+    });
     const r = options.returns;
-    if (r !== undefined && typeof r !== "function" && !Array.isArray(r)) {
-      throw new TypeError(
-        "Cannot build a FakeCompactor: returns must be an array of messages or a function of the input",
-      );
-    }
     this.#returns = r;
   }
 

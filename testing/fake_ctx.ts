@@ -9,6 +9,7 @@ import type { Observation } from "../ports/observer.ts";
 import { Scope } from "../ports/scope.ts";
 import { FakeClock } from "./fake_clock.ts";
 import { type RecordingSpan, RecordingTracer } from "./recording_tracer.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /**
  * Options for {@linkcode FakeCtx}.
@@ -104,6 +105,12 @@ export class FakeCtx implements Ctx {
    * @param options Tenant, signal, clock, identity.
    */
   constructor(options: FakeCtxOptions = {}) {
+    checkOptions("new FakeCtx()", options, {
+      scope: is.instance(Scope),
+      signal: is.instance(AbortSignal),
+      clock: is.port("a clock", ["now", "sleep"]),
+      correlationId: is.text,
+    });
     this.scope = options.scope ?? new Scope();
     this.signal = options.signal ?? new AbortController().signal;
     this.clock = options.clock ?? new FakeClock();

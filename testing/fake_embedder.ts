@@ -4,6 +4,7 @@
  * @module
  */
 import type { EmbedderPort } from "../ports/vector_store.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /**
  * Options for {@linkcode FakeEmbedder}.
@@ -62,14 +63,10 @@ export class FakeEmbedder implements EmbedderPort {
    * @throws {RangeError} When `dimensions` is not a positive integer.
    */
   constructor(options: FakeEmbedderOptions = {}) {
+    checkOptions("new FakeEmbedder()", options, {
+      dimensions: is.number({ min: 1, integer: true }),
+    });
     const d = options.dimensions ?? 512;
-    if (!Number.isInteger(d) || d < 1) {
-      throw new RangeError(
-        `Cannot build a FakeEmbedder: dimensions must be a positive integer, got ${
-          JSON.stringify(options.dimensions)
-        }`,
-      );
-    }
     this.dimensions = d;
   }
 

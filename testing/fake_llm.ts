@@ -18,8 +18,8 @@ import { untilAborted } from "../runtime/_until_aborted.ts";
 import { markCut } from "../runtime/_stream_cut.ts";
 import { InvalidScript, ScriptExhausted, UnmatchedPrompt, UnusedTurns } from "./errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
-import { nearest } from "./_validate.ts";
 import { autoTurn } from "./_auto_responder.ts";
+import { checkOptions as check, is, type Rule } from "../runtime/_options.ts";
 
 /**
  * What the callable form of {@linkcode FakeLLM} receives.
@@ -59,8 +59,8 @@ export interface FakeLLMAutoOptions extends FakeLLMOptions {
   readonly tools?: readonly string[];
 }
 
-/** The callable form: answers with text or a whole turn. */
-export type Responder = (input: ResponderInput) => string | Turn;
+/** The callable form: answers with text or a whole turn, or a promise of one (awaited). */
+export type Responder = (input: ResponderInput) => string | Turn | Promise<string | Turn>;
 
 /** Options for {@linkcode FakeLLM}. */
 export interface FakeLLMOptions {
@@ -165,16 +165,16 @@ interface TranscriptLog {
 
 const DEFAULT_USAGE: Usage = Object.freeze({ inputTokens: 10, outputTokens: 0 });
 const FALLBACK_CLOCK = new SystemClock();
-const KNOWN_OPTIONS = [
-  "failTimes",
-  "failWith",
-  "delayMs",
-  "usage",
-  "strict",
-  "repeatLast",
-  "allowUnused",
-  "model",
-];
+const OPTIONS: Readonly<Record<string, Rule>> = {
+  failTimes: is.count,
+  failWith: is.error,
+  delayMs: is.ms,
+  usage: is.object,
+  strict: is.boolean,
+  repeatLast: is.boolean,
+  allowUnused: is.boolean,
+  model: is.text,
+};
 
 /**
  * A language model that answers from a rule or a script, records every
@@ -332,32 +332,12 @@ export class FakeLLM implements LLMPort, Disposable {
    * ```
    */
   static auto(options: FakeLLMAutoOptions = {}): FakeLLM {
-    if (options === null || typeof options !== "object") {
-      throw new InvalidScript(
-        `FakeLLM.auto options must be an object, got ${options === null ? "null" : typeof options}`,
-      );
-    }
-    const known = [...KNOWN_OPTIONS, "answer", "tools"];
-    for (const key of Object.keys(options)) {
-      if (!known.includes(key)) {
-        const near = nearest(key, known);
-        throw new InvalidScript(
-          `unknown key "${key}" in FakeLLM.auto options${near ? `; did you mean "${near}"?` : ""}`,
-        );
-      }
-    }
+    check("FakeLLM.auto()", options, {
+      ...OPTIONS,
+      answer: is.string,
+      tools: is.arrayOf(is.text, 0),
+    });
     const { answer, tools, ...common } = options;
-    if (answer !== undefined && typeof answer !== "string") {
-      throw new InvalidScript(`FakeLLM.auto answer must be a string, got ${typeof answer}`);
-    }
-    if (
-      tools !== undefined &&
-      (!Array.isArray(tools) || !tools.every((t) => typeof t === "string" && t))
-    ) {
-      throw new InvalidScript(
-        `FakeLLM.auto tools must be an array of tool names, got ${JSON.stringify(tools)}`,
-      );
-    }
     const rule = { answer, tools: tools ? [...tools] : undefined };
     return new FakeLLM(
       ({ messages, tools: offered, settings }) =>
@@ -499,7 +479,8 @@ export class FakeLLM implements LLMPort, Disposable {
     kind: "chat" | "complete",
   ): Promise<ChatResponse> {
     const id = `fake-chat-${++this.#state.ids}`;
-    const turn = this.#next(request, kind);
+    const next = this.#next(request, kind);
+    const turn = next instanceof Promise ? await next : next;
     const signal = request.signal ?? ctx?.signal;
     if (turn.stall) {
       throw this.#harness(
@@ -550,7 +531,8 @@ export class FakeLLM implements LLMPort, Disposable {
    */
   async *stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
     const id = `fake-stream-${++this.#state.ids}`;
-    const turn = this.#next(request, "stream");
+    const next = this.#next(request, "stream");
+    const turn = next instanceof Promise ? await next : next;
     const signal = request.signal ?? ctx?.signal;
     if (this.#options.delayMs || turn.gate || signal?.aborted) {
       await this.#hold(turn, id, ctx, signal);
@@ -677,7 +659,7 @@ export class FakeLLM implements LLMPort, Disposable {
   }
 
   // Counts and records the call, injects failures, and picks the turn.
-  #next(request: ChatRequest, kind: RecordedRequest["kind"]): Turn {
+  #next(request: ChatRequest, kind: RecordedRequest["kind"]): Turn | Promise<Turn> {
     const s = this.#state;
     s.calls++;
     const settings = request.settings ?? this.#settings;
@@ -736,7 +718,11 @@ export class FakeLLM implements LLMPort, Disposable {
           tools: request.tools ?? [],
           settings,
         });
-        return parseTurn(out, `the responder's answer to call ${s.calls}`);
+        const where = `the responder's answer to call ${s.calls}`;
+        // An async responder is awaited; only it pays for a promise.
+        return isThenable(out)
+          ? Promise.resolve(out).then((v) => parseTurn(v, where))
+          : parseTurn(out, where);
       }
     }
   }
@@ -771,43 +757,20 @@ export class FakeLLM implements LLMPort, Disposable {
 }
 
 function checkOptions(options: FakeLLMOptions): FakeLLMOptions {
-  if (options === null || typeof options !== "object") {
-    throw new InvalidScript(
-      `FakeLLM options must be an object, got ${options === null ? "null" : typeof options}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) {
-      const near = nearest(key, KNOWN_OPTIONS);
-      throw new InvalidScript(
-        `unknown key "${key}" in FakeLLM options${near ? `; did you mean "${near}"?` : ""}`,
-      );
-    }
-  }
+  check("new FakeLLM()", options, OPTIONS);
   const n = options.failTimes;
-  if (n !== undefined && (!Number.isInteger(n) || n < 0)) {
-    throw new InvalidScript(
-      `FakeLLM failTimes must be a non-negative integer, got ${JSON.stringify(n)}`,
-    );
-  }
-  if (options.failWith !== undefined && !(options.failWith instanceof Error)) {
-    throw new InvalidScript(
-      "FakeLLM failWith must be an Error instance (a ProviderError to be retried)",
-    );
-  }
   if (options.failWith !== undefined && n === undefined) {
     throw new InvalidScript(
       "FakeLLM failWith has no effect without failTimes; pass { failTimes: 1, failWith }",
     );
   }
-  const d = options.delayMs;
-  if (d !== undefined && !(d >= 0 && Number.isFinite(d))) {
-    throw new InvalidScript(
-      `FakeLLM delayMs must be a non-negative number of ms, got ${JSON.stringify(d)}`,
-    );
-  }
   if (options.usage !== undefined) parseTurn({ usage: options.usage }, "FakeLLM options");
   return options;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === "object" &&
+    typeof (value as { then?: unknown }).then === "function";
 }
 
 function toAnswer(answer: unknown): Answer {

@@ -8,7 +8,18 @@ import type { JsonSchema } from "../ports/tool_spec.ts";
 import type { ParseSchema, ToolPort } from "../ports/tool.ts";
 import { type PreparedTool, prepareTool } from "../runtime/tool_schema.ts";
 import { InvalidScript } from "./errors.ts";
+import { checkOptions, is, type Rule } from "../runtime/_options.ts";
 import { copyValue } from "./_copy.ts";
+
+const OPTIONS: Readonly<Record<string, Rule>> = {
+  name: is.text,
+  description: is.string,
+  parameters: is.either(is.object, is.port("a zod schema", ["safeParse"]), "a zod or JSON Schema"),
+  responder: is.any,
+  failWith: is.either(is.error, is.string, "an Error or a message"),
+  failTimes: is.count,
+  requiresApproval: is.boolean,
+};
 
 /** Options for {@linkcode FakeTool}. */
 export interface FakeToolOptions {
@@ -74,25 +85,7 @@ export class FakeTool implements ToolPort {
    * @param options Name, schema, answer, failures.
    */
   constructor(options: FakeToolOptions) {
-    if (!options || typeof options.name !== "string" || !options.name) {
-      throw new InvalidScript("FakeTool needs a name: new FakeTool({ name, responder })");
-    }
-    const known = [
-      "name",
-      "description",
-      "parameters",
-      "responder",
-      "failWith",
-      "failTimes",
-      "requiresApproval",
-    ];
-    for (const key of Object.keys(options)) {
-      if (!known.includes(key)) {
-        throw new InvalidScript(
-          `unknown key "${key}" in FakeTool options; the keys are ${known.join(", ")}`,
-        );
-      }
-    }
+    checkOptions("new FakeTool()", options, OPTIONS, { required: ["name"] });
     if (!("responder" in options) && options.failWith === undefined) {
       throw new InvalidScript(
         `FakeTool "${options.name}" needs a responder (a value or a function) or failWith`,

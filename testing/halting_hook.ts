@@ -5,7 +5,7 @@
  */
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { BeforeRunHook, HaltReply, RunRequest, StreamEventHook } from "../runtime/hooks.ts";
-import { nearest } from "./_validate.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /** Options for {@linkcode HaltingHook}. */
 export interface HaltingHookOptions {
@@ -32,8 +32,6 @@ export interface HaltingHookOptions {
    */
   readonly replaceWith?: readonly StreamEvent[] | ((event: StreamEvent) => readonly StreamEvent[]);
 }
-
-const KEYS = ["name", "reply", "when", "replaceWith"];
 
 /**
  * A hook that stops things. As a `beforeRun` hook with `reply`, it halts
@@ -74,17 +72,16 @@ export class HaltingHook implements BeforeRunHook, StreamEventHook {
    * @param options The reply, and which events end the chain and how.
    */
   constructor(options: HaltingHookOptions = {}) {
-    for (const key of Object.keys(options)) {
-      if (!KEYS.includes(key)) {
-        const near = nearest(key, KEYS);
-        throw new TypeError(
-          `Unknown option "${key}" of HaltingHook${near ? `; did you mean "${near}"?` : ""}`,
-        );
-      }
-    }
-    if (options.reply !== undefined && typeof options.reply !== "string") {
-      throw new TypeError(`HaltingHook reply must be a string, got ${typeof options.reply}`);
-    }
+    checkOptions("new HaltingHook()", options, {
+      name: is.text,
+      reply: is.string,
+      when: is.function,
+      replaceWith: is.either(
+        is.arrayOf(is.object),
+        is.function,
+        "an array of events or a function",
+      ),
+    });
     this.name = options.name ?? "halting";
     this.#reply = options.reply;
     this.#when = options.when ?? (() => true);

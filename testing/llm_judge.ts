@@ -5,6 +5,7 @@
  */
 import type { LLMPort } from "../ports/llm.ts";
 import type { Metric } from "./evaluation_result.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /** Options for {@linkcode LlmJudge}. */
 export interface LlmJudgeOptions {
@@ -94,14 +95,8 @@ export class LlmJudge {
         "Cannot build an LlmJudge without a model: pass an LLMPort (a FakeLLM in tests)",
       );
     }
+    checkOptions("new LlmJudge()", options, { model: is.text, threshold: is.fraction });
     const threshold = options.threshold ?? 0.5;
-    if (!(threshold >= 0 && threshold <= 1)) {
-      throw new RangeError(
-        `Cannot build an LlmJudge: threshold must be between 0 and 1, got ${
-          JSON.stringify(options.threshold)
-        }`,
-      );
-    }
     this.llm = llm;
     this.model = options.model ?? "judge-model";
     this.threshold = threshold;

@@ -9,7 +9,7 @@ import type { ClockPort } from "../ports/clock.ts";
 import type { KVStore } from "../ports/kv_store.ts";
 import type { LLMPort } from "../ports/llm.ts";
 import type { ObserverPort } from "../ports/observer.ts";
-import type { Scope } from "../ports/scope.ts";
+import { Scope } from "../ports/scope.ts";
 import type { TracePort } from "../ports/trace.ts";
 import type { VectorStore } from "../ports/vector_store.ts";
 import type { Budget } from "../runtime/budget.ts";
@@ -19,7 +19,7 @@ import type { Meter } from "../runtime/meter.ts";
 import type { ChatMiddleware, ToolMiddleware } from "../runtime/middleware/types.ts";
 import type { PriceTable } from "../runtime/price_table.ts";
 import { Services } from "../runtime/services.ts";
-import { nearest } from "./_validate.ts";
+import { checkOptions, is, ports, type Rule } from "../runtime/_options.ts";
 import { FakeClock } from "./fake_clock.ts";
 
 /** The knobs of {@linkcode makeTestCtx}; every one is optional. */
@@ -70,27 +70,33 @@ export interface TestCtxOptions {
   readonly allowModelRequests?: boolean;
 }
 
-const KNOBS = [
-  "llm",
-  "invoker",
-  "scope",
-  "budget",
-  "store",
-  "vector",
-  "checkpointer",
-  "asker",
-  "observer",
-  "trace",
-  "clock",
-  "signal",
-  "chatMiddleware",
-  "toolMiddleware",
-  "meters",
-  "correlationId",
-  "autonomy",
-  "prices",
-  "allowModelRequests",
-];
+const KNOBS: Readonly<Record<string, Rule>> = {
+  llm: ports.llm,
+  invoker: is.port("an Invoker", ["chat", "callTool"]),
+  scope: is.instance(Scope),
+  budget: ports.meter,
+  store: ports.kvStore,
+  vector: ports.vector,
+  checkpointer: ports.checkpointer,
+  asker: ports.asker,
+  observer: ports.observer,
+  trace: ports.trace,
+  clock: ports.clock,
+  signal: ports.signal,
+  chatMiddleware: is.arrayOf(is.middleware("chat")),
+  toolMiddleware: is.arrayOf(is.middleware("tool")),
+  meters: is.arrayOf(ports.meter),
+  correlationId: is.text,
+  autonomy: is.oneOf(["auto", "manual"]),
+  prices: is.port("a PriceTable", ["costUnits"]),
+  allowModelRequests: is.boolean,
+};
+
+const HINTS: Readonly<Record<string, string>> = {
+  tools: "tools go to new ReActCognition({ tools }) or a FakeTool in a ScriptedProvider",
+  model: 'the model goes to new Agent(name, { model: "..." })',
+  provider: "a tool provider goes to new ReActCognition({ provider })",
+};
 
 /**
  * Builds a real `RunContext` with real `Services` and a real `Invoker`: the
@@ -126,23 +132,8 @@ const KNOBS = [
  * ```
  */
 export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
-  for (const key of Object.keys(options)) {
-    if (!KNOBS.includes(key)) {
-      const near = nearest(key, KNOBS);
-      throw new TypeError(
-        `Cannot build a test context: unknown knob "${key}"${
-          near ? `; did you mean "${near}"?` : ""
-        }`,
-      );
-    }
-  }
+  checkOptions("makeTestCtx()", options, KNOBS, { hints: HINTS });
   const o = options;
-  if (o.allowModelRequests !== undefined && typeof o.allowModelRequests !== "boolean") {
-    throw new TypeError(
-      `Cannot build a test context: allowModelRequests must be a boolean, got ${typeof o
-        .allowModelRequests}`,
-    );
-  }
   if (o.llm && o.invoker) {
     throw new TypeError(
       "Cannot build a test context with both llm and invoker: pass llm (with chatMiddleware/toolMiddleware), or a fully built invoker, not both",

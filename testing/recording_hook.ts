@@ -6,6 +6,7 @@
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "../runtime/agent.ts";
 import type { AfterRunHook, BeforeRunHook, RunRequest, StreamEventHook } from "../runtime/hooks.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /** Options for {@linkcode RecordingHook}. */
 export interface RecordingHookOptions {
@@ -52,6 +53,7 @@ export class RecordingHook implements BeforeRunHook, StreamEventHook, AfterRunHo
    * @param options Its name.
    */
   constructor(options: RecordingHookOptions = {}) {
+    checkOptions("new RecordingHook()", options, { name: is.text });
     this.name = options.name ?? "recording";
   }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Span, SpanAttributeValue, SpanKind, TracePort } from "../ports/trace.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 /**
  * One recorded span event.
@@ -129,6 +130,7 @@ export class RecordingTracer implements TracePort {
    * @param options The exporter.
    */
   constructor(options: RecordingTracerOptions = {}) {
+    checkOptions("new RecordingTracer()", options, { exporter: is.function });
     this.#exporter = options.exporter;
   }
 

@@ -93,9 +93,9 @@ Deno.test("FakeAsker validates its script when built", () => {
   assertThrows(() => new FakeAsker([true] as never), InvalidScript, "array of answers");
   assertThrows(
     () => new FakeAsker([], { delay: 1 } as never),
-    InvalidScript,
-    'unknown key "delay"',
+    TypeError,
+    'unknown option "delay"; did you mean "delayMs"?',
   );
   assertThrows(() => new FakeAsker([], { repeatLast: true }), InvalidScript, "at least one answer");
-  assertThrows(() => new FakeAsker(["y"], { delayMs: -1 }), InvalidScript, "delayMs");
+  assertThrows(() => new FakeAsker(["y"], { delayMs: -1 }), RangeError, '"delayMs"');
 });

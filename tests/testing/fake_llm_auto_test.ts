@@ -129,13 +129,17 @@ Deno.test("FakeLLM.auto({ tools }) naming a tool the request does not offer is a
 Deno.test("FakeLLM.auto() checks its options", () => {
   assertThrows(
     () => FakeLLM.auto({ answer: 1 as never }),
-    InvalidScript,
-    "answer must be a string",
+    TypeError,
+    'option "answer" must be a string, got 1',
   );
-  assertThrows(() => FakeLLM.auto({ tools: "dns" as never }), InvalidScript, "array of tool names");
+  assertThrows(
+    () => FakeLLM.auto({ tools: "dns" as never }),
+    TypeError,
+    "an array of non-empty string",
+  );
   assertThrows(
     () => FakeLLM.auto({ anwser: "x" } as never),
-    InvalidScript,
+    TypeError,
     'did you mean "answer"',
   );
 });

@@ -334,7 +334,7 @@ Deno.test("FakeLLM.script() validates turns when built, naming the bad key and t
   await t.step("an unknown option", () => {
     assertThrows(
       () => new FakeLLM("x", { failtimes: 2 } as never),
-      InvalidScript,
+      TypeError,
       'did you mean "failTimes"?',
     );
   });

@@ -59,7 +59,7 @@ Deno.test("FakeTool rejects a setup that cannot answer or a mistyped option", ()
   assertThrows(() => new FakeTool({ name: "x" }), InvalidScript, "needs a responder");
   assertThrows(
     () => new FakeTool({ name: "x", responce: 1 } as never),
-    InvalidScript,
-    'unknown key "responce"',
+    TypeError,
+    'unknown option "responce"; did you mean "responder"?',
   );
 });

@@ -26,7 +26,7 @@ Deno.test("new HaltingHook() rejects unknown options with a did-you-mean", () =>
   assertThrows(
     () => new HaltingHook({ replaceWth: [] } as never),
     TypeError,
-    'Unknown option "replaceWth" of HaltingHook; did you mean "replaceWith"?',
+    'new HaltingHook(): unknown option "replaceWth"; did you mean "replaceWith"?',
   );
 });
 

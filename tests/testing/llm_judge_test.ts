@@ -49,6 +49,6 @@ Deno.test("new LlmJudge() validates its model and threshold", () => {
   assertThrows(
     () => new LlmJudge(new FakeLLM(""), { threshold: 2 }),
     RangeError,
-    "between 0 and 1",
+    'option "threshold" must be a number from 0 to 1, got 2',
   );
 });

@@ -102,7 +102,7 @@ Deno.test("makeTestCtx() names a mistyped knob and the nearest valid one", () =>
   assertThrows(
     () => makeTestCtx({ chat_middleware: [] } as never),
     TypeError,
-    'unknown knob "chat_middleware"; did you mean "chatMiddleware"?',
+    'unknown option "chat_middleware"; did you mean "chatMiddleware"?',
   );
   assertThrows(
     () => makeTestCtx({ llM: new FakeLLM("x") } as never),
