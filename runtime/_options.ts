@@ -73,6 +73,11 @@ export function describe(value: unknown): string {
       const name = (proto.constructor as { name?: string } | undefined)?.name;
       if (name) return `a ${name}`;
     }
+    // JSON would drop methods: name the keys instead.
+    const keys = Object.keys(value);
+    if (keys.some((k) => typeof (value as Record<string, unknown>)[k] === "function")) {
+      return `an object with ${keys.slice(0, 8).join(", ")}`;
+    }
   }
   return preview(value);
 }

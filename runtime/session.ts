@@ -52,9 +52,10 @@ export interface SessionOpenOptions {
 
 /**
  * A session's store failed to save it. The run that ended with the save
- * fails with this error; the session in memory is rolled back to what the
- * store last holds (the run's turns and persistent changes are undone), so
- * memory is never ahead of the store and the run can be retried.
+ * fails with this error, and the session in memory is rolled back to what it
+ * last saved (or was built or loaded with): the run's turns and persistent
+ * changes are undone, so memory is never ahead of the store and the run can
+ * be retried.
  *
  * @example
  * ```ts
@@ -171,7 +172,8 @@ export class Session {
   readonly persistent: Map<string, unknown>;
   readonly #transcript: Message[];
   #depth = 0;
-  // What the store holds as of the outermost run's start, to roll back to.
+  // What the store holds as far as this session knows (as built, loaded or
+  // last saved), to roll back to when a save fails.
   #saved: { length: number; persistent: [string, unknown][] } | undefined;
 
   /**
@@ -192,6 +194,11 @@ export class Session {
     this.store = options.store;
     this.persistent = new Map(Object.entries(options.persistent ?? {}));
     this.#transcript = [...(options.transcript ?? [])];
+    if (this.store) this.#remember();
+  }
+
+  #remember(): void {
+    this.#saved = { length: this.#transcript.length, persistent: [...this.persistent] };
   }
 
   /**
@@ -311,7 +318,9 @@ export class Session {
   }
 
   /**
-   * Saves the state to the session's store (nothing without one).
+   * Saves the state to the session's store (nothing without one). When the
+   * store fails, the session is rolled back to what it last saved (or was
+   * built or loaded with) and {@linkcode SessionSaveFailed} is thrown.
    *
    * @returns When saved.
    *
@@ -331,7 +340,14 @@ export class Session {
     if (!this.store) return;
     try {
       await this.store.save(this.scope, this.id, this.state());
+      this.#remember();
     } catch (error) {
+      const saved = this.#saved;
+      if (saved) {
+        this.#transcript.length = saved.length;
+        this.persistent.clear();
+        for (const [k, v] of saved.persistent) this.persistent.set(k, v);
+      }
       const name = (this.store as { constructor?: { name?: string } }).constructor?.name;
       throw new SessionSaveFailed(
         this.id,
@@ -358,9 +374,7 @@ export class Session {
    * ```
    */
   beginRun(): void {
-    if (this.#depth++ === 0 && this.store) {
-      this.#saved = { length: this.#transcript.length, persistent: [...this.persistent] };
-    }
+    this.#depth++;
   }
 
   /**
@@ -370,23 +384,12 @@ export class Session {
    *
    * @returns When saved.
    * @throws {SessionSaveFailed} When the store fails; the session is then
-   * rolled back to its state at the run's start.
+   * rolled back to what the store holds.
    */
   async endRun(): Promise<void> {
     if (this.#depth > 0) this.#depth--;
     if (this.#depth > 0) return;
     this.volatile.clear();
-    const saved = this.#saved;
-    this.#saved = undefined;
-    try {
-      await this.save();
-    } catch (error) {
-      if (saved) {
-        this.#transcript.length = saved.length;
-        this.persistent.clear();
-        for (const [k, v] of saved.persistent) this.persistent.set(k, v);
-      }
-      throw error;
-    }
+    await this.save();
   }
 }

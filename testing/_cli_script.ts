@@ -6,17 +6,18 @@ import type { SpawnedProcess, SpawnOptions } from "../ports/spawn.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
 import { parseOrExplain } from "./_validate.ts";
+import { checkOptions, is, type Rule } from "../runtime/_options.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "./errors.ts";
 import { FakeProcess, type LiveInvocation } from "./_fake_process.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";
 
 export type { FakeCliOptions };
 
-const optionsSchema = z.strictObject({
-  repeatLast: z.boolean().optional(),
-  allowUnused: z.boolean().optional(),
-  lineDelayMs: z.number().nonnegative().finite().optional(),
-});
+const OPTIONS: Readonly<Record<string, Rule>> = {
+  repeatLast: is.boolean,
+  allowUnused: is.boolean,
+  lineDelayMs: is.ms,
+};
 
 const runSchema = z.strictObject({
   lines: z.array(z.union([z.string(), z.instanceof(Uint8Array)])),
@@ -30,7 +31,9 @@ const FALLBACK_CLOCK = new SystemClock();
 
 /** Validates a double's options. */
 export function parseCliOptions(options: unknown, double: string): FakeCliOptions {
-  return parseOrExplain(optionsSchema, options ?? {}, `${double} options`) as FakeCliOptions;
+  return checkOptions(`${double}()`, (options ?? {}) as FakeCliOptions, OPTIONS, {
+    optional: true,
+  });
 }
 
 /**

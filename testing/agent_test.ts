@@ -11,6 +11,7 @@ import { Session } from "../runtime/session.ts";
 import { cwdUrl, resolveSpecifier } from "./_env.ts";
 import { loadExport } from "./_load_export.ts";
 import { nearest } from "./_validate.ts";
+import { checkOptions, is, ports, type Rule } from "../runtime/_options.ts";
 import {
   EvaluationFailed,
   type EvaluationMode,
@@ -117,18 +118,24 @@ export interface AgentModule {
   readonly stop?: () => void | Promise<void>;
 }
 
-const COMPARE_KEYS = [
-  "mode",
-  "evaluator",
-  "threshold",
-  "judge",
-  "judgeModel",
-  "judgeThreshold",
-  "config",
-  "returnMetrics",
-  "question",
-];
-const START_KEYS = [...COMPARE_KEYS.slice(0, 7), "session"];
+const EVALUATION_RULES: Readonly<Record<string, Rule>> = {
+  mode: is.oneOf(["score", "llm", "fallback"]),
+  evaluator: is.either(is.text, is.port("an Evaluator", []), "an Evaluator or its name"),
+  threshold: is.fraction,
+  judge: ports.llm,
+  judgeModel: is.text,
+  judgeThreshold: is.fraction,
+  config: is.either(is.text, is.oneOf([false]), "a path or false"),
+};
+const COMPARE_RULES: Readonly<Record<string, Rule>> = {
+  ...EVALUATION_RULES,
+  returnMetrics: is.boolean,
+  question: is.string,
+};
+const START_RULES: Readonly<Record<string, Rule>> = {
+  ...EVALUATION_RULES,
+  session: is.instance(Session),
+};
 const BUILT_IN: Readonly<Record<string, () => Evaluator>> = {
   quasiExact: () => new QuasiExactEvaluator(),
   levenshtein: () => new LevenshteinEvaluator(),
@@ -205,7 +212,7 @@ export class AgentTest implements AsyncDisposable {
     module: string | URL | AgentModule,
     options: AgentTestOptions = {},
   ): Promise<AgentTest> {
-    checkKeys(options, START_KEYS, "AgentTest.start");
+    checkOptions("AgentTest.start()", options, START_RULES);
     let mod: AgentModule;
     let where: string;
     if (typeof module === "string" || module instanceof URL) {
@@ -267,7 +274,7 @@ export class AgentTest implements AsyncDisposable {
     expected: string | readonly string[],
     options: CompareOptions = {},
   ): Promise<EvaluationResult> {
-    checkKeys(options, COMPARE_KEYS, "AgentTest.compare");
+    checkOptions("AgentTest.compare()", options, COMPARE_RULES);
     const wanted = typeof expected === "string" ? [expected] : expected;
     if (typeof actual !== "string") {
       throw new TypeError(
@@ -404,20 +411,6 @@ export class AgentTest implements AsyncDisposable {
   /** `await using test = await AgentTest.start(...)` stops it. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.stop();
-  }
-}
-
-function checkKeys(options: object, known: readonly string[], where: string): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(`${where} options must be an object, got ${typeof options}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      const near = nearest(key, known);
-      throw new TypeError(
-        `Unknown option "${key}" of ${where}${near ? `; did you mean "${near}"?` : ""}`,
-      );
-    }
   }
 }
 

@@ -83,7 +83,7 @@ export class FakeClaudeCli implements Spawner, Disposable {
    * @param options Pacing and finiteness.
    */
   private constructor(turns: readonly CliRun[], options: FakeCliOptions, double: string) {
-    this.#script = new CliScript(double, turns, options);
+    this.#script = new CliScript(double, turns.map(endsWithoutResult), options);
   }
 
   /**
@@ -213,6 +213,24 @@ export class FakeClaudeCli implements Spawner, Disposable {
   /** `using cli = FakeClaudeCli.script(...)` verifies at scope exit. */
   [Symbol.dispose](): void {
     this.verify();
+  }
+}
+
+// A turn with no `result` line never ends on its own: the cognition waits for
+// the result and a session process waits for the next user line. Like the real
+// CLI when it dies mid-turn, such a process exits once its lines run out, so
+// the run ends with stopReason "error" instead of hanging.
+function endsWithoutResult(run: CliRun): CliRun {
+  if (run.exitCode !== undefined || run.lines.some(isResultLine)) return run;
+  return { ...run, exitCode: 0 };
+}
+
+function isResultLine(line: string | Uint8Array): boolean {
+  if (typeof line !== "string" || !line.includes('"result"')) return false;
+  try {
+    return (JSON.parse(line) as { type?: unknown })?.type === "result";
+  } catch {
+    return false;
   }
 }
 

@@ -7,7 +7,7 @@ import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "../runtime/agent.ts";
 import type { Run } from "../runtime/run.ts";
 import type { StreamChunk } from "../runtime/stream_chunk.ts";
-import { nearest } from "./_validate.ts";
+import { checkOptions, is } from "../runtime/_options.ts";
 
 // The safety net runs on real time even while a FakeClock drives the globals
 // (its autoAdvance would otherwise fire the net at once): keep the originals.
@@ -191,17 +191,7 @@ export async function drainChunks(run: Run): Promise<StreamChunk[]> {
 }
 
 function checkTimeout(options: SettledOptions, fn: string): number {
-  for (const key of Object.keys(options ?? {})) {
-    if (key !== "timeoutMs") {
-      throw new TypeError(
-        `Cannot call ${fn}: unknown option "${key}"${
-          nearest(key, ["timeoutMs"])
-            ? '; did you mean "timeoutMs"?'
-            : '; the only option is "timeoutMs"'
-        }`,
-      );
-    }
-  }
+  checkOptions(`${fn}()`, options, { timeoutMs: is.number({ min: 1 }) }, { optional: true });
   const ms = options?.timeoutMs ?? 5_000;
   if (typeof ms !== "number" || !(ms > 0) || !Number.isFinite(ms)) {
     throw new RangeError(

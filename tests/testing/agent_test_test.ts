@@ -242,7 +242,7 @@ Deno.test("AgentTest.compare() rejects bad options and inputs with a clear messa
     await assertRejects(
       () => AgentTest.compare("4", ["4"], { ...off, return_metrics: true } as never),
       TypeError,
-      'Unknown option "return_metrics" of AgentTest.compare; did you mean "returnMetrics"?',
+      'AgentTest.compare(): unknown option "return_metrics"; did you mean "returnMetrics"?',
     );
   });
   await t.step("an unknown evaluator name", async () => {

@@ -119,7 +119,7 @@ Deno.test("FakeClaudeCli.script() validates turns and options when built", async
     assertThrows(
       // deno-lint-ignore no-explicit-any
       () => FakeClaudeCli.script(["x"], { repeatlast: true } as any),
-      InvalidScript,
+      TypeError,
       'did you mean "repeatLast"?',
     );
   });

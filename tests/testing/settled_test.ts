@@ -104,6 +104,10 @@ Deno.test("runSettled() and drainedSettled() validate their options", async () =
     TypeError,
     'unknown option "timeout"; did you mean "timeoutMs"?',
   );
-  assertThrows(() => drainedSettled(run, "r", { timeoutMs: -1 }), RangeError, "positive");
+  assertThrows(
+    () => drainedSettled(run, "r", { timeoutMs: -1 }),
+    RangeError,
+    "must be a finite number 1 or more, got -1",
+  );
   await run.result;
 });
