@@ -26,9 +26,17 @@ export function toUnits(value: number | string, what = "amount"): bigint {
     }: it ${problem.text}; amounts are non-negative decimals with at most ${SCALE_DIGITS} decimals, like "0.10"`;
     throw problem.kind === "type" ? new TypeError(text) : new RangeError(text);
   }
-  const text = typeof value === "number" ? value.toFixed(SCALE_DIGITS) : value.replace(/^\+/, "");
+  const text = typeof value === "number" ? numberToPlain(value) : value.replace(/^\+/, "");
   const [whole, frac = ""] = text.split(".");
-  return BigInt((whole || "0") + frac.padEnd(SCALE_DIGITS, "0"));
+  // A string has at most 12 decimals by now; a number is read as it prints,
+  // and a float's binary noise past the twelfth decimal is dropped.
+  return BigInt((whole || "0") + frac.padEnd(SCALE_DIGITS, "0").slice(0, SCALE_DIGITS));
+}
+
+function numberToPlain(n: number): string {
+  const s = String(n);
+  // Exponent notation (1e-7): toFixed with two spare digits is exact at our scale.
+  return /e/i.test(s) ? n.toFixed(SCALE_DIGITS + 2) : s;
 }
 
 /**
@@ -53,12 +61,13 @@ function moneyText(value: number | string): string | undefined {
     if (value < 0) return "is negative";
     if (value >= 1e15) return "is too large for an amount in USD";
     // A binary float is approximate anyway; only refuse one that would round to zero.
-    if (value > 0 && value < 10 ** -SCALE_DIGITS / 2) {
+    if (value > 0 && value < 10 ** -SCALE_DIGITS) {
       return `is below the ledger's precision of ${SCALE_DIGITS} decimals and would round to 0`;
     }
     return undefined;
   }
-  if (value !== value.trim() || value === "") return "has stray whitespace or is empty";
+  if (value === "") return 'is not a decimal number (write "0.10")';
+  if (value !== value.trim()) return "has stray whitespace";
   const m = /^\+?(\d*)(?:\.(\d*))?$/.exec(value);
   if (!m || (m[1] === "" && (m[2] ?? "") === "")) {
     return /^-\d*\.?\d*$/.test(value) && value !== "-"
