@@ -131,6 +131,8 @@ if (!quick) {
       "--allow-read",
       "--allow-write",
       "--allow-sys=hostname,homedir",
+      // providers.bench.ts: FakeProvider.listen() on loopback.
+      "--allow-net=127.0.0.1",
       "bench/deno/",
     ]),
   );

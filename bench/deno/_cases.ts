@@ -10,7 +10,14 @@
  *
  * @module
  */
-import { Agent, Budget, meter, ReActCognition, retry } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  Budget,
+  meter,
+  OpenAIChatLLM,
+  ReActCognition,
+  retry,
+} from "@agentkit/testing/runtime";
 import { toolCall } from "@agentkit/testing/ports";
 import { FakeClock, FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
 import { z } from "zod";
@@ -200,6 +207,67 @@ export function construction(): BenchCase {
   };
 }
 
+/**
+ * Case 7: `OpenAIChatLLM.stream` parsing an SSE body of `n` text chunks (plus
+ * the finish and usage chunks and `[DONE]`), built once; every event consumed.
+ * The per-chunk cost (time / n) should stay flat as n grows.
+ */
+export function sseParse(n: number): BenchCase {
+  const id = "chatcmpl-bench";
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    `data: ${
+      JSON.stringify({
+        id,
+        object: "chat.completion.chunk",
+        created: 0,
+        model: "gpt-4o-mini",
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      })
+    }\n\n`;
+  let text = chunk({ role: "assistant", content: "" });
+  for (let i = 0; i < n; i++) text += chunk({ content: `tok${i % 10} ` });
+  text += chunk({}, "stop");
+  text += `data: ${
+    JSON.stringify({ id, choices: [], usage: { prompt_tokens: 10, completion_tokens: n } })
+  }\n\ndata: [DONE]\n\n`;
+  const body = new TextEncoder().encode(text);
+  // A network read brings at most 64 KiB: the body arrives in such pieces.
+  const pieces: Uint8Array[] = [];
+  for (let at = 0; at < body.length; at += 65_536) pieces.push(body.subarray(at, at + 65_536));
+  const fetch = () =>
+    Promise.resolve(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            for (const p of pieces) c.enqueue(p);
+            c.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+    );
+  const llm = new OpenAIChatLLM({ apiKey: "sk-bench", fetch });
+  const request = { model: "gpt-4o-mini", messages: [{ role: "user" as const, content: "go" }] };
+  return {
+    id: `sse_parse_${n}`,
+    title: `\`OpenAIChatLLM.stream\` parsing a ${n.toLocaleString("en-US")}-chunk SSE body`,
+    uses: Number.MAX_SAFE_INTEGER,
+    steps: n,
+    prepare() {
+      return async () => {
+        let deltas = 0;
+        let end = 0;
+        for await (const e of llm.stream(request)) {
+          if (e.type === "text_delta") deltas++;
+          else if (e.type === "message_end") end = e.usage.outputTokens;
+        }
+        check(deltas === n && end === n, `sse_parse_${n} events`);
+        return deltas;
+      };
+    },
+  };
+}
+
 /** Every case, in results-table order. */
 export function allCases(): BenchCase[] {
   return [
@@ -211,5 +279,7 @@ export function allCases(): BenchCase[] {
     reactSteps(1000),
     backoff(),
     construction(),
+    sseParse(100),
+    sseParse(1000),
   ];
 }
