@@ -64,16 +64,18 @@ export abstract class WireStream {
 }
 
 /**
- * Reads the SSE body of `response` through `wire` and yields its events. A
- * failure before the first event is a retryable `pre_stream` error (nothing
- * was delivered); after it, an `error` event in phase `mid_stream`.
- * Cancellation rethrows the signal's reason.
+ * Sends the request (`open`, run on the first `next()`), reads the SSE body
+ * of its response through `wire` and yields its events: one generator for the
+ * whole call. A failure before the first event is a retryable `pre_stream`
+ * error (nothing was delivered); after it, an `error` event in phase
+ * `mid_stream`. Cancellation rethrows the signal's reason.
  */
 export async function* readWireStream(
-  response: Response,
+  open: () => Promise<Response>,
   wire: WireStream,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<StreamEvent, void, undefined> {
+  const response = await open();
   if (!response.body) {
     throw new ProviderResponseError(`${wire.provider} answered a stream request with no body`);
   }

@@ -155,19 +155,21 @@ export class AnthropicLLM implements LLMPort {
    * @throws {ProviderError} Before the first event, classified as on the class.
    * @throws {ModelRequestsDisallowed} Under a test context.
    */
-  async *stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    guard(PORT, ctx, this.#fetch);
+  stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
     const signal = request.signal ?? ctx?.signal;
-    const response = await postJson(
-      "Anthropic",
-      this.#fetch,
-      this.#url,
-      { ...this.#headers, accept: "text/event-stream" },
-      anthropicBody(request, true, this.#maxTokens),
-      signal,
-      ctx?.clock.now ?? Date.now,
-    );
-    yield* readWireStream(response, new AnthropicStream(), signal);
+    const open = () => {
+      guard(PORT, ctx, this.#fetch);
+      return postJson(
+        "Anthropic",
+        this.#fetch,
+        this.#url,
+        { ...this.#headers, accept: "text/event-stream" },
+        anthropicBody(request, true, this.#maxTokens),
+        signal,
+        ctx?.clock.now ?? Date.now,
+      );
+    };
+    return readWireStream(open, new AnthropicStream(), signal);
   }
 
   /**

@@ -142,19 +142,21 @@ export class OpenAIChatLLM implements LLMPort {
    * @throws {ProviderError} Before the first event, classified as on the class.
    * @throws {ModelRequestsDisallowed} Under a test context.
    */
-  async *stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    guard(PORT, ctx, this.#fetch);
+  stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
     const signal = request.signal ?? ctx?.signal;
-    const response = await postJson(
-      "OpenAI",
-      this.#fetch,
-      this.#url,
-      { ...this.#headers, accept: "text/event-stream" },
-      openAIChatBody(request, true),
-      signal,
-      ctx?.clock.now ?? Date.now,
-    );
-    yield* readWireStream(response, new OpenAIChatStream(), signal);
+    const open = () => {
+      guard(PORT, ctx, this.#fetch);
+      return postJson(
+        "OpenAI",
+        this.#fetch,
+        this.#url,
+        { ...this.#headers, accept: "text/event-stream" },
+        openAIChatBody(request, true),
+        signal,
+        ctx?.clock.now ?? Date.now,
+      );
+    };
+    return readWireStream(open, new OpenAIChatStream(), signal);
   }
 
   /**

@@ -2,8 +2,13 @@
 // loopback: Deno.serve under Deno, node:http under Node. Closing aborts what
 // is still open (a stalled stream would otherwise hold the server forever).
 
-/** A fetch-style handler; `signal` aborts when the client goes away. */
-export type Handler = (request: Request) => Promise<Response>;
+/**
+ * A fetch-style handler. `signal` aborts when the client goes away before
+ * the answer; under Deno it is undefined (Deno.serve's own request signal
+ * also aborts when an answer completes), and a client that leaves mid-stream
+ * cancels the answer's body instead.
+ */
+export type Handler = (request: Request, signal: AbortSignal | undefined) => Promise<Response>;
 
 /** A listening server. */
 export interface Served {
@@ -35,7 +40,10 @@ export function serve(handler: Handler, abortOpen: () => void): Promise<Served> 
 }
 
 function serveDeno(deno: DenoLike, handler: Handler, abortOpen: () => void): Promise<Served> {
-  const server = deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  const server = deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => handler(request, undefined),
+  );
   let closed: Promise<void> | undefined;
   return Promise.resolve({
     port: server.addr.port,
@@ -67,12 +75,8 @@ async function serveNode(handler: Handler, abortOpen: () => void): Promise<Serve
       ? new Blob(chunks as BlobPart[])
       : undefined;
     const response = await handler(
-      new Request(new URL(req.url ?? "/", "http://127.0.0.1"), {
-        method,
-        headers,
-        body,
-        signal: controller.signal,
-      }),
+      new Request(new URL(req.url ?? "/", "http://127.0.0.1"), { method, headers, body }),
+      controller.signal,
     );
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => out[k] = v);

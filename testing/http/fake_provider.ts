@@ -231,7 +231,7 @@ export class FakeProvider implements Disposable {
   async listen(): Promise<FakeProviderServer> {
     const open = new Set<AbortController>();
     const served = await serve(
-      (request) => read(request).then((r) => this.#handle(r, open)),
+      (request, signal) => read(request, undefined, { signal }).then((r) => this.#handle(r, open)),
       () => {
         for (const c of open) c.abort(new DOMException("The FakeProvider closed", "AbortError"));
         open.clear();
@@ -507,7 +507,11 @@ interface Incoming {
   readonly signal: AbortSignal | undefined;
 }
 
-async function read(input: string | URL | Request, init?: RequestInit): Promise<Incoming> {
+async function read(
+  input: string | URL | Request,
+  init?: RequestInit,
+  served?: { readonly signal: AbortSignal | undefined },
+): Promise<Incoming> {
   if (input instanceof Request) {
     const request = init ? new Request(input, init) : input;
     const bodyless = request.method === "GET" || request.method === "HEAD";
@@ -516,7 +520,8 @@ async function read(input: string | URL | Request, init?: RequestInit): Promise<
       path: pathOf(request.url),
       headers: request.headers,
       text: bodyless ? "" : await request.text(),
-      signal: request.signal,
+      // A served request's signal is the server's to give (see _serve.ts).
+      signal: served ? served.signal : request.signal,
     };
   }
   const body = init?.body;
