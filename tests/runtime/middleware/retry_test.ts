@@ -326,3 +326,48 @@ Deno.test("retry() is named for error messages and rejects maxAttempts that are 
     assertThrows(() => retry({ maxAttempts }), RangeError, "maxAttempts");
   }
 });
+
+Deno.test("retry() waits at least a RateLimitError's retryAfterMs, and its own backoff when that is longer", async () => {
+  const clock = new FakeClock();
+  const hints = [5_000, 50, 400, undefined];
+  let n = 0;
+  const llm: LLMPort = {
+    chat: () => {
+      const retryAfterMs = hints[n++];
+      return n <= hints.length
+        ? Promise.reject(new RateLimitError("slow down", { retryAfterMs }))
+        : Promise.resolve({
+          id: "r",
+          model: "m",
+          content: "ok",
+          toolCalls: [],
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        });
+    },
+    complete: () => Promise.reject(new Error("not used")),
+    stream: () => {
+      throw new Error("not used");
+    },
+  };
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry({ maxAttempts: 5 })] });
+  assertEquals((await agent.run("go", ctx)).output, "ok");
+  // Backoffs are 200, 400, 800, 1600: a hint counts only when it is longer.
+  assertEquals(clock.sleeps, [5_000, 400, 800, 1_600]);
+});
+
+Deno.test("retry() ignores a retryAfterMs that is not a number, and survives a thrown null", async () => {
+  const clock = new FakeClock();
+  const odd = Object.assign(new RateLimitError("slow down"), { retryAfterMs: "9000" });
+  const failures: unknown[] = [odd, null];
+  const llm = throwingStream((n) =>
+    n <= failures.length ? { afterEvents: 0, error: failures[n - 1] as Error } : undefined
+  );
+  const ctx = makeTestCtx({
+    llm,
+    clock,
+    chatMiddleware: [retry({ maxAttempts: 3, retryOn: () => true })],
+  });
+  const seen = await drain(agent.stream("go", ctx));
+  assertEquals([seen[1], llm.calls, clock.sleeps], ["call 3", 3, [200, 400]]);
+});
