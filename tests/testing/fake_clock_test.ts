@@ -82,6 +82,8 @@ Deno.test("FakeClock.install() drives Date, setTimeout, setInterval and performa
   const realSetTimeout = globalThis.setTimeout;
   const realDate = globalThis.Date;
   const realNow = performance.now;
+  const ownNow = () => Object.prototype.hasOwnProperty.call(performance, "now");
+  const hadOwnNow = ownNow();
   const clock = new FakeClock({ start: Date.UTC(2026, 0, 1) });
   {
     using _installed = clock.install();
@@ -108,6 +110,7 @@ Deno.test("FakeClock.install() drives Date, setTimeout, setInterval and performa
     realNow,
   ]);
   assert(Date.now() > Date.UTC(2026, 0, 1) - 365 * 86_400_000, "the real Date is back");
+  assertEquals(ownNow(), hadOwnNow, "no own performance.now is left where there was none");
 });
 
 Deno.test("FakeClock.next() fires the earliest pending timer, moving time to it, and says whether one fired", async () => {
