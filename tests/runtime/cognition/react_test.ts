@@ -6,7 +6,13 @@ import {
   ReActCognition,
   type RunContext,
 } from "@agentkit/testing/runtime";
-import { type FinishReason, type Message, ProviderError, toolCall } from "@agentkit/testing/ports";
+import {
+  type FinishReason,
+  type Message,
+  type ObserverPort,
+  ProviderError,
+  toolCall,
+} from "@agentkit/testing/ports";
 import {
   FakeClock,
   FakeLLM,
@@ -386,4 +392,80 @@ Deno.test("ReActCognition: a tool that beats its deadline leaves no deadline tim
     0,
     "quick",
   ]);
+});
+
+Deno.test("ReActCognition: a first call cut at the length limit ends with no output and its own usage", async () => {
+  const llm = FakeLLM.script([{
+    error: "Hit max tokens",
+    finishReason: "length",
+    usage: { inputTokens: 9, outputTokens: 4 },
+  }]);
+  const r = await reactAgent([]).run("go", makeTestCtx({ llm }));
+  assertEquals([r.stopReason, r.output, r.usage], ["length", "", {
+    inputTokens: 9,
+    outputTokens: 4,
+  }]);
+});
+
+Deno.test("ReActCognition hands back a transcript the caller may edit: a recording double sees the edit", async () => {
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "t", {})] }, "done", "again"]);
+  const r = await reactAgent([tool]).run("go", makeTestCtx({ llm }));
+  const transcript = r.messages as Message[];
+  transcript[0] = { role: "user", content: "edited" };
+  await llm.chat({ model: "fake-model", messages: transcript });
+  assertEquals(llm.requests[2].messages[0], { role: "user", content: "edited" });
+  assertEquals(llm.requests[2].messages.length, transcript.length);
+});
+
+// Cancels the run while the loop reports a failing tool: after the tool, before what comes next.
+function abortOnToolError(controller: AbortController, reason: Error): ObserverPort {
+  return {
+    emit: (o) => {
+      if (o.kind === "tool_error") controller.abort(reason);
+    },
+    close: () => {},
+  };
+}
+
+Deno.test("ReActCognition stops before the next model call or tool once the run is cancelled", async (t) => {
+  for (const calls of [1, 2]) {
+    await t.step(`${calls} tool call(s) in the turn`, async () => {
+      const controller = new AbortController();
+      const reason = new Error("user cancelled");
+      const observer = abortOnToolError(controller, reason);
+      const broken = new FakeTool({ name: "broken", failWith: "down" });
+      const llm = FakeLLM.script([
+        { toolCalls: Array.from({ length: calls }, (_, i) => toolCall(`c${i}`, "broken", {})) },
+        "unreached",
+      ], { allowUnused: true });
+      const ctx = makeTestCtx({ llm, observer, signal: controller.signal });
+      assertEquals(await assertRejects(() => reactAgent([broken]).run("go", ctx)), reason);
+      assertEquals([broken.calls.length, llm.calls, llm.cancelled], [1, 1, []]);
+      const streamed = FakeLLM.script([
+        { toolCalls: Array.from({ length: calls }, (_, i) => toolCall(`c${i}`, "broken", {})) },
+        "unreached",
+      ], { allowUnused: true });
+      const again = new AbortController();
+      const streamObserver = abortOnToolError(again, reason);
+      const streamCtx = makeTestCtx({
+        llm: streamed,
+        observer: streamObserver,
+        signal: again.signal,
+      });
+      await assertRejects(async () => {
+        for await (const _ of reactAgent([broken]).stream("go", streamCtx)) { /* drain */ }
+      });
+      assertEquals([streamed.calls, streamed.cancelled], [1, []]);
+    });
+  }
+});
+
+Deno.test("ReActCognition under manual autonomy still tells the model about an unknown tool", async () => {
+  const tool = new FakeTool({ name: "lookup", responder: "ok", requiresApproval: true });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "lookpu", {})] }, "done"]);
+  await reactAgent([tool]).run("go", makeTestCtx({ llm, autonomy: "manual" }));
+  const [unknown] = toolMessages(llm.requests[1].messages);
+  assert(unknown.isError && unknown.content.includes('"lookpu"'), unknown.content);
+  assertEquals(tool.calls, []);
 });
