@@ -260,7 +260,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
             await this.#user(ev, t, ctx, agent);
             break;
           case "result":
-            yield await this.#result(ev, t, ctx, agent, model);
+            yield await this.#result(ev, item.line, t, ctx, agent, model);
             t.finished = true;
             return;
           default:
@@ -406,6 +406,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
 
   async #result(
     ev: Readonly<Record<string, unknown>>,
+    line: number,
     t: TurnState,
     ctx: RunContext,
     agent: string,
@@ -413,6 +414,23 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
   ): Promise<StreamEvent> {
     if (typeof ev.session_id === "string") this.#sessionId = ev.session_id;
     const cost = ev.total_cost_usd;
+    if (
+      cost !== undefined && cost !== null &&
+      !(typeof cost === "number" && Number.isFinite(cost) && cost >= 0)
+    ) {
+      // Never a TypeError mid-run: the bad cost is reported and left out, so
+      // the turn is billed from its tokens at the price table's rates.
+      await skipped(
+        ctx,
+        this.binary,
+        agent,
+        line,
+        `total_cost_usd ${
+          JSON.stringify(cost) ?? String(cost)
+        } is not a finite non-negative number; the turn is billed from its tokens`,
+        { field: "total_cost_usd" },
+      );
+    }
     const usage = isRecord(ev.usage) ? claudeUsage(ev.usage, cost) : {
       ...sumUsage(t.reported.values()),
       ...(typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? { costUsd: cost } : {}),

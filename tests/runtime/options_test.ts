@@ -3,6 +3,7 @@ import {
   Agent,
   Budget,
   ClaudeCliCognition,
+  CollectingObserver,
   JsonlSession,
   MalformedTranscript,
   PriceTable,
@@ -16,6 +17,7 @@ import {
   FakeClaudeCli,
   FakeLLM,
   FakeTool,
+  InvalidScript,
   makeTestCtx,
   withoutFinalLine,
 } from "@agentkit/testing/testing";
@@ -303,4 +305,27 @@ Deno.test("JsonlSession.load({ lenient: true }) keeps good lines and reports bad
     "lenient",
   );
   await rm(dir, { recursive: true });
+});
+
+Deno.test("ClaudeCliCognition: a reported cost that is not a non-negative number is a cli.skipped observation, and the turn bills its tokens", async () => {
+  const lines = claudeTurn({ text: "hi" }).lines.map((l) => {
+    const o = JSON.parse(l as string);
+    if (o.type === "result") o.total_cost_usd = -1;
+    return JSON.stringify(o);
+  });
+  assertThrows(() => FakeClaudeCli.replay(lines.join("\n")), InvalidScript, "total_cost_usd");
+  const cli = FakeClaudeCli.script([{ lines }]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const observer = new CollectingObserver();
+  const budget = new Budget();
+  const ctx = makeTestCtx({ observer, budget });
+  const r = await new Agent("a", { model: "fake-model", cognition: claude }).run("go", ctx);
+  assertEquals(r.stopReason, "stop");
+  const skipped = observer.items.filter((o) => o.kind === "cli.skipped");
+  assertEquals(skipped.length, 1);
+  assertEquals(
+    skipped[0].text.includes("total_cost_usd -1 is not a finite non-negative number"),
+    true,
+  );
+  assertEquals(budget.spent(), "0.000100");
 });
