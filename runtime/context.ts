@@ -17,9 +17,21 @@ import { NoInvoker } from "./errors.ts";
 import type { Invoker } from "./invoker.ts";
 import type { Meter } from "./meter.ts";
 import { Services } from "./services.ts";
+import { checkOptions, is, ports, type Rule } from "./_options.ts";
 
 /** How much a run may do without asking a human. */
 export type Autonomy = "auto" | "manual";
+
+const CONTEXT: Readonly<Record<string, Rule>> = {
+  services: is.instance(Services),
+  scope: is.instance(Scope),
+  budget: ports.meter,
+  meters: is.arrayOf(ports.meter),
+  correlationId: is.text,
+  autonomy: is.oneOf(["auto", "manual"]),
+  signal: ports.signal,
+  allowModelRequests: is.boolean,
+};
 
 /** Options for {@linkcode RunContext}. */
 export interface RunContextOptions {
@@ -87,6 +99,7 @@ export class RunContext implements Ctx {
    * @param options The run's settings.
    */
   constructor(options: RunContextOptions = {}) {
+    checkOptions("new RunContext()", options, CONTEXT);
     this.services = options.services ?? new Services();
     this.scope = options.scope ?? new Scope();
     this.budget = options.budget;
@@ -94,13 +107,6 @@ export class RunContext implements Ctx {
     this.allMeters = options.budget ? [options.budget, ...this.meters] : this.meters;
     this.correlationId = options.correlationId ?? `run-${++runCounter}`;
     this.autonomy = options.autonomy ?? "auto";
-    if (this.autonomy !== "auto" && this.autonomy !== "manual") {
-      throw new TypeError(
-        `Cannot build a RunContext: autonomy must be "auto" or "manual", got ${
-          JSON.stringify(this.autonomy)
-        }`,
-      );
-    }
     this.signal = options.signal ?? NEVER;
     this.allowModelRequests = options.allowModelRequests ?? true;
   }

@@ -14,6 +14,19 @@ import type { Invoker } from "./invoker.ts";
 import { NoopObserver, NoopTrace } from "./noop.ts";
 import { PriceTable } from "./price_table.ts";
 import { SystemClock } from "./system_clock.ts";
+import { checkOptions, is, ports, type Rule } from "./_options.ts";
+
+const SERVICES: Readonly<Record<string, Rule>> = {
+  invoker: is.port("an Invoker", ["chat"]),
+  observer: ports.observer,
+  trace: ports.trace,
+  clock: ports.clock,
+  store: ports.kvStore,
+  vector: ports.vector,
+  checkpointer: ports.checkpointer,
+  asker: ports.asker,
+  prices: is.port("a PriceTable", ["costUnits"]),
+};
 
 /** Options for {@linkcode Services}; every field is optional. */
 export interface ServicesOptions {
@@ -78,6 +91,7 @@ export class Services {
    * @param options The adapters.
    */
   constructor(options: ServicesOptions = {}) {
+    checkOptions("new Services()", options, SERVICES);
     this.invoker = options.invoker;
     this.observer = options.observer ?? new NoopObserver();
     this.trace = options.trace ?? new NoopTrace();

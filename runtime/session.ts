@@ -221,7 +221,7 @@ export class Session {
    * ```
    */
   static async open(id: string, options: SessionOpenOptions): Promise<Session> {
-    if (!options?.store) {
+    if (options && typeof options === "object" && !Array.isArray(options) && !options.store) {
       throw new TypeError(
         `Cannot open session "${id}" without a store: pass Session.open(id, { store }), or use new Session(id) for one that lives in memory`,
       );

@@ -10,6 +10,7 @@ import type { Message } from "../ports/message.ts";
 import { RunContext } from "./context.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 import { NoInvoker } from "./errors.ts";
+import { checkOptions, is } from "./_options.ts";
 
 /**
  * Options for {@linkcode SummaryCompactor}.
@@ -143,31 +144,14 @@ export class SummaryCompactor implements Compactor {
    * @throws {TypeError} For an unknown option.
    */
   constructor(options: SummaryCompactorOptions) {
-    const known = ["maxTokens", "keepRecent", "summarise", "model", "estimate"];
-    for (const key of Object.keys(options ?? {})) {
-      if (!known.includes(key)) {
-        throw new TypeError(
-          `Cannot build a SummaryCompactor: unknown option "${key}"; the options are ${
-            known.join(", ")
-          }`,
-        );
-      }
-    }
-    const { maxTokens, keepRecent = 6 } = options ?? {};
-    if (!Number.isInteger(maxTokens) || maxTokens < 1) {
-      throw new RangeError(
-        `Cannot build a SummaryCompactor: maxTokens must be a positive integer, got ${
-          JSON.stringify(maxTokens)
-        }`,
-      );
-    }
-    if (!Number.isInteger(keepRecent) || keepRecent < 0) {
-      throw new RangeError(
-        `Cannot build a SummaryCompactor: keepRecent must be a non-negative integer, got ${
-          JSON.stringify(keepRecent)
-        }`,
-      );
-    }
+    checkOptions("new SummaryCompactor()", options, {
+      maxTokens: is.number({ min: 1, integer: true }),
+      keepRecent: is.count,
+      summarise: is.function,
+      model: is.text,
+      estimate: is.function,
+    }, { required: ["maxTokens"], hints: { summarize: 'the option is spelled "summarise"' } });
+    const { maxTokens, keepRecent = 6 } = options;
     this.maxTokens = maxTokens;
     this.keepRecent = keepRecent;
     this.#summarise = options.summarise;

@@ -196,7 +196,7 @@ Deno.test("SummaryCompactor.compact() rejects with the abort reason once cancell
 
 Deno.test("SummaryCompactor validates its options when built", () => {
   assertThrows(() => new SummaryCompactor({ maxTokens: 0 }), RangeError, "maxTokens");
-  assertThrows(() => new SummaryCompactor({} as never), RangeError, "maxTokens");
+  assertThrows(() => new SummaryCompactor({} as never), TypeError, "maxTokens");
   assertThrows(
     () => new SummaryCompactor({ maxTokens: 9, keepRecent: -1 }),
     RangeError,
