@@ -1,0 +1,66 @@
+import { assertEquals } from "@std/assert";
+import { stagesOf, summarize } from "../../scripts/test.ts";
+
+Deno.test("stagesOf() expands nested tasks and makes each plain command of a chain a stage", () => {
+  const tasks = {
+    "test:all": { command: "deno task gates && deno task test:unit && deno task test:node" },
+    gates: "deno fmt --check && deno lint && deno doc --lint mod.ts",
+    "test:unit": "deno test tests/",
+    "build:npm": "deno run -A scripts/build_npm.ts",
+    "test:node": "deno task build:npm && deno run -A scripts/test_node.ts",
+  };
+  assertEquals(stagesOf(tasks, "test:all").map((s) => [s.label, s.command]), [
+    ["gates: fmt", "deno fmt --check"],
+    ["gates: lint", "deno lint"],
+    ["gates: doc --lint", "deno doc --lint mod.ts"],
+    ["test:unit", "deno test tests/"],
+    ["build:npm", "deno run -A scripts/build_npm.ts"],
+    ["test:node: test_node", "deno run -A scripts/test_node.ts"],
+  ]);
+});
+
+Deno.test("the test:all chain in deno.json is what `deno task test` runs", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  const stages = stagesOf(config.tasks, "test:all");
+  assertEquals(stages.some((s) => s.label === "test:unit"), true);
+  assertEquals(stages.some((s) => s.label === "publish:check"), true);
+  assertEquals(config.tasks.test.command.includes("scripts/test.ts"), true);
+});
+
+Deno.test("summarize() counts what each kind of stage reports", async (t) => {
+  const cases: Array<[string, string, string, [number, number]?]> = [
+    [
+      "deno test",
+      "...\nok | 281 passed (208 steps) | 0 failed (1m0s)\n",
+      "281 passed (208 steps), 0 failed",
+      [281, 0],
+    ],
+    ["deno test failing", "FAILED | 9 passed | 1 failed (2s)", "9 passed, 1 failed", [9, 1]],
+    [
+      "node --test",
+      "# node v20.1.0\nℹ pass 15\nℹ fail 0\n# node v22.2.0\nℹ pass 15\nℹ fail 1\n",
+      "30 passed, 1 failed on node v20, v22",
+      [30, 1],
+    ],
+    ["fmt", "Checked 312 files\n", "312 files"],
+    ["check", "Check mod.ts\nCheck tests/a.ts\n", "2 entry points type-checked"],
+    ["examples", "examples/a.ts ... ok\n6 example(s) ran\n", "6 examples ran"],
+    ["score", "JSR score ok: 6 of 6 checkable factors hold\n", "ok: 6 of 6 checkable factors hold"],
+    [
+      "publish",
+      "warning[unanalyzable-dynamic-import]: x\nwarning[unanalyzable-dynamic-import]: y\nSuccess Dry run complete\n",
+      "dry run ok, 2 warning(s) (unanalyzable-dynamic-import: expected, testing/_load_export.ts and testing/agent_test.ts import the agent module a test names at run time; there is nothing to rewrite at publish)",
+    ],
+    [
+      "publish, a new warning",
+      "warning[banned-triple-slash-directives]: x\nDry run complete",
+      "dry run ok, 1 warning(s) (banned-triple-slash-directives: NOT EXPECTED)",
+    ],
+  ];
+  for (const [name, output, summary, tests] of cases) {
+    await t.step(
+      name,
+      () => assertEquals(summarize(output), tests ? { summary, tests } : { summary }),
+    );
+  }
+});
