@@ -56,16 +56,16 @@ const agent = certAgent(aiSdkModel(llm), (host) => {
 const started = Date.now();
 const result = await agent.generate({ prompt: "Why did the deploy to api.example.com fail?" });
 
-console.log(result.text);
-// The certificate of api.example.com expired on 2026-08-01.
+console.log("answer:", result.text);
+// answer: The certificate of api.example.com expired on 2026-08-01.
 assertEquals(result.text, "The certificate of api.example.com expired on 2026-08-01.");
 assertEquals(probed, ["api.example.com"]);
 assertEquals(llm.calls, 3); // one 429, then two turns
 assertEquals(Date.now() - started, 2_000); // virtual: the run took no real time waiting
 
 // What the model was shown on its second turn: the tool's result.
-console.log(llm.requests[2].messages.at(-1)?.content);
-// {"host":"api.example.com","notAfter":"2026-08-01"}
+console.log("the tool result the model saw:", llm.requests[2].messages.at(-1)?.content);
+// the tool result the model saw: {"host":"api.example.com","notAfter":"2026-08-01"}
 assertEquals(llm.requests[2].messages.at(-1), {
   role: "tool",
   content: '{"host":"api.example.com","notAfter":"2026-08-01"}',

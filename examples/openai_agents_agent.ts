@@ -66,8 +66,8 @@ for await (const event of stream) {
 }
 await stream.completed;
 
-console.log(stream.finalOutput);
-// Order A-17 shipped yesterday.
+console.log("final output:", stream.finalOutput);
+// final output: Order A-17 shipped yesterday.
 assertEquals(stream.finalOutput, "Order A-17 shipped yesterday.");
 assertEquals(streamed, "Order A-17 shipped yesterday.");
 assertEquals(looked, ["A-17"]);
@@ -75,6 +75,6 @@ assertEquals(llm.calls, 3); // one 429, then two turns
 assertEquals(Date.now() - started, 1_500); // virtual: no real time spent waiting
 
 // What the model was shown on its second turn: the tool's answer.
-console.log(llm.requests[2].messages.at(-1)?.content);
-// {"orderId":"A-17","status":"shipped"}
+console.log("the tool result the model saw:", llm.requests[2].messages.at(-1)?.content);
+// the tool result the model saw: {"orderId":"A-17","status":"shipped"}
 assertEquals(llm.requests[2].messages.at(-1)?.toolCallId, "call_1");

@@ -76,14 +76,14 @@ const ctx = makeTestCtx({ llm, clock, budget, trace: tracer, chatMiddleware: [re
 
 const result = await sreAgent(probe).run("Why did the deploy of api fail?", ctx);
 
-console.log(result.output);
-// The deploy failed because the certificate of api.example.com expired on 2026-08-01.
-console.log(result.stopReason, probed, llm.calls);
-// stop [ "api.example.com" ] 3
-console.log(budget.spent(), clock.sleeps);
-// 0.000200 [ 200 ]
-console.log(tracer.named("execute_tool").map((s) => s.attrs["gen_ai.tool.name"]));
-// [ "check_cert" ]
+console.log("answer:", result.output);
+// answer: The deploy failed because the certificate of api.example.com expired on 2026-08-01.
+console.log("stop reason:", result.stopReason, "probed:", probed, "model calls:", llm.calls);
+// stop reason: stop probed: [ "api.example.com" ] model calls: 3
+console.log("spent:", budget.spent(), "backoffs:", clock.sleeps);
+// spent: 0.000200 backoffs: [ 200 ]
+console.log("tool spans:", tracer.named("execute_tool").map((s) => s.attrs["gen_ai.tool.name"]));
+// tool spans: [ "check_cert" ]
 
 assertEquals(
   result.output,

@@ -35,7 +35,24 @@ for (const name of files) {
   if (quiet) {
     console.log(`examples/${name} ... ok`);
   } else {
-    console.log(`--- examples/${name}\n${text.trimEnd()}\n`);
+    const title = summary(await Deno.readTextFile(new URL(`examples/${name}`, root)));
+    console.log(`--- examples/${name}${title ? `: ${title}` : ""}\n${text.trimEnd()}\n`);
   }
 }
 console.log(`${files.length} example(s) ran`);
+if (!quiet) {
+  console.log(
+    "\nEach line above is a value the example printed, labelled, and asserted in its source.\n" +
+      "Next: docs/testing.md, the guide to read first (the doubles, scripts, budgets, clocks,\n" +
+      "matchers and transcripts), then the example files themselves.",
+  );
+}
+
+// The first sentence of an example's leading comment, as its title.
+function summary(source: string): string {
+  const comment = /^\s*(?:\/\*\*([\s\S]*?)\*\/|((?:\/\/.*\n)+))/.exec(source);
+  if (!comment) return "";
+  const text = (comment[1] ?? comment[2]).replace(/^\s*(\*|\/\/) ?/gm, "").replace(/\s+/g, " ")
+    .trim();
+  return text.split(/(?<=\.)\s/)[0];
+}
