@@ -144,6 +144,13 @@ export function aiSdkModel(
   llm: LLMPort,
   options: AiSdkModelOptions<"v3"> & { readonly specificationVersion: "v3" },
 ): AiSdkLanguageModel<"v3">;
+/**
+ * Either form: a `"v4"` model unless the options ask for `"v3"`.
+ *
+ * @param llm The port that answers.
+ * @param options The specification version, the model name and the context.
+ * @returns The model.
+ */
 export function aiSdkModel(
   llm: LLMPort,
   options: AiSdkModelOptions = {},
