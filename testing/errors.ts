@@ -118,3 +118,69 @@ export class UnusedTurns extends HarnessError {
  * ```
  */
 export class InvalidScript extends HarnessError {}
+
+/**
+ * A scripted turn called a tool the request did not offer: the agent was
+ * never given that tool, so the script and the agent disagree. `FakeLLM`
+ * records one in `unknownToolCalls` and emits it as an `unknown_tool_call`
+ * observation on the run; with `{ strictTools: true }` it throws it instead,
+ * before the turn is played.
+ *
+ * @example
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { toolCall } from "@agentkit/testing/ports";
+ * import { FakeLLM, makeTestCtx, UnknownToolCall } from "@agentkit/testing/testing";
+ * import { assertEquals, assertRejects } from "@std/assert";
+ *
+ * const turns = [{ toolCalls: [toolCall("c1", "lookup_cert", { host: "a" })] }, "done"];
+ * const agent = new Agent("a", { model: "fake-model" }); // no tools, single-shot
+ *
+ * const strict = FakeLLM.script(turns, { strictTools: true, allowUnused: true });
+ * await assertRejects(() => agent.run("go", makeTestCtx({ llm: strict })), UnknownToolCall, 'tool "lookup_cert"');
+ *
+ * const lenient = FakeLLM.script(turns, { allowUnused: true });
+ * await agent.run("go", makeTestCtx({ llm: lenient })).catch(() => {});
+ * assertEquals(lenient.unknownToolCalls.map((u) => [u.toolName, u.offered]), [["lookup_cert", []]]);
+ * ```
+ */
+export class UnknownToolCall extends HarnessError {
+  /** The 1-based call of the double that played the turn. */
+  readonly turn: number;
+  /** The call's id. */
+  readonly callId: string;
+  /** The tool it named. */
+  readonly toolName: string;
+  /** Its arguments. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The tools the request offered. */
+  readonly offered: readonly string[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param turn The 1-based call.
+   * @param call The tool call.
+   * @param offered The names of the tools offered.
+   */
+  constructor(
+    turn: number,
+    call: {
+      readonly id: string;
+      readonly name: string;
+      readonly args: Readonly<Record<string, unknown>>;
+    },
+    offered: readonly string[],
+  ) {
+    super(
+      `turn ${turn} calls tool "${call.name}" (call ${call.id}), but the request offered ${
+        offered.length ? offered.map((n) => `"${n}"`).join(", ") : "no tools"
+      }; give the agent the tool (new ReActCognition({ tools: [...] })) or fix the script`,
+    );
+    this.turn = turn;
+    this.callId = call.id;
+    this.toolName = call.name;
+    this.args = call.args;
+    this.offered = offered;
+  }
+}

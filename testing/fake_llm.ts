@@ -16,7 +16,13 @@ import { SystemClock } from "../runtime/system_clock.ts";
 import { isAppendOnly } from "../runtime/_append_only.ts";
 import { untilAborted } from "../runtime/_until_aborted.ts";
 import { markCut } from "../runtime/_stream_cut.ts";
-import { InvalidScript, ScriptExhausted, UnmatchedPrompt, UnusedTurns } from "./errors.ts";
+import {
+  InvalidScript,
+  ScriptExhausted,
+  UnknownToolCall,
+  UnmatchedPrompt,
+  UnusedTurns,
+} from "./errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
 import { autoTurn } from "./_auto_responder.ts";
 import { checkOptions as check, is, type Rule } from "../runtime/_options.ts";
@@ -88,6 +94,13 @@ export interface FakeLLMOptions {
   readonly repeatLast?: boolean;
   /** `verify()` and disposal accept turns that were never used. */
   readonly allowUnused?: boolean;
+  /**
+   * A scripted tool call naming a tool the request did not offer throws
+   * `UnknownToolCall` (a harness error) instead of being recorded in
+   * `unknownToolCalls` and played.
+   * @default {false}
+   */
+  readonly strictTools?: boolean;
   /** The model responses name (default: the request's). */
   readonly model?: string;
 }
@@ -141,6 +154,7 @@ interface SharedState {
   readonly requests: RecordedRequest[];
   readonly cancelled: string[];
   readonly harnessErrors: HarnessError[];
+  readonly unknownToolCalls: UnknownToolCall[];
   /** The default failure, made on the first failing call and thrown by each. */
   failure?: Error;
   /** The copies of the transcript sent last. */
@@ -174,6 +188,7 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
   repeatLast: is.boolean,
   allowUnused: is.boolean,
   model: is.text,
+  strictTools: is.boolean,
 };
 
 /**
@@ -249,6 +264,7 @@ export class FakeLLM implements LLMPort, Disposable {
       requests: [],
       cancelled: [],
       harnessErrors: [],
+      unknownToolCalls: [],
       read: false,
       unsliced: [],
     };
@@ -363,6 +379,15 @@ export class FakeLLM implements LLMPort, Disposable {
   /** The response ids of calls that were cancelled, in order. */
   get cancelled(): readonly string[] {
     return this.#state.cancelled;
+  }
+
+  /**
+   * Scripted tool calls that named a tool the request did not offer, in
+   * order (shared with clones). Each is also emitted on the run as an
+   * `unknown_tool_call` observation; `strictTools` throws instead.
+   */
+  get unknownToolCalls(): readonly UnknownToolCall[] {
+    return this.#state.unknownToolCalls;
   }
 
   /** Harness errors this fake has thrown (a swallowed one still shows here). */
@@ -481,6 +506,7 @@ export class FakeLLM implements LLMPort, Disposable {
     const id = `fake-chat-${++this.#state.ids}`;
     const next = this.#next(request, kind);
     const turn = next instanceof Promise ? await next : next;
+    if (turn.toolCalls?.length) this.#checkTools(turn, request, ctx);
     const signal = request.signal ?? ctx?.signal;
     if (turn.stall) {
       throw this.#harness(
@@ -533,6 +559,7 @@ export class FakeLLM implements LLMPort, Disposable {
     const id = `fake-stream-${++this.#state.ids}`;
     const next = this.#next(request, "stream");
     const turn = next instanceof Promise ? await next : next;
+    if (turn.toolCalls?.length) this.#checkTools(turn, request, ctx);
     const signal = request.signal ?? ctx?.signal;
     if (this.#options.delayMs || turn.gate || signal?.aborted) {
       await this.#hold(turn, id, ctx, signal);
@@ -599,6 +626,21 @@ export class FakeLLM implements LLMPort, Disposable {
       ctx,
       "complete",
     );
+  }
+
+  // A scripted call to a tool the request did not offer: recorded and
+  // observed, or thrown under strictTools.
+  #checkTools(turn: Turn, request: ChatRequest, ctx: Ctx | undefined): void {
+    const offered = (request.tools ?? []).map((t) => t.name);
+    for (const call of turn.toolCalls!) {
+      if (offered.includes(call.name)) continue;
+      const unknown = new UnknownToolCall(this.#state.calls, call, offered);
+      if (this.#options.strictTools) throw this.#harness(unknown);
+      this.#state.unknownToolCalls.push(unknown);
+      ctx?.emit("unknown_tool_call", unknown.message, {
+        payload: { turn: unknown.turn, callId: call.id, name: call.name, offered },
+      }).catch(() => {});
+    }
   }
 
   #harness(error: HarnessError): HarnessError {

@@ -114,7 +114,15 @@ export function transcript<T extends Transcribable | Run>(x: T): TranscriptOf<T>
 }
 
 function render(x: unknown, n: Normalizer): string {
-  if (x instanceof FakeLLM) return requestsText(x.requests, n);
+  if (x instanceof FakeLLM) {
+    const text = requestsText(x.requests, n);
+    const unknown = x.unknownToolCalls.map((u) =>
+      `unknown tool call in request ${u.turn}: ${u.toolName} [${n.callId(u.callId)}] (offered: ${
+        u.offered.join(", ") || "no tools"
+      })`
+    );
+    return [text, ...unknown].join("\n");
+  }
   if (x instanceof FakeTool) return toolText(x.name, x.calls, n);
   if (x instanceof ScriptedProvider) return providerText(x.recordedCalls, n);
   if (Array.isArray(x)) {

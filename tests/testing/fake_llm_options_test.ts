@@ -18,6 +18,7 @@ Deno.test("FakeLLM accepts every documented option, at its boundary values", asy
     repeatLast: true,
     allowUnused: true,
     model: "named",
+    strictTools: false,
   };
   const llm = new FakeLLM({ hi: "hello" }, options);
   const r = await llm.chat(req, makeTestCtx({ clock }));
