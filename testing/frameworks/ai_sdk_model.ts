@@ -72,6 +72,7 @@ const NO_URLS: Record<string, RegExp[]> = {};
  * `LanguageModelV3` for `ai` 6 with `{ specificationVersion: "v3" }`).
  *
  * @param llm The port that answers (a `FakeLLM`, a cassette, a real port).
+ * @typeParam V The specification version: `"v4"` unless `specificationVersion` says `"v3"`.
  * @param options The model name, the specification version and the context.
  * @returns A model to pass as `model` to the SDK's functions.
  * @throws {TypeError} On an unknown option or a wrong type.
@@ -106,28 +107,7 @@ const NO_URLS: Record<string, RegExp[]> = {};
  * assertEquals(llm.requests[1].messages.at(-1), { role: "tool", content: "rain", toolCallId: "c1" });
  * ```
  *
- * @example With the SDK (a test imports `ai` itself; this package does not)
- * ```ts ignore
- * import { generateText } from "npm:ai@7.0.173";
- * import { aiSdkModel, FakeLLM } from "@agentkit/testing/testing";
- *
- * const { text } = await generateText({ model: aiSdkModel(new FakeLLM("hi")), prompt: "hello" });
- * ```
- */
-export function aiSdkModel(
-  llm: LLMPort,
-  options?: AiSdkModelOptions<"v4">,
-): AiSdkLanguageModel<"v4">;
-/**
- * The same adapter for `ai` 6, which accepts only specification `"v3"`
- * models: `aiSdkModel(llm, { specificationVersion: "v3" })`.
- *
- * @param llm The port that answers.
- * @param options `{ specificationVersion: "v3" }`, the model name and the context.
- * @returns A `LanguageModelV3` for `ai` 6.
- * @throws {TypeError} On an unknown option or a wrong type.
- *
- * @example
+ * @example For `ai` 6: specification v3
  * ```ts
  * import { aiSdkModel, FakeLLM } from "@agentkit/testing/testing";
  * import { assertEquals } from "@std/assert";
@@ -139,32 +119,30 @@ export function aiSdkModel(
  * });
  * assertEquals(content, [{ type: "text", text: "hi" }]);
  * ```
- */
-export function aiSdkModel(
-  llm: LLMPort,
-  options: AiSdkModelOptions<"v3"> & { readonly specificationVersion: "v3" },
-): AiSdkLanguageModel<"v3">;
-/**
- * Either form: a `"v4"` model unless the options ask for `"v3"`.
  *
- * @param llm The port that answers.
- * @param options The specification version, the model name and the context.
- * @returns The model.
+ * @example With the SDK (a test imports `ai` itself; this package does not)
+ * ```ts ignore
+ * import { generateText } from "npm:ai@7.0.173";
+ * import { aiSdkModel, FakeLLM } from "@agentkit/testing/testing";
+ *
+ * const { text } = await generateText({ model: aiSdkModel(new FakeLLM("hi")), prompt: "hello" });
+ * ```
  */
-export function aiSdkModel(
+export function aiSdkModel<V extends "v4" | "v3" = "v4">(
   llm: LLMPort,
-  options: AiSdkModelOptions = {},
-): AiSdkLanguageModel<"v4"> | AiSdkLanguageModel<"v3"> {
+  options: AiSdkModelOptions<V> = {},
+): AiSdkLanguageModel<V> {
   checkOptions(llm, options);
-  return new PortModel(
+  // V is "v4" exactly when no version was given (the default type argument).
+  return new PortModel<V>(
     llm,
     options.modelId ?? "fake-model",
-    options.specificationVersion ?? "v4",
+    (options.specificationVersion ?? "v4") as V,
     options.ctx,
   );
 }
 
-class PortModel implements AiSdkLanguageModel<"v4" | "v3"> {
+class PortModel<V extends "v4" | "v3"> implements AiSdkLanguageModel<V> {
   readonly provider = "agentkit";
   readonly supportedUrls: Record<string, RegExp[]> = NO_URLS;
   readonly #llm: LLMPort;
@@ -174,7 +152,7 @@ class PortModel implements AiSdkLanguageModel<"v4" | "v3"> {
   constructor(
     llm: LLMPort,
     readonly modelId: string,
-    readonly specificationVersion: "v4" | "v3",
+    readonly specificationVersion: V,
     ctx: Ctx | undefined,
   ) {
     this.#llm = llm;
