@@ -8,7 +8,7 @@ import {
   ProviderTimeoutError,
   RateLimitError,
 } from "../../ports/provider_errors.ts";
-import { editDistance } from "../errors.ts";
+import { checkOptions, is, type Rule } from "../_options.ts";
 import { ModelRequestsDisallowed } from "./model_requests_disallowed.ts";
 
 /** The fetch a port sends with: `globalThis.fetch`'s shape. */
@@ -20,59 +20,26 @@ export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Pro
  */
 export const IN_PROCESS_FETCH: symbol = Symbol.for("agentkit.inProcessFetch");
 
-const COMMON_OPTIONS = ["apiKey", "baseURL", "fetch", "headers"];
+const HTTP_URL: Rule = {
+  accepts: 'an absolute http(s) URL such as "http://localhost:11434/v1"',
+  test: (v) => typeof v === "string" && /^https?:\/\/[^/]/i.test(v) ? undefined : { kind: "type" },
+};
 
-/** Checks a port's options once, in its constructor. */
+/** The options both ports take. */
+export const PORT_OPTIONS: Readonly<Record<string, Rule>> = {
+  apiKey: is.string,
+  baseURL: HTTP_URL,
+  fetch: is.function,
+  headers: is.recordOf(is.string),
+};
+
+/** Checks a port's options once, in its constructor (the package's one checker). */
 export function checkPortOptions(
   port: string,
   options: unknown,
-  extra: readonly string[] = [],
+  extra: Readonly<Record<string, Rule>> = {},
 ): void {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new TypeError(
-      `Cannot build ${port}: options must be an object, got ${
-        options === null ? "null" : Array.isArray(options) ? "an array" : typeof options
-      }`,
-    );
-  }
-  const known = [...COMMON_OPTIONS, ...extra];
-  const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (!known.includes(key)) {
-      const near = known.find((k) => k.toLowerCase() === key.toLowerCase()) ??
-        known.find((k) => editDistance(k, key) <= 2);
-      throw new TypeError(
-        `Cannot build ${port}: unknown option "${key}"${
-          near ? `; did you mean "${near}"?` : `; the options are ${known.join(", ")}`
-        }`,
-      );
-    }
-  }
-  for (const key of ["apiKey", "baseURL"]) {
-    if (o[key] !== undefined && typeof o[key] !== "string") {
-      throw new TypeError(
-        `Cannot build ${port}: ${key} must be a string, got ${typeof o[key]}`,
-      );
-    }
-  }
-  if (o.baseURL !== undefined && !/^https?:\/\/[^/]/i.test(o.baseURL as string)) {
-    throw new TypeError(
-      `Cannot build ${port}: baseURL must be an absolute http(s) URL such as "http://localhost:11434/v1", got ${
-        JSON.stringify(o.baseURL)
-      }`,
-    );
-  }
-  if (o.fetch !== undefined && typeof o.fetch !== "function") {
-    throw new TypeError(`Cannot build ${port}: fetch must be a function, got ${typeof o.fetch}`);
-  }
-  const h = o.headers;
-  if (
-    h !== undefined &&
-    (h === null || typeof h !== "object" || Array.isArray(h) ||
-      Object.values(h).some((v) => typeof v !== "string"))
-  ) {
-    throw new TypeError(`Cannot build ${port}: headers must be an object of strings`);
-  }
+  checkOptions(`new ${port}()`, options, { ...PORT_OPTIONS, ...extra });
 }
 
 /** An environment variable, or `undefined` when unset or not readable. */

@@ -17,6 +17,7 @@ import {
 } from "./_anthropic.ts";
 import { checkPortOptions, type FetchFn, guard, postJson, readEnv, trimSlash } from "./_http.ts";
 import { readWireStream } from "./_stream.ts";
+import { is } from "../_options.ts";
 
 /** Options for {@linkcode AnthropicLLM}. */
 export interface AnthropicLLMOptions {
@@ -91,13 +92,8 @@ export class AnthropicLLM implements LLMPort {
    * @throws {RangeError} For a `maxTokens` that is not a positive integer.
    */
   constructor(options: AnthropicLLMOptions = {}) {
-    checkPortOptions(PORT, options, ["maxTokens"]);
+    checkPortOptions(PORT, options, { maxTokens: is.number({ min: 1, integer: true }) });
     const max = options.maxTokens;
-    if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
-      throw new RangeError(
-        `Cannot build ${PORT}: maxTokens must be a positive integer, got ${JSON.stringify(max)}`,
-      );
-    }
     this.#maxTokens = max ?? 4096;
     this.#url = `${trimSlash(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));

@@ -12,7 +12,7 @@ import { isHarnessError } from "../../runtime/harness_error.ts";
 import { Services } from "../../runtime/services.ts";
 import { isCut } from "../../runtime/_stream_cut.ts";
 import { IN_PROCESS_FETCH } from "../../runtime/providers/_http.ts";
-import { nearest } from "../_validate.ts";
+import { checkOptions, ports } from "../../runtime/_options.ts";
 import { FakeClock } from "../fake_clock.ts";
 import { anthropicWire } from "./_anthropic_wire.ts";
 import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
@@ -78,7 +78,6 @@ export interface FakeProviderServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const KNOWN_OPTIONS = ["llm", "clock"];
 const MASKED = ["authorization", "x-api-key", "api-key", "proxy-authorization", "cookie"];
 const encoder = new TextEncoder();
 
@@ -174,33 +173,10 @@ export class FakeProvider implements Disposable {
    * @throws {TypeError} For an unknown option or a missing `llm`.
    */
   constructor(options: FakeProviderOptions) {
-    if (options === null || typeof options !== "object") {
-      throw new TypeError(
-        'Cannot build a FakeProvider: pass { llm }, e.g. { llm: new FakeLLM("hi") }',
-      );
-    }
-    for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.includes(key)) {
-        const near = nearest(key, KNOWN_OPTIONS);
-        throw new TypeError(
-          `Cannot build a FakeProvider: unknown option "${key}"${
-            near ? `; did you mean "${near}"?` : "; the options are llm and clock"
-          }`,
-        );
-      }
-    }
-    const llm = options.llm as Partial<LLMPort> | undefined;
-    if (!llm || typeof llm.chat !== "function" || typeof llm.stream !== "function") {
-      throw new TypeError(
-        "Cannot build a FakeProvider without an llm: pass { llm: FakeLLM.script([...]) } or any LLMPort",
-      );
-    }
+    checkOptions("new FakeProvider()", options, { llm: ports.llm, clock: ports.clock }, {
+      required: ["llm"],
+    });
     const clock = options.clock;
-    if (
-      clock !== undefined && (typeof clock?.now !== "function" || typeof clock.sleep !== "function")
-    ) {
-      throw new TypeError("Cannot build a FakeProvider: clock must be a ClockPort (a FakeClock)");
-    }
     this.llm = options.llm;
     this.clock = clock ?? new FakeClock();
     this.#services = new Services({ clock: this.clock });

@@ -316,8 +316,11 @@ Deno.test("OpenAIChatLLM: AGENTKIT_ALLOW_MODEL_REQUESTS=1 opts a test context in
 Deno.test("OpenAIChatLLM checks its options where they are given", () => {
   const bad = (o: unknown) => () => new OpenAIChatLLM(o as never);
   assertThrowsMsg(bad({ apiKye: "k" }), 'unknown option "apiKye"; did you mean "apiKey"?');
-  assertThrowsMsg(bad({ baseURL: "localhost:11434" }), "baseURL must be an absolute http(s) URL");
-  assertThrowsMsg(bad({ fetch: "no" }), "fetch must be a function");
+  assertThrowsMsg(
+    bad({ baseURL: "localhost:11434" }),
+    `option "baseURL" must be an absolute http(s) URL`,
+  );
+  assertThrowsMsg(bad({ fetch: "no" }), `option "fetch" must be a function`);
 });
 
 function lastError(events: StreamEvent[]): ErrorEvent {
