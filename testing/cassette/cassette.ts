@@ -14,7 +14,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { env } from "../_env.ts";
-import { nearest } from "../_validate.ts";
+import { checkOptions as check, is } from "../../runtime/_options.ts";
 import { FakeLLM } from "../fake_llm.ts";
 import type { Turn } from "../turn.ts";
 import {
@@ -60,7 +60,14 @@ export interface CassetteOptions {
 }
 
 const MODES: readonly CassetteMode[] = ["once", "replay", "record"];
-const KNOWN_OPTIONS = ["upstream", "mode", "redact"];
+const RULES = {
+  upstream: {
+    accepts: "a function that makes the real port (() => new OpenAIChatLLM()), not the port",
+    test: (v: unknown) => typeof v === "function" ? undefined : { kind: "type" as const },
+  },
+  mode: is.oneOf(MODES),
+  redact: is.arrayOf(is.either(is.string, is.instance(RegExp))),
+};
 const MASK = "[REDACTED]";
 // A line without usage bills nothing: nothing was recorded as billed.
 const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
@@ -525,41 +532,9 @@ function modeOf(given: CassetteMode | undefined): CassetteMode {
 }
 
 function checkOptions(options: CassetteOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(
-      `Cannot open a cassette: options must be an object, got ${
-        options === null ? "null" : typeof options
-      }`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (KNOWN_OPTIONS.includes(key)) continue;
-    const near = nearest(key, KNOWN_OPTIONS);
-    throw new TypeError(
-      `Cannot open a cassette: unknown option "${key}"${
-        near ? `; did you mean "${near}"?` : `; the options are ${KNOWN_OPTIONS.join(", ")}`
-      }`,
-    );
-  }
-  if (options.upstream !== undefined && typeof options.upstream !== "function") {
-    throw new TypeError(
-      "Cannot open a cassette: upstream must be a function that makes the real port (() => new OpenAIChatLLM()), not the port itself",
-    );
-  }
-  if (options.mode !== undefined && !MODES.includes(options.mode)) {
-    throw new TypeError(
-      `Cannot open a cassette: mode must be one of ${MODES.join(", ")}, got ${
-        JSON.stringify(options.mode)
-      }`,
-    );
-  }
-  if (
-    options.redact !== undefined &&
-    (!Array.isArray(options.redact) ||
-      options.redact.some((r) => typeof r !== "string" && !(r instanceof RegExp)))
-  ) {
-    throw new TypeError(
-      "Cannot open a cassette: redact must be an array of strings and regular expressions",
-    );
-  }
+  check("cassette()", options, RULES, {
+    hints: {
+      upstreamPort: "upstream is a function that makes the port: () => new OpenAIChatLLM()",
+    },
+  });
 }

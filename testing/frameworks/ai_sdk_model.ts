@@ -10,7 +10,7 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import { nearest } from "../_validate.ts";
+import { checkOptions as check, checkValue, is, ports } from "../../runtime/_options.ts";
 import { toSdkError } from "./_ai_sdk_error.ts";
 import type {
   AiSdkCallOptions,
@@ -49,7 +49,11 @@ export interface AiSdkModelOptions<V extends "v4" | "v3" = "v4" | "v3"> {
   readonly ctx?: Ctx;
 }
 
-const KNOWN_OPTIONS = ["modelId", "specificationVersion", "ctx"];
+const RULES = {
+  modelId: is.text,
+  specificationVersion: is.oneOf(["v4", "v3"]),
+  ctx: ports.ctx,
+};
 const NO_URLS: Record<string, RegExp[]> = {};
 
 /**
@@ -579,55 +583,6 @@ function outputText(output: AiSdkToolResultOutput | undefined): string {
 }
 
 function checkOptions(llm: unknown, options: AiSdkModelOptions): void {
-  const l = llm as Partial<LLMPort> | null;
-  if (
-    l === null || typeof l !== "object" || typeof l.chat !== "function" ||
-    typeof l.stream !== "function"
-  ) {
-    throw new TypeError(
-      `Cannot call aiSdkModel: llm must be a model port with chat() and stream() (a FakeLLM, a cassette or a provider port), got ${
-        l === null ? "null" : typeof l
-      }`,
-    );
-  }
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(
-      `Cannot call aiSdkModel: options must be an object, got ${
-        options === null ? "null" : typeof options
-      }`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (KNOWN_OPTIONS.includes(key)) continue;
-    const near = nearest(key, KNOWN_OPTIONS);
-    throw new TypeError(
-      `Cannot call aiSdkModel: unknown option "${key}"${
-        near ? `; did you mean "${near}"?` : `; the options are ${KNOWN_OPTIONS.join(", ")}`
-      }`,
-    );
-  }
-  const { modelId, specificationVersion, ctx } = options;
-  if (modelId !== undefined && (typeof modelId !== "string" || modelId === "")) {
-    throw new TypeError(
-      `Cannot call aiSdkModel: modelId must be a non-empty string, got ${JSON.stringify(modelId)}`,
-    );
-  }
-  if (
-    specificationVersion !== undefined && specificationVersion !== "v4" &&
-    specificationVersion !== "v3"
-  ) {
-    throw new TypeError(
-      `Cannot call aiSdkModel: specificationVersion must be "v4" (ai 7) or "v3" (ai 6), got ${
-        JSON.stringify(specificationVersion)
-      }`,
-    );
-  }
-  if (
-    ctx !== undefined &&
-    (ctx === null || typeof ctx !== "object" || typeof (ctx as Ctx).clock?.sleep !== "function")
-  ) {
-    throw new TypeError(
-      "Cannot call aiSdkModel: ctx must be a run context (makeTestCtx() or a RunContext)",
-    );
-  }
+  checkValue("aiSdkModel()", "the llm", llm, ports.llm);
+  check("aiSdkModel()", options, RULES);
 }

@@ -359,11 +359,15 @@ Deno.test("aiSdkModel() checks its options where they are given", () => {
     TypeError,
     'unknown option "modelID"; did you mean "modelId"?',
   );
-  assertThrows(() => aiSdkModel(llm, { modelId: 3 } as never), TypeError, "modelId must be");
+  assertThrows(
+    () => aiSdkModel(llm, { modelId: 3 } as never),
+    TypeError,
+    'option "modelId" must be a non-empty string, got 3',
+  );
   assertThrows(
     () => aiSdkModel(llm, { specificationVersion: "v5" } as never),
     TypeError,
-    '"v4" (ai 7) or "v3" (ai 6)',
+    'option "specificationVersion" must be one of "v4", "v3"',
   );
-  assertThrows(() => aiSdkModel({} as never), TypeError, "chat() and stream()");
+  assertThrows(() => aiSdkModel({} as never), TypeError, "the llm must be an LLMPort");
 });

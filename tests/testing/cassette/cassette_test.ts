@@ -396,13 +396,17 @@ Deno.test("cassette() checks its options where they are given", () => {
     TypeError,
     'unknown option "mdoe"; did you mean "mode"?',
   );
-  assertThrows(() => cassette("x.jsonl", { mode: "rewind" } as never), TypeError, "mode must be");
+  assertThrows(
+    () => cassette("x.jsonl", { mode: "rewind" } as never),
+    TypeError,
+    'option "mode" must be one of "once", "replay", "record", got "rewind"',
+  );
   assertThrows(
     () => cassette("x.jsonl", { upstream: new FakeLLM("x") } as never),
     TypeError,
-    "upstream must be a function",
+    'option "upstream" must be a function that makes the real port',
   );
-  assertThrows(() => cassette("x.jsonl", { redact: "key" } as never), TypeError, "redact must be");
+  assertThrows(() => cassette("x.jsonl", { redact: "key" } as never), TypeError, 'option "redact"');
   assertThrows(
     () => cassette(`/nonexistent-${crypto.randomUUID()}.jsonl`),
     TypeError,
