@@ -12,6 +12,7 @@ import {
   Agent,
   AnthropicLLM,
   ModelRequestsDisallowed,
+  OpenAIChatLLM,
   ReActCognition,
 } from "@agentkit/testing/runtime";
 import { FakeLLM, FakeProvider, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
@@ -241,4 +242,19 @@ Deno.test("AnthropicLLM checks its options", () => {
     assertInstanceOf(e, TypeError);
     assertStringIncludes((e as Error).message, 'did you mean "maxTokens"?');
   }
+});
+
+Deno.test("complete() on both ports sends the system and user prompts and reads the same script", async () => {
+  const llm = FakeLLM.script(["one", "two"]);
+  const provider = new FakeProvider({ llm });
+  const anthropic = new AnthropicLLM({ apiKey: "k", fetch: provider.fetch });
+  const openai = new OpenAIChatLLM({ apiKey: "k", fetch: provider.fetch });
+  const prompt = { system: "Be brief.", user: "hi", model: "m" };
+  assertEquals((await anthropic.complete(prompt)).content, "one");
+  assertEquals((await openai.complete(prompt)).content, "two");
+  assertEquals(llm.requests.map((r) => r.messages), [
+    [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }],
+    [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }],
+  ]);
+  assertEquals(provider.requests.map((r) => r.api), ["messages", "chat.completions"]);
 });
