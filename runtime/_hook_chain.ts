@@ -1,7 +1,7 @@
 // The hook chains behind agent.run and agent.stream: validated once when the
 // agent is built, then run per request and per event. Not exported.
 import type { StreamEvent } from "../ports/stream_event.ts";
-import type { AgentResult } from "./agent.ts";
+import type { AgentResult } from "./cognition/cognition.ts";
 import type { RunContext } from "./context.ts";
 import { editDistance } from "./errors.ts";
 import { rethrowIfFatal } from "./harness_error.ts";

@@ -5,7 +5,7 @@
  */
 import type { Message } from "../ports/message.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
-import { type Usage, ZERO_USAGE } from "../ports/usage.ts";
+import { ZERO_USAGE } from "../ports/usage.ts";
 import {
   type PreparedHooks,
   prepareHooks,
@@ -13,8 +13,8 @@ import {
   runBeforeRun,
   runStreamHooks,
 } from "./_hook_chain.ts";
-import { StreamResult } from "./_stream_result.ts";
-import type { AgentInfo, Cognition, StopReason } from "./cognition/cognition.ts";
+import { failureOf, settledResult, StreamResult } from "./_stream_result.ts";
+import type { AgentInfo, AgentResult, Cognition, CognitionResult } from "./cognition/cognition.ts";
 import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
 import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
@@ -61,26 +61,6 @@ export interface AgentRunOptions {
    * inside the run.
    */
   readonly session?: Session;
-}
-
-/**
- * What a run produced.
- *
- * @example
- * ```ts
- * import type { AgentResult } from "@agentkit/testing/runtime";
- * const r: AgentResult = { output: "ok", usage: { inputTokens: 10, outputTokens: 0 }, messages: [], stopReason: "stop" };
- * ```
- */
-export interface AgentResult {
-  /** The final answer. */
-  readonly output: string;
-  /** Usage summed over the run. */
-  readonly usage: Usage;
-  /** The whole transcript. */
-  readonly messages: readonly Message[];
-  /** Why the run ended. */
-  readonly stopReason: StopReason;
 }
 
 /**
@@ -151,13 +131,48 @@ export class Agent {
   }
 
   /**
-   * Runs the agent on a task.
+   * Runs the agent on a task: drains the same stream as
+   * {@linkcode Agent.stream} (hooks included), with blocking model calls, and
+   * returns its result.
+   *
    * @param task The user's request.
    * @param ctx The run context.
-   * @param options Earlier turns.
+   * @param options Earlier turns, a session.
    * @returns The result.
+   * @throws The error the run failed with.
    */
   async run(task: string, ctx: RunContext, options: AgentRunOptions = {}): Promise<AgentResult> {
+    const events = this.#events(task, ctx, options, false);
+    let step = await events.next();
+    while (!step.done) step = await events.next();
+    return settledResult(step.value);
+  }
+
+  /**
+   * Runs the agent and yields its stream events, each through the
+   * `onStreamEvent` hooks; returns the run's result. A run that fails on an
+   * `error` event still yields it, then returns the folded result.
+   *
+   * @param task The user's request.
+   * @param ctx The run context.
+   * @param options Earlier turns, a session.
+   * @returns The events, then the result.
+   */
+  stream(
+    task: string,
+    ctx: RunContext,
+    options: AgentRunOptions = {},
+  ): AsyncGenerator<StreamEvent, AgentResult, undefined> {
+    return this.#events(task, ctx, options, true);
+  }
+
+  // The one path of every run.
+  async *#events(
+    task: string,
+    ctx: RunContext,
+    options: AgentRunOptions,
+    streaming: boolean,
+  ): AsyncGenerator<StreamEvent, AgentResult, undefined> {
     if (typeof task !== "string") {
       throw new TypeError(
         `Cannot run agent "${this.name}": the task must be a string, got ${typeof task}`,
@@ -166,52 +181,89 @@ export class Agent {
     const span = ctx.trace.span("invoke_agent", "client", {
       "gen_ai.agent.name": this.name,
       "gen_ai.request.model": this.model,
+      ...(streaming ? { streaming: true } : {}),
     });
     const session = options.session;
-    if (session) this.#checkSession(session, ctx);
-    session?.beginRun();
+    // Inside a session every step of the run is in its async context.
+    const inSession = <T>(fn: () => T): T => session ? session.run(fn) : fn();
+    let source: AsyncIterator<unknown, unknown> | undefined;
+    let finished = false;
+    let began = false;
     try {
+      if (session) this.#checkSession(session, ctx);
+      session?.beginRun();
+      began = true;
       ctx.checkCancelled();
-      const r = session
-        ? await session.run(() => this.#run(task, ctx, options))
-        : await this.#run(task, ctx, options);
-      span.setAttribute("agentkit.stop_reason", r.stopReason);
-      return r;
+      const hc: HookContext = { agent: this.#info, ctx, session };
+      const request = await inSession(() => this.#before(task, options, hc));
+      const halted = "reply" in request;
+      let prefix: readonly Message[];
+      if (halted) {
+        prefix = [...request.context, { role: "user", content: request.task }];
+        source = haltEvents(request.reply, `halted-${ctx.correlationId}`);
+      } else {
+        prefix = await inSession(() =>
+          this.#builder.build(this.#info, request.task, ctx, request.context)
+        );
+        const input = { agent: this.#info, task: request.task, messages: prefix, streaming };
+        source = inSession(() => this.cognition.stream(input, ctx)[Symbol.asyncIterator]());
+      }
+      const hooks = this.#hooks;
+      const fold = new StreamResult();
+      const origin = `cognition "${this.cognition.name ?? "anonymous"}"`;
+      const it = source;
+      let rewritten = false;
+      let returned: unknown;
+      for (;;) {
+        const step = session ? await session.run(() => it.next()) : await it.next();
+        if (step.done) {
+          returned = step.value;
+          break;
+        }
+        const event = checkStreamEvent(step.value, origin);
+        if (!hooks.onStreamEvent.length) {
+          fold.add(event);
+          yield event;
+          continue;
+        }
+        const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
+        if (by !== undefined) rewritten = true;
+        for (const e of out) {
+          const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
+          fold.add(checked);
+          yield checked;
+        }
+      }
+      finished = true;
+      const result = fold.result(prefix, checkResult(returned, origin), halted, rewritten);
+      const failure = failureOf(result);
+      if (failure) {
+        span.addEvent("error", { message: messageOf(failure.error) });
+        return result;
+      }
+      span.setAttribute("agentkit.stop_reason", result.stopReason);
+      session?.append({ role: "user", content: request.task }, {
+        role: "assistant",
+        content: result.output,
+      });
+      if (hooks.afterRun.length) await inSession(() => runAfterRun(hooks, result, hc));
+      return result;
     } catch (error) {
-      span.addEvent("error", { message: String((error as Error)?.message ?? error) });
+      span.addEvent("error", { message: messageOf(error) });
       throw error;
     } finally {
+      // Closes the cognition's stream when the consumer stopped early or a
+      // check failed, as for-await would.
+      if (!finished && source?.return) {
+        try {
+          await source.return();
+        } catch (error) {
+          rethrowIfFatal(error);
+        }
+      }
       span.end();
-      await session?.endRun();
+      if (began) await session?.endRun();
     }
-  }
-
-  async #run(task: string, ctx: RunContext, options: AgentRunOptions): Promise<AgentResult> {
-    const session = options.session;
-    const hc: HookContext = { agent: this.#info, ctx, session };
-    const request = await this.#before(task, options, hc);
-    let result: AgentResult;
-    if ("reply" in request) {
-      result = {
-        output: request.reply,
-        usage: ZERO_USAGE,
-        messages: [...request.context, { role: "user", content: request.task }, {
-          role: "assistant",
-          content: request.reply,
-        }],
-        stopReason: "halted",
-      };
-    } else {
-      const messages = await this.#builder.build(this.#info, request.task, ctx, request.context);
-      const r = await this.cognition.run({ agent: this.#info, task: request.task, messages }, ctx);
-      result = { output: r.output, usage: r.usage, messages: r.messages, stopReason: r.stopReason };
-    }
-    session?.append({ role: "user", content: request.task }, {
-      role: "assistant",
-      content: result.output,
-    });
-    if (this.#hooks.afterRun.length) await runAfterRun(this.#hooks, result, hc);
-    return result;
   }
 
   // The request after the beforeRun hooks; a halted one carries the reply.
@@ -237,87 +289,6 @@ export class Agent {
   }
 
   /**
-   * Runs the agent and yields its stream events.
-   * @param task The user's request.
-   * @param ctx The run context.
-   * @param options Earlier turns.
-   * @returns The events.
-   */
-  async *stream(
-    task: string,
-    ctx: RunContext,
-    options: AgentRunOptions = {},
-  ): AsyncGenerator<StreamEvent, AgentResult, undefined> {
-    const span = ctx.trace.span("invoke_agent", "client", {
-      "gen_ai.agent.name": this.name,
-      "gen_ai.request.model": this.model,
-      streaming: true,
-    });
-    const session = options.session;
-    if (session) this.#checkSession(session, ctx);
-    session?.beginRun();
-    // Inside a session every step of the cognition runs in its async context.
-    const inSession = <T>(fn: () => T): T => session ? session.run(fn) : fn();
-    let source: AsyncIterator<unknown> | undefined;
-    let finished = false;
-    try {
-      ctx.checkCancelled();
-      const hc: HookContext = { agent: this.#info, ctx, session };
-      const request = await inSession(() => this.#before(task, options, hc));
-      const halted = "reply" in request;
-      let messages: readonly Message[];
-      if (halted) {
-        messages = [...request.context, { role: "user", content: request.task }];
-        source = haltEvents(request.reply, `halted-${ctx.correlationId}`);
-      } else {
-        messages = await this.#builder.build(this.#info, request.task, ctx, request.context);
-        const input = { agent: this.#info, task: request.task, messages };
-        source = inSession(() => this.cognition.stream(input, ctx)[Symbol.asyncIterator]());
-      }
-      const hooks = this.#hooks;
-      const acc = new StreamResult();
-      const origin = `cognition "${this.cognition.name ?? "anonymous"}"`;
-      const it = source;
-      for (;;) {
-        const step = session ? await session.run(() => it.next()) : await it.next();
-        if (step.done) break;
-        const event = checkStreamEvent(step.value, origin);
-        if (!hooks.onStreamEvent.length) {
-          acc.add(event);
-          yield event;
-          continue;
-        }
-        const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
-        for (const e of out) {
-          const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
-          acc.add(checked);
-          yield checked;
-        }
-      }
-      finished = true;
-      const result = acc.result(messages, halted);
-      session?.append({ role: "user", content: request.task }, {
-        role: "assistant",
-        content: result.output,
-      });
-      if (hooks.afterRun.length) await inSession(() => runAfterRun(hooks, result, hc));
-      return result;
-    } finally {
-      // Closes the cognition's stream when the consumer stopped early or a
-      // check failed, as for-await would.
-      if (!finished && source?.return) {
-        try {
-          await source.return();
-        } catch (error) {
-          rethrowIfFatal(error);
-        }
-      }
-      span.end();
-      await session?.endRun();
-    }
-  }
-
-  /**
    * Starts the agent on a task and returns at once with a {@linkcode Run}
    * handle: buffered `events`, a `result` built from them, `isDone`,
    * `drained` and `cancel()`. The run drives {@linkcode Agent.stream} on a
@@ -339,7 +310,7 @@ export class Agent {
    * ```
    */
   start(task: string, ctx: RunContext, options: AgentRunOptions = {}): Run {
-    return new Run((runCtx) => this.stream(task, runCtx, options), ctx, {
+    return new Run((runCtx) => this.#events(task, runCtx, options, true), ctx, {
       name: `run of agent "${this.name}"`,
     });
   }
@@ -350,4 +321,24 @@ async function* haltEvents(reply: string, messageId: string): AsyncGenerator<Str
   yield { type: "message_start", messageId };
   if (reply) yield { type: "text_delta", messageId, content: reply };
   yield { type: "message_end", messageId, finishReason: "stop", usage: ZERO_USAGE };
+}
+
+function messageOf(error: unknown): string {
+  return String((error as Error)?.message ?? error);
+}
+
+// What a cognition's stream returned: its result, or undefined (fold it).
+function checkResult(value: unknown, origin: string): CognitionResult | undefined {
+  if (value === undefined) return undefined;
+  const r = value as Partial<CognitionResult> | null;
+  if (
+    r !== null && typeof r === "object" && typeof r.output === "string" &&
+    typeof r.usage === "object" && r.usage !== null && Array.isArray(r.messages) &&
+    typeof r.stopReason === "string"
+  ) return r as CognitionResult;
+  throw new TypeError(
+    `The stream of ${origin} returned ${
+      JSON.stringify(value) ?? String(value)
+    }; return a CognitionResult ({ output, usage, messages, stopReason }) or nothing`,
+  );
 }

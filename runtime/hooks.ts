@@ -6,7 +6,7 @@
  */
 import type { Message } from "../ports/message.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
-import type { AgentResult } from "./agent.ts";
+import type { AgentResult } from "./cognition/cognition.ts";
 import type { AgentInfo } from "./cognition/cognition.ts";
 import type { RunContext } from "./context.ts";
 import type { Session } from "./session.ts";

@@ -4,8 +4,8 @@
  * @module
  */
 import type { StreamEvent } from "../ports/stream_event.ts";
-import type { AgentResult } from "./agent.ts";
-import { StreamResult } from "./_stream_result.ts";
+import type { AgentResult } from "./cognition/cognition.ts";
+import { settledResult, StreamResult } from "./_stream_result.ts";
 import type { RunContext } from "./context.ts";
 import { type StreamChunk, toChunk } from "./stream_chunk.ts";
 
@@ -35,13 +35,14 @@ export interface RunOptions {
  *   fails or is cancelled ends each consumer's iteration by throwing its
  *   error after the buffered events. Breaking out of a loop over `events`
  *   does not cancel the run; `cancel()` does.
- * - `result` is built from the streamed events: the text of the last model
- *   turn, the usage of every turn (failed ones included), and the stop
- *   reason (`"length"` for a cut-off turn, `"max_iterations"` when the last
- *   turn asked for tools nobody answered, `"halted"` when a `beforeRun` hook
- *   answered). A stream that ends on an `error` event (other than a length
- *   cut) rejects it with that error. `messages` holds the composed request
- *   and the assistant turns as streamed (a stream carries no tool results).
+ * - `result` is the run's result, the same `agent.run()` returns for the
+ *   same script: the producer's return value (`agent.stream` returns the
+ *   cognition's result after the hooks: output, usage, stop reason and the
+ *   transcript with tool messages), or for a producer that returns nothing,
+ *   the result folded from its events (the text of the last message, the
+ *   usage of every message, failed ones included). A run that ends on an
+ *   `error` event (other than a length cut, which ends it with
+ *   `"length"`) rejects it with that error.
  * - `cancel(reason?)` aborts the run's own signal, which every model and tool
  *   call of the run receives (linked by hand to the context's signal, which
  *   cancels it too), and rejects `result` at once with the reason.
@@ -98,8 +99,6 @@ export class Run {
   #failure: { error: unknown } | undefined;
   #resolve!: (result: AgentResult) => void;
   #reject!: (error: unknown) => void;
-  // The result, folded event by event, for producers that return none.
-  readonly #fold = new StreamResult();
 
   /**
    * Starts driving `produce` on a copy of `ctx` whose signal belongs to this
@@ -197,7 +196,6 @@ export class Run {
           break;
         }
         if (this.#done) break; // cancelled while the event was on its way
-        this.#fold.add(step.value);
         this.#buffer.push(toChunk(step.value));
         this.#wake();
       }
@@ -216,10 +214,21 @@ export class Run {
     }
   }
 
+  // Settles with what the producer returned (agent.stream returns its
+  // result), else with the result folded from the events, by the code
+  // agent.run uses.
   #complete(returned: AgentResult | undefined): void {
-    const failure = this.#fold.failure;
-    if (failure) this.#settle({ error: failure });
-    else this.#settle(undefined, returned?.stopReason ? returned : this.#fold.result([]));
+    let result = returned;
+    if (!result?.stopReason) {
+      const fold = new StreamResult();
+      for (const chunk of this.#buffer) fold.add(chunk.event);
+      result = fold.result([], undefined, false, false);
+    }
+    try {
+      this.#settle(undefined, settledResult(result));
+    } catch (error) {
+      this.#settle({ error });
+    }
   }
 
   #settle(failure: { error: unknown } | undefined, result?: AgentResult): void {

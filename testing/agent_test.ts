@@ -5,7 +5,8 @@
  * @module
  */
 import type { LLMPort } from "../ports/llm.ts";
-import type { Agent, AgentResult } from "../runtime/agent.ts";
+import type { Agent } from "../runtime/agent.ts";
+import type { AgentResult } from "../runtime/cognition/cognition.ts";
 import type { RunContext } from "../runtime/context.ts";
 import { Session } from "../runtime/session.ts";
 import { cwdUrl, resolveSpecifier } from "./_env.ts";

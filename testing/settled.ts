@@ -4,7 +4,7 @@
  * @module
  */
 import type { StreamEvent } from "../ports/stream_event.ts";
-import type { AgentResult } from "../runtime/agent.ts";
+import type { AgentResult } from "../runtime/cognition/cognition.ts";
 import type { Run } from "../runtime/run.ts";
 import type { StreamChunk } from "../runtime/stream_chunk.ts";
 import { checkOptions, is } from "../runtime/_options.ts";

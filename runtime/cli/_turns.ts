@@ -1,6 +1,6 @@
 // The turn bookkeeping the CLI cognitions share: they number their turns,
-// run them one at a time, and build run() and stream() on one generator that
-// fills a TurnState as it yields.
+// run them one at a time, and stream each on one generator that fills a
+// TurnState as it yields and returns the result from it.
 import type { Message } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { CognitionResult } from "../cognition/cognition.ts";
@@ -37,14 +37,15 @@ export class Turns {
   }
 }
 
-/** run(): drains the turn's events (they are for stream()) and returns its result. */
-export async function runTurn(
+/**
+ * A turn as a cognition's stream: yields the turn's events, then returns its
+ * result (`stopReason: "error"` when the turn failed).
+ */
+export async function* turnStream(
   body: TurnBody,
   messages: readonly Message[],
-): Promise<CognitionResult> {
+): AsyncGenerator<StreamEvent, CognitionResult, undefined> {
   const turn = new TurnState();
-  for await (const _ of body(turn)) {
-    // run() reads the turn's state, not its events.
-  }
+  yield* body(turn);
   return turn.result(messages);
 }

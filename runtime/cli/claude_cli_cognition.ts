@@ -20,8 +20,8 @@ import {
 import { screen, skipped } from "./_observe.ts";
 import { checkCliOptions } from "./_options.ts";
 import { is } from "../_options.ts";
-import { isRecord, resultText, TurnState } from "./_turn_state.ts";
-import { runTurn, Turns } from "./_turns.ts";
+import { isRecord, resultText, type TurnState } from "./_turn_state.ts";
+import { Turns, turnStream } from "./_turns.ts";
 import { claudeUsage, sumUsage } from "./_usage.ts";
 import { CliTurnError } from "./cli_turn_error.ts";
 
@@ -150,23 +150,16 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
   }
 
   /**
-   * Runs one turn and returns its result.
-   * @param input The agent, task and transcript.
-   * @param ctx The run.
-   * @returns The result (`stopReason: "error"` when the turn failed).
-   */
-  run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
-    return runTurn((t) => this.#turn(input, ctx, t), input.messages);
-  }
-
-  /**
    * Runs one turn, yielding its events.
    * @param input The agent, task and transcript.
    * @param ctx The run.
-   * @returns The events.
+   * @returns The events, then the result (`stopReason: "error"` when the turn failed).
    */
-  stream(input: CognitionInput, ctx: RunContext): AsyncIterable<StreamEvent> {
-    return this.#turn(input, ctx, new TurnState());
+  stream(
+    input: CognitionInput,
+    ctx: RunContext,
+  ): AsyncGenerator<StreamEvent, CognitionResult, undefined> {
+    return turnStream((t) => this.#turn(input, ctx, t), input.messages);
   }
 
   /**

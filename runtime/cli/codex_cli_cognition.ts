@@ -8,8 +8,8 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
 import { codexArgv, codexPrompt, type CodexSetup, codexSetup, codexTurn } from "./_codex_turn.ts";
-import { TurnState } from "./_turn_state.ts";
-import { runTurn } from "./_turns.ts";
+import type { TurnState } from "./_turn_state.ts";
+import { turnStream } from "./_turns.ts";
 
 /** Options for {@linkcode CodexCliCognition} and {@linkcode CodexCliSession}. */
 export interface CodexCliOptions {
@@ -97,23 +97,16 @@ export class CodexCliCognition implements Cognition {
   }
 
   /**
-   * Runs one turn on a fresh thread.
-   * @param input The agent, task and transcript.
-   * @param ctx The run.
-   * @returns The result (`stopReason: "error"` when the turn failed).
-   */
-  run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
-    return runTurn((t) => this.#turn(input, ctx, t), input.messages);
-  }
-
-  /**
    * Runs one turn on a fresh thread, yielding its events.
    * @param input The agent, task and transcript.
    * @param ctx The run.
-   * @returns The events.
+   * @returns The events, then the result (`stopReason: "error"` when the turn failed).
    */
-  stream(input: CognitionInput, ctx: RunContext): AsyncIterable<StreamEvent> {
-    return this.#turn(input, ctx, new TurnState());
+  stream(
+    input: CognitionInput,
+    ctx: RunContext,
+  ): AsyncGenerator<StreamEvent, CognitionResult, undefined> {
+    return turnStream((t) => this.#turn(input, ctx, t), input.messages);
   }
 
   #turn(

@@ -8,8 +8,8 @@ import type { Cognition, CognitionInput, CognitionResult } from "../cognition/co
 import type { RunContext } from "../context.ts";
 import { codexArgv, codexPrompt, type CodexSetup, codexSetup, codexTurn } from "./_codex_turn.ts";
 import type { CodexCliOptions } from "./codex_cli_cognition.ts";
-import { TurnState } from "./_turn_state.ts";
-import { runTurn, Turns } from "./_turns.ts";
+import type { TurnState } from "./_turn_state.ts";
+import { Turns, turnStream } from "./_turns.ts";
 
 /**
  * A codex conversation as a cognition: the first run spawns
@@ -67,23 +67,16 @@ export class CodexCliSession implements Cognition {
   }
 
   /**
-   * Runs the next turn of the conversation.
-   * @param input The agent, task and transcript.
-   * @param ctx The run.
-   * @returns The result (`stopReason: "error"` when the turn failed).
-   */
-  run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
-    return runTurn((t) => this.#turn(input, ctx, t), input.messages);
-  }
-
-  /**
    * Runs the next turn of the conversation, yielding its events.
    * @param input The agent, task and transcript.
    * @param ctx The run.
-   * @returns The events.
+   * @returns The events, then the result (`stopReason: "error"` when the turn failed).
    */
-  stream(input: CognitionInput, ctx: RunContext): AsyncIterable<StreamEvent> {
-    return this.#turn(input, ctx, new TurnState());
+  stream(
+    input: CognitionInput,
+    ctx: RunContext,
+  ): AsyncGenerator<StreamEvent, CognitionResult, undefined> {
+    return turnStream((t) => this.#turn(input, ctx, t), input.messages);
   }
 
   async *#turn(

@@ -51,6 +51,14 @@ export interface CognitionInput {
   readonly task: string;
   /** The composed transcript. */
   readonly messages: readonly Message[];
+  /**
+   * Whether the run's consumer reads the events as they come (`agent.stream`,
+   * `agent.start`). `agent.run` passes `false`: only the result is read, so a
+   * cognition may call the model with blocking requests (`LLMPort.chat`) and
+   * yield each answer as the events of one message.
+   * @default {true}
+   */
+  readonly streaming?: boolean;
 }
 
 /**
@@ -74,9 +82,45 @@ export interface CognitionResult {
 }
 
 /**
+ * What a run produced: the same shape as a {@linkcode CognitionResult},
+ * after the agent's hooks.
+ *
+ * @example
+ * ```ts
+ * import type { AgentResult } from "@agentkit/testing/runtime";
+ * const r: AgentResult = { output: "ok", usage: { inputTokens: 10, outputTokens: 0 }, messages: [], stopReason: "stop" };
+ * ```
+ */
+export interface AgentResult {
+  /** The final answer. */
+  readonly output: string;
+  /** Usage summed over the run. */
+  readonly usage: Usage;
+  /** The whole transcript, tool messages included. */
+  readonly messages: readonly Message[];
+  /** Why the run ended. */
+  readonly stopReason: StopReason;
+}
+
+/**
+ * What {@linkcode Cognition.stream} returns: the events of the run, and at
+ * the end the result (or nothing, and the agent folds the events).
+ */
+export type CognitionStream = AsyncIterable<StreamEvent> & {
+  /** Steps the stream; the last step carries the result. */
+  [Symbol.asyncIterator](): AsyncIterator<StreamEvent, CognitionResult | void, undefined>;
+};
+
+/**
  * How an agent thinks: one model call, a tool loop, a CLI subprocess. A
- * custom runner implements this; `stream` must yield `StreamEvent` objects
- * and own its message boundaries.
+ * cognition has one method, `stream`, which yields `StreamEvent` objects
+ * (owning its message boundaries) and returns its
+ * {@linkcode CognitionResult}. Every run is that stream: `agent.run()` drains
+ * it, `agent.stream()` and `agent.start()` hand its events on, and each sees
+ * the same result. A cognition that returns nothing gets the result folded
+ * from its events (the last message's text, the usage of every message), and
+ * a stream that ends on an `error` event (other than a length cut) fails the
+ * run with that error.
  *
  * @example A minimal double
  * ```ts
@@ -86,14 +130,18 @@ export interface CognitionResult {
  *
  * const echo: Cognition = {
  *   name: "echo",
- *   run: (input) => Promise.resolve({
- *     output: `ok:${input.task}`, usage: { inputTokens: 0, outputTokens: 0 },
- *     messages: input.messages, stopReason: "stop",
- *   }),
  *   async *stream(input) {
+ *     const usage = { inputTokens: 0, outputTokens: 0 };
+ *     const output = `ok:${input.task}`;
  *     yield { type: "message_start", messageId: "m-1" };
- *     yield { type: "text_delta", messageId: "m-1", content: `ok:${input.task}` };
- *     yield { type: "message_end", messageId: "m-1", finishReason: "stop", usage: { inputTokens: 0, outputTokens: 0 } };
+ *     yield { type: "text_delta", messageId: "m-1", content: output };
+ *     yield { type: "message_end", messageId: "m-1", finishReason: "stop", usage };
+ *     return {
+ *       output,
+ *       usage,
+ *       messages: [...input.messages, { role: "assistant", content: output }],
+ *       stopReason: "stop",
+ *     };
  *   },
  * };
  * const result = await new Agent("a", { model: "m", cognition: echo }).run("hello", makeTestCtx());
@@ -103,10 +151,19 @@ export interface CognitionResult {
 export interface Cognition {
   /** A name for messages (`InvalidStreamEvent` names it). */
   readonly name: string;
-  /** Runs to a result. */
-  run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult>;
-  /** Runs, yielding stream events. */
-  stream(input: CognitionInput, ctx: RunContext): AsyncIterable<StreamEvent>;
+  /**
+   * Runs, yielding stream events and returning the result.
+   *
+   * @param input The agent, the task, the composed transcript.
+   * @param ctx The run's context.
+   * @returns The events, then the result.
+   */
+  stream(input: CognitionInput, ctx: RunContext): CognitionStream | AsyncIterable<StreamEvent>;
+  /**
+   * Not called: the agent drains {@linkcode Cognition.stream} for every run.
+   * @deprecated Kept so that older doubles still type-check; remove it.
+   */
+  run?(input: CognitionInput, ctx: RunContext): Promise<CognitionResult>;
 }
 
 /**

@@ -3,13 +3,12 @@
  *
  * @module
  */
-import type { ChatResponse } from "../../ports/chat.ts";
 import type { Message, ToolCall } from "../../ports/message.ts";
-import { ProviderError } from "../../ports/provider_errors.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolPort, ToolProvider } from "../../ports/tool.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../../ports/usage.ts";
+import { modelCall, ModelTurn } from "./_model_call.ts";
 import type { RunContext } from "../context.ts";
 import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
@@ -120,86 +119,59 @@ export class ReActCognition implements Cognition {
     return this.#provider ? this.#provider.listTools() : this.#specs;
   }
 
-  /** Runs the loop with blocking model calls. */
-  async run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
-    // The loop only appends to its transcript until it returns it, which lets
-    // a recording double keep one copy of it (see ../_append_only.ts).
-    const messages = appendOnly([...input.messages]);
-    try {
-      return await this.#run(input, ctx, messages);
-    } finally {
-      release(messages);
-    }
-  }
-
-  async #run(
-    input: CognitionInput,
-    ctx: RunContext,
-    messages: Message[],
-  ): Promise<CognitionResult> {
-    const invoker = ctx.requireInvoker(input.agent.name);
-    const tools = this.specs();
-    let usage: Usage = ZERO_USAGE;
-    let output = "";
-    await this.#syncGrants(ctx, input.agent.name);
-    for (let i = 0; i < this.maxIterations; i++) {
-      ctx.checkCancelled();
-      let res: ChatResponse;
-      try {
-        res = await invoker.chat({ messages, model: input.agent.model, tools }, ctx);
-      } catch (error) {
-        // A provider that cut the answer off at the token limit is a truncated
-        // turn, not an anonymous failure: bill it and stop with "length".
-        if (error instanceof ProviderError && error.finishReason === "length") {
-          if (error.usage) usage = addUsage(usage, error.usage);
-          return { output, usage, messages, stopReason: "length" };
-        }
-        throw error;
-      }
-      usage = addUsage(usage, res.usage);
-      output = res.content;
-      const step = await this.#afterTurn(
-        res.content,
-        res.toolCalls,
-        res.finishReason,
-        messages,
-        ctx,
-        input.agent.name,
-      );
-      if (step) return { output, usage, messages, stopReason: step };
-    }
-    return { output, usage, messages, stopReason: "max_iterations" };
-  }
-
-  /** Runs the loop with streamed model calls, yielding every model event. */
+  /**
+   * Runs the loop, yielding every model event, and returns the transcript
+   * with the tools' messages. Under `agent.run` (`input.streaming` false)
+   * the model calls are blocking ones.
+   *
+   * @param input The agent, the task and the composed transcript.
+   * @param ctx The run.
+   * @returns The events, then the result.
+   */
   async *stream(
     input: CognitionInput,
     ctx: RunContext,
-  ): AsyncGenerator<StreamEvent, void, undefined> {
+  ): AsyncGenerator<StreamEvent, CognitionResult, undefined> {
     const invoker = ctx.requireInvoker(input.agent.name);
-    // Appended to only, and never handed out (see ../_append_only.ts).
+    const streaming = input.streaming !== false;
+    // The loop only appends to its transcript until it returns it, which lets
+    // a recording double keep one copy of it (see ../_append_only.ts).
     const messages: Message[] = appendOnly([...input.messages]);
-    const tools = this.specs();
-    await this.#syncGrants(ctx, input.agent.name);
-    for (let i = 0; i < this.maxIterations; i++) {
-      ctx.checkCancelled();
-      let content = "";
-      const calls: ToolCall[] = [];
-      let finish: FinishReason | undefined;
-      for await (
-        const event of invoker.stream({ messages, model: input.agent.model, tools }, ctx)
-      ) {
-        yield event;
-        if (event.type === "text_delta") content += event.content;
-        else if (event.type === "tool_call") calls.push(event.call);
-        else if (event.type === "message_end") finish = event.finishReason;
-        else if (event.type === "error") {
-          if (event.finishReason === "length") return;
-          throw event.error;
+    try {
+      const tools = this.specs();
+      let usage: Usage = ZERO_USAGE;
+      let output = "";
+      await this.#syncGrants(ctx, input.agent.name);
+      for (let i = 0; i < this.maxIterations; i++) {
+        ctx.checkCancelled();
+        const turn = new ModelTurn();
+        const request = { messages, model: input.agent.model, tools };
+        for await (const event of modelCall(invoker, request, ctx, streaming)) {
+          turn.add(event);
+          yield event;
         }
+        if (turn.usage) usage = addUsage(usage, turn.usage);
+        output = turn.content;
+        if (turn.error) {
+          // A turn cut off at the token limit is a result; any other failure is the run's.
+          if (turn.error.finishReason !== "length") throw turn.error.error;
+          messages.push({ role: "assistant", content: output });
+          return { output, usage, messages, stopReason: "length" };
+        }
+        // A stream that just stopped (no message_end) ends the loop as it stands.
+        const step = await this.#afterTurn(
+          turn.content,
+          turn.calls,
+          turn.finish ?? "stop",
+          messages,
+          ctx,
+          input.agent.name,
+        );
+        if (step) return { output, usage, messages, stopReason: step };
       }
-      if (finish === undefined) return;
-      if (await this.#afterTurn(content, calls, finish, messages, ctx, input.agent.name)) return;
+      return { output, usage, messages, stopReason: "max_iterations" };
+    } finally {
+      release(messages);
     }
   }
 

@@ -4,6 +4,8 @@
  * @module
  */
 import type { StreamEvent } from "../../ports/stream_event.ts";
+import { ZERO_USAGE } from "../../ports/usage.ts";
+import { modelCall, ModelTurn } from "./_model_call.ts";
 import type { RunContext } from "../context.ts";
 import {
   type Cognition,
@@ -30,25 +32,37 @@ export class SingleShotCognition implements Cognition {
   /** `"single-shot"`. */
   readonly name: string = "single-shot";
 
-  /** Calls the model once. */
-  async run(input: CognitionInput, ctx: RunContext): Promise<CognitionResult> {
+  /**
+   * Calls the model once, yielding its events.
+   *
+   * @param input The agent, the task and the composed transcript.
+   * @param ctx The run.
+   * @returns The events, then the result (nothing when the call failed:
+   *   the run fails with the stream's error).
+   */
+  async *stream(
+    input: CognitionInput,
+    ctx: RunContext,
+  ): AsyncGenerator<StreamEvent, CognitionResult | undefined, undefined> {
     const invoker = ctx.requireInvoker(input.agent.name);
-    const res = await invoker.chat({ messages: input.messages, model: input.agent.model }, ctx);
+    const request = { messages: input.messages, model: input.agent.model };
+    const turn = new ModelTurn();
+    for await (const event of modelCall(invoker, request, ctx, input.streaming !== false)) {
+      turn.add(event);
+      yield event;
+    }
+    const cut = turn.error?.finishReason === "length";
+    if ((turn.error && !cut) || turn.finish === undefined) return undefined;
+    const { content, calls } = turn;
     return {
-      output: res.content,
-      usage: res.usage,
-      messages: [...input.messages, {
-        role: "assistant",
-        content: res.content,
-        toolCalls: res.toolCalls.length ? res.toolCalls : undefined,
-      }],
-      stopReason: stopReasonOf(res.finishReason),
+      output: content,
+      usage: turn.usage ?? ZERO_USAGE,
+      messages: [
+        ...input.messages,
+        // The key is there even without calls, as it always was.
+        { role: "assistant", content, toolCalls: calls.length ? calls : undefined },
+      ],
+      stopReason: cut ? "length" : stopReasonOf(turn.finish),
     };
-  }
-
-  /** Streams the one model call. */
-  stream(input: CognitionInput, ctx: RunContext): AsyncIterable<StreamEvent> {
-    const invoker = ctx.requireInvoker(input.agent.name);
-    return invoker.stream({ messages: input.messages, model: input.agent.model }, ctx);
   }
 }

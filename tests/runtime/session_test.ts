@@ -134,14 +134,11 @@ Deno.test("a nested run on the same session does not clear the outer run's volat
     model: "fake-model",
     cognition: {
       name: "delegate",
-      run: async (input, c) => {
+      async *stream(input, c) {
         Session.current()!.volatile.set("plan", "step 1");
         await inner.run("sub-task", c, { session: Session.current() });
         during = Session.current()!.volatile.get("plan");
         return { output: "outer answer", usage, messages: input.messages, stopReason: "stop" };
-      },
-      stream: () => {
-        throw new Error("unused");
       },
     },
   });

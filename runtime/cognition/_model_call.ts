@@ -1,0 +1,78 @@
+// One model call as a cognition sees it: the events of a streamed call, or
+// the events of a blocking call's answer (under agent.run, where nobody reads
+// tokens as they come), so a cognition has one loop for both. The turn's
+// text, tool calls and ending are folded as the events pass.
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
+import type { ToolCall } from "../../ports/message.ts";
+import { ProviderError } from "../../ports/provider_errors.ts";
+import type { ErrorEvent, StreamEvent } from "../../ports/stream_event.ts";
+import type { FinishReason, Usage } from "../../ports/usage.ts";
+import type { RunContext } from "../context.ts";
+import type { Invoker } from "../invoker.ts";
+
+/** The events of one model call through the invoker's chain. */
+export function modelCall(
+  invoker: Invoker,
+  request: ChatRequest,
+  ctx: RunContext,
+  streaming: boolean,
+): AsyncIterable<StreamEvent> {
+  return streaming ? invoker.stream(request, ctx) : blockingCall(invoker, request, ctx);
+}
+
+let cuts = 0;
+
+async function* blockingCall(
+  invoker: Invoker,
+  request: ChatRequest,
+  ctx: RunContext,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  let res: ChatResponse;
+  try {
+    res = await invoker.chat(request, ctx);
+  } catch (error) {
+    // A provider that cut the answer off at the token limit gave a truncated
+    // turn, not an anonymous failure: it ends the run with "length", billed.
+    if (!(error instanceof ProviderError) || error.finishReason !== "length") throw error;
+    const messageId = `length-cut-${++cuts}`;
+    yield { type: "message_start", messageId };
+    yield { type: "error", messageId, error, finishReason: "length", usage: error.usage };
+    return;
+  }
+  const messageId = res.id;
+  yield { type: "message_start", messageId };
+  if (res.content) yield { type: "text_delta", messageId, content: res.content };
+  for (const call of res.toolCalls) yield { type: "tool_call", messageId, call };
+  yield { type: "message_end", messageId, finishReason: res.finishReason, usage: res.usage };
+}
+
+/** What one model call said, folded from its events. */
+export class ModelTurn {
+  content = "";
+  readonly calls: ToolCall[] = [];
+  /** How the call ended; undefined when its stream just stopped. */
+  finish: FinishReason | undefined;
+  usage: Usage | undefined;
+  /** The error event the call failed with, if any. */
+  error: ErrorEvent | undefined;
+
+  add(event: StreamEvent): void {
+    switch (event.type) {
+      case "text_delta":
+        this.content += event.content;
+        break;
+      case "tool_call":
+        this.calls.push(event.call);
+        break;
+      case "message_end":
+        this.finish = event.finishReason;
+        this.usage = event.usage;
+        break;
+      case "error":
+        this.error = event;
+        this.finish = event.finishReason;
+        this.usage = event.usage;
+        break;
+    }
+  }
+}
