@@ -92,10 +92,13 @@ export interface BeforeRunHook {
 export type StreamEventOutcome = readonly StreamEvent[] | undefined | void;
 
 /**
- * Sees every stream event of `agent.stream`, in order. Returning an array
- * replaces the event with those events (none drops it) and ends the chain
- * for it: later hooks do not see it, and the replacements are not shown to
- * any hook. Returning nothing passes the event to the next hook unchanged.
+ * Sees every stream event of every run (`agent.run`, `agent.stream` and
+ * `agent.start` are one stream), in order. Returning an array replaces the
+ * event with those events (none drops it) and ends the chain for it: later
+ * hooks do not see it, and the replacements are not shown to any hook.
+ * Returning nothing passes the event to the next hook unchanged. The run's
+ * result follows the events let through: a redaction applies to
+ * `agent.run()`'s output too.
  *
  * @example Redact a word
  * ```ts
@@ -111,6 +114,8 @@ export type StreamEventOutcome = readonly StreamEvent[] | undefined | void;
  * const agent = new Agent("a", { model: "fake-model", hooks: { onStreamEvent: [redact] } });
  * const events = await Array.fromAsync(agent.stream("go", makeTestCtx({ llm: new FakeLLM("the secret") })));
  * assertEquals(events.flatMap((e) => e.type === "text_delta" ? [e.content] : []), ["the [redacted]"]);
+ * const result = await agent.run("go", makeTestCtx({ llm: new FakeLLM("the secret") }));
+ * assertEquals(result.output, "the [redacted]");
  * ```
  */
 export interface StreamEventHook {
@@ -124,9 +129,9 @@ export interface StreamEventHook {
 }
 
 /**
- * Sees the result of every run, halted ones included. In `agent.stream` the
- * result is assembled from the events (the text deltas joined, the usage of
- * `message_end` and `error` events summed).
+ * Sees the result of every run that completed, halted ones included: the
+ * same result whether the run was `agent.run`, `agent.stream` or
+ * `agent.start`.
  *
  * @example
  * ```ts

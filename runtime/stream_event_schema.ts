@@ -128,7 +128,6 @@ export function isStreamEvent(value: unknown): value is StreamEvent {
  *
  * const bad: Cognition = {
  *   name: "bare-strings",
- *   run: () => Promise.reject(new Error("unused")),
  *   // deno-lint-ignore no-explicit-any
  *   async *stream(): AsyncGenerator<any> { yield "Hel"; },
  * };

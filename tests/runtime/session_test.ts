@@ -138,6 +138,9 @@ Deno.test("a nested run on the same session does not clear the outer run's volat
         Session.current()!.volatile.set("plan", "step 1");
         await inner.run("sub-task", c, { session: Session.current() });
         during = Session.current()!.volatile.get("plan");
+        yield { type: "message_start", messageId: "m" };
+        yield { type: "text_delta", messageId: "m", content: "outer answer" };
+        yield { type: "message_end", messageId: "m", finishReason: "stop", usage };
         return { output: "outer answer", usage, messages: input.messages, stopReason: "stop" };
       },
     },
