@@ -25,6 +25,9 @@ import { checkStreamEvent } from "./stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
 
+// Where code that imported it from here still finds it; it lives beside CognitionResult.
+export type { AgentResult } from "./cognition/cognition.ts";
+
 const AGENT_OPTIONS = ["model", "system", "cognition", "builder", "hooks"];
 
 /** Options for {@linkcode Agent}. */

@@ -4,7 +4,7 @@
 // say the same thing.
 import type { Message, ToolCall } from "../ports/message.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
-import type { AgentResult } from "../runtime/agent.ts";
+import type { AgentResult } from "../runtime/cognition/cognition.ts";
 import type { Run } from "../runtime/run.ts";
 import { FakeLLM } from "./fake_llm.ts";
 import { FakeTool } from "./fake_tool.ts";

@@ -7,7 +7,7 @@
 import type { Message } from "../ports/message.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { Usage } from "../ports/usage.ts";
-import type { AgentResult } from "../runtime/agent.ts";
+import type { AgentResult } from "../runtime/cognition/cognition.ts";
 import { Run } from "../runtime/run.ts";
 import type { StreamChunk } from "../runtime/stream_chunk.ts";
 import { FakeLLM, type RecordedRequest } from "./fake_llm.ts";
