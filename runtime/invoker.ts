@@ -8,10 +8,11 @@ import type { LLMPort } from "../ports/llm.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
+import type { Span } from "../ports/trace.ts";
+import { drive, type OpenNext, source, stageOf } from "./middleware/_stream_stage.ts";
 import type {
   ChatMiddleware,
   ChatNext,
-  StreamNext,
   ToolInvocation,
   ToolMiddleware,
   ToolNext,
@@ -52,9 +53,11 @@ export class Invoker {
   readonly toolMiddleware: readonly ToolMiddleware[];
   /** Whether a middleware in the chat chain charges meters. */
   readonly metered: boolean;
-  readonly #chat: ChatNext;
-  readonly #stream: StreamNext;
-  readonly #tool: ToolNext;
+  // The chains, composed on first use: most invokers built in a test serve
+  // one kind of call, or none.
+  #chat?: ChatNext;
+  #open?: OpenNext;
+  #tool?: ToolNext;
 
   /**
    * Creates the instance.
@@ -67,21 +70,17 @@ export class Invoker {
       throw new TypeError("Cannot build an Invoker without an llm: pass new Invoker({ llm })");
     }
     this.llm = llm;
-    this.chatMiddleware = [...(options.chatMiddleware ?? [])];
-    this.toolMiddleware = [...(options.toolMiddleware ?? [])];
-    for (const mw of [...this.chatMiddleware, ...this.toolMiddleware]) {
-      if (!mw || typeof mw !== "object" || typeof mw.name !== "string") {
-        throw new TypeError(
-          `Cannot build an Invoker: every middleware must be an object with a name (did you pass retry instead of retry()?), got ${
-            String(mw)
-          }`,
-        );
-      }
-    }
-    this.metered = this.chatMiddleware.some((m) => m.charges === true);
+    this.chatMiddleware = options.chatMiddleware ? [...options.chatMiddleware] : [];
+    this.toolMiddleware = options.toolMiddleware ? [...options.toolMiddleware] : [];
+    let metered = false;
+    for (const mw of this.chatMiddleware) metered = checkMiddleware(mw) || metered;
+    for (const mw of this.toolMiddleware) checkMiddleware(mw);
+    this.metered = metered;
+  }
 
+  #composeChat(): ChatNext {
+    const llm = this.llm;
     let chat: ChatNext = (req, ctx) => llm.chat(req, ctx);
-    let stream: StreamNext = (req, ctx) => llm.stream(req, ctx);
     for (let i = this.chatMiddleware.length - 1; i >= 0; i--) {
       const mw = this.chatMiddleware[i];
       if (mw.chat) {
@@ -89,12 +88,24 @@ export class Invoker {
         const handler = mw.chat.bind(mw);
         chat = (req, ctx) => handler(req, ctx, next);
       }
-      if (mw.stream) {
-        const next = stream;
-        const handler = mw.stream.bind(mw);
-        stream = (req, ctx) => handler(req, ctx, next);
+    }
+    return chat;
+  }
+
+  #composeStream(): OpenNext {
+    const llm = this.llm;
+    let open: OpenNext = (req, ctx) => source(llm.stream(req, ctx));
+    for (let i = this.chatMiddleware.length - 1; i >= 0; i--) {
+      const stage = stageOf(this.chatMiddleware[i]);
+      if (stage) {
+        const next = open;
+        open = (req, ctx) => stage(req, ctx, next);
       }
     }
+    return open;
+  }
+
+  #composeTool(): ToolNext {
     let tool: ToolNext = (inv, ctx) => inv.tool.call(inv.args, ctx);
     for (let i = this.toolMiddleware.length - 1; i >= 0; i--) {
       const mw = this.toolMiddleware[i];
@@ -102,9 +113,7 @@ export class Invoker {
       const handler = mw.call.bind(mw);
       tool = (inv, ctx) => handler(inv, ctx, next);
     }
-    this.#chat = chat;
-    this.#stream = stream;
-    this.#tool = tool;
+    return tool;
   }
 
   /**
@@ -118,7 +127,7 @@ export class Invoker {
     if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
     const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
     try {
-      const res = await this.#chat(request, ctx);
+      const res = await (this.#chat ??= this.#composeChat())(request, ctx);
       span.setAttribute("gen_ai.response.finish_reason", res.finishReason);
       return res;
     } catch (error) {
@@ -136,20 +145,19 @@ export class Invoker {
    * @returns The events.
    * @throws {UnmeteredBudget} When the run has meters and no `meter()`.
    */
-  async *stream(
+  stream(
     request: ChatRequest,
     ctx: RunContext,
   ): AsyncGenerator<StreamEvent, void, undefined> {
-    if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
-    const span = ctx.trace.span("chat", "llm", {
-      "gen_ai.request.model": request.model,
-      streaming: true,
-    });
-    try {
-      yield* this.#stream(request, ctx);
-    } finally {
-      span.end();
-    }
+    let span: Span | undefined;
+    return drive(() => {
+      if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
+      span = ctx.trace.span("chat", "llm", {
+        "gen_ai.request.model": request.model,
+        streaming: true,
+      });
+      return (this.#open ??= this.#composeStream())(request, ctx);
+    }, () => span?.end());
   }
 
   /**
@@ -164,7 +172,7 @@ export class Invoker {
       "gen_ai.tool.call.id": invocation.call.id,
     });
     try {
-      return await this.#tool(invocation, ctx);
+      return await (this.#tool ??= this.#composeTool())(invocation, ctx);
     } catch (error) {
       span.addEvent("error", { message: String((error as Error)?.message ?? error) });
       throw error;
@@ -172,4 +180,16 @@ export class Invoker {
       span.end();
     }
   }
+}
+
+// Checks one middleware; returns whether it charges meters.
+function checkMiddleware(mw: ChatMiddleware | ToolMiddleware): boolean {
+  if (!mw || typeof mw !== "object" || typeof mw.name !== "string") {
+    throw new TypeError(
+      `Cannot build an Invoker: every middleware must be an object with a name (did you pass retry instead of retry()?), got ${
+        String(mw)
+      }`,
+    );
+  }
+  return (mw as ChatMiddleware).charges === true;
 }

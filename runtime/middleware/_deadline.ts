@@ -1,12 +1,11 @@
 // Shared plumbing of timeout() and idleTimeout(): option checks, a per-call
 // abort controller linked by hand to the signals above it (AbortSignal.any
-// retains memory per call on Node 20), and the loop that races a streamed
-// call's events against a watchdog.
-import type { ChatRequest } from "../../ports/chat.ts";
+// retains memory per call on Node 20), and the stage that races a streamed
+// call's steps against a watchdog.
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { RunContext } from "../context.ts";
 import { editDistance } from "../errors.ts";
-import type { StreamNext } from "./types.ts";
+import type { StreamStage } from "./_stream_stage.ts";
 
 /** Checks `{ ms }` options when the middleware is built; returns `ms`. */
 export function checkMs(middleware: string, options: unknown): number {
@@ -95,53 +94,71 @@ export interface Watchdog {
 }
 
 /**
- * A streamed call under a watchdog: the call gets its own signal (linked to
- * the run's and the request's, passed down as both `request.signal` and the
- * context's signal), and every wait for the next event races `fired`. When
- * the watchdog wins, the pending event is abandoned, not awaited, so a
- * provider that ignores cancellation cannot hang the caller.
+ * A streamed call under a watchdog, as a stage: the call gets its own signal
+ * (linked to the run's and the request's, passed down as both
+ * `request.signal` and the context's signal), and opening the rest of the
+ * chain and every wait for the next event race `fired`. When the watchdog
+ * wins, the pending step is abandoned, not awaited, so a provider that
+ * ignores cancellation cannot hang the caller.
  */
-export async function* watchStream(
-  req: ChatRequest,
-  ctx: RunContext,
-  next: StreamNext,
-  watchdog: (call: AbortController, events: () => number) => Watchdog,
-): AsyncGenerator<StreamEvent, void, undefined> {
-  const call = linkCall(ctx.signal, req.signal);
-  const signal = call.controller.signal;
-  let events = 0;
-  const watch = watchdog(call.controller, () => events);
-  let iterator: AsyncIterator<StreamEvent> | undefined;
-  let finished = false;
-  try {
-    iterator = next({ ...req, signal }, ctx.with({ signal }))[Symbol.asyncIterator]();
-    while (true) {
-      const pending = iterator.next();
+export function watchStage(
+  watchdog: (ctx: RunContext, call: AbortController, events: () => number) => Watchdog,
+): StreamStage {
+  return async (req, ctx, next) => {
+    const call = linkCall(ctx.signal, req.signal);
+    const signal = call.controller.signal;
+    let events = 0;
+    const watch = watchdog(ctx, call.controller, () => events);
+    let finished = false;
+    const finish = (): void => {
+      finished = true;
+      watch.stop();
+      call.unlink();
+    };
+    // One step of the call (opening it, or its next event) against the watchdog.
+    const race = async <T>(pending: Promise<T>, abandon: (p: Promise<T>) => void): Promise<T> => {
       watch.waiting?.(true);
-      let step: IteratorResult<StreamEvent> | typeof FIRED;
+      let step: T | typeof FIRED;
       try {
         step = await Promise.race([pending, watch.fired]);
       } catch (error) {
-        if (watch.expired === undefined) throw error;
+        if (watch.expired === undefined) {
+          finish();
+          throw error;
+        }
         step = FIRED;
       }
       watch.waiting?.(false);
       if (step === FIRED) {
-        finished = true;
         pending.catch(() => {});
-        iterator.return?.()?.catch(() => {});
-        throw watch.fail();
+        abandon(pending);
+        const error = watch.fail();
+        finish();
+        throw error;
       }
-      if (step.done) {
-        finished = true;
-        return;
-      }
-      events++;
-      yield step.value;
-    }
-  } finally {
-    watch.stop();
-    call.unlink();
-    if (!finished) await iterator?.return?.();
-  }
+      return step;
+    };
+    const src = await race(
+      Promise.resolve().then(() => next({ ...req, signal }, ctx.with({ signal }))),
+      (opening) => opening.then((s) => s.iterator.return?.()).catch(() => {}),
+    );
+    const inner = src.iterator;
+    const iterator: AsyncIterator<StreamEvent, unknown, undefined> = {
+      async next() {
+        if (finished) return { done: true, value: undefined };
+        const step = await race(inner.next(), () => inner.return?.()?.catch(() => {}));
+        if (step.done) finish();
+        else events++;
+        return step;
+      },
+      async return(value?: unknown) {
+        if (!finished) {
+          finish();
+          await inner.return?.();
+        }
+        return { done: true, value };
+      },
+    };
+    return { iterator, taps: src.taps };
+  };
 }

@@ -5,7 +5,8 @@
  */
 import { ProviderTimeoutError } from "../../ports/provider_errors.ts";
 import type { ClockPort } from "../../ports/clock.ts";
-import { checkMs, FIRED, type Watchdog, watchStream } from "./_deadline.ts";
+import { checkMs, FIRED, type Watchdog, watchStage } from "./_deadline.ts";
+import { streamOf, withStage } from "./_stream_stage.ts";
 import type { ChatMiddleware } from "./types.ts";
 
 /** Options for {@linkcode idleTimeout}. */
@@ -85,11 +86,8 @@ export class StreamStalled extends ProviderTimeoutError {
  */
 export function idleTimeout(options: IdleTimeoutOptions): ChatMiddleware {
   const ms = checkMs("idleTimeout", options);
-  return {
-    name: "idleTimeout",
-    stream: (req, ctx, next) =>
-      watchStream(req, ctx, next, (call, events) => idleWatch(ctx.clock, ms, call, events)),
-  };
+  const stage = watchStage((ctx, call, events) => idleWatch(ctx.clock, ms, call, events));
+  return withStage({ name: "idleTimeout", stream: streamOf(stage) }, stage);
 }
 
 // One watchdog timer per stream, not one per event: it is armed when a wait

@@ -8,6 +8,7 @@ import type { KVStore } from "../../ports/kv_store.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { storeOf } from "./_store.ts";
 import type { ChatMiddleware } from "./types.ts";
+import { replay, streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
 
 /** Options for {@linkcode memoize}. */
 export interface MemoizeOptions {
@@ -73,7 +74,21 @@ export function requestKey(request: ChatRequest): string {
  */
 export function memoize(options: MemoizeOptions = {}): ChatMiddleware {
   const keyOf = options.key ?? requestKey;
-  return {
+  // A stream is cached as its events once it completed without an error.
+  const stage: StreamStage = async (req, ctx, next) => {
+    const store = storeOf("memoize", options.store, ctx);
+    const key = `memoize:stream:${keyOf(req)}`;
+    const hit = await store.get(ctx.scope, key) as StreamEvent[] | undefined;
+    if (hit !== undefined) return replay(hit);
+    const seen: StreamEvent[] = [];
+    return tapped(next(req, ctx), {
+      event: (event) => void seen.push(event),
+      end: async () => {
+        if (!seen.some((e) => e.type === "error")) await store.set(ctx.scope, key, seen);
+      },
+    });
+  };
+  return withStage({
     name: "memoize",
     async chat(req, ctx, next) {
       const store = storeOf("memoize", options.store, ctx);
@@ -84,20 +99,6 @@ export function memoize(options: MemoizeOptions = {}): ChatMiddleware {
       await store.set(ctx.scope, key, res);
       return res;
     },
-    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
-      const store = storeOf("memoize", options.store, ctx);
-      const key = `memoize:stream:${keyOf(req)}`;
-      const hit = await store.get(ctx.scope, key) as StreamEvent[] | undefined;
-      if (hit !== undefined) {
-        yield* hit;
-        return;
-      }
-      const seen: StreamEvent[] = [];
-      for await (const event of next(req, ctx)) {
-        seen.push(event);
-        yield event;
-      }
-      if (!seen.some((e) => e.type === "error")) await store.set(ctx.scope, key, seen);
-    },
-  };
+    stream: streamOf(stage),
+  }, stage);
 }

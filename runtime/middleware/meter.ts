@@ -4,12 +4,12 @@
  * @module
  */
 import { ProviderError } from "../../ports/provider_errors.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import { chargeMeters, checkMeters } from "../_charge.ts";
 import type { RunContext } from "../context.ts";
 import type { PriceTable } from "../price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
+import { streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
 
 /** Options for {@linkcode meter}. */
 export interface MeterOptions {
@@ -46,7 +46,28 @@ export function meter(options: MeterOptions = {}): ChatMiddleware {
   const charge = (ctx: RunContext, model: string, usage: Usage): void =>
     chargeMeters(ctx, model, usage, options.prices);
   const check = checkMeters;
-  return {
+  // Charges once per call: the first event that reports usage, else the
+  // usage a thrown ProviderError carries.
+  const stage: StreamStage = (req, ctx, next) => {
+    check(ctx);
+    let charged = false;
+    return tapped(next(req, ctx), {
+      event(event) {
+        if (charged) return;
+        if (event.type === "message_end" || (event.type === "error" && event.usage)) {
+          charged = true;
+          charge(ctx, req.model, event.usage!);
+        }
+      },
+      fail(error) {
+        if (!charged && error instanceof ProviderError && error.usage) {
+          charged = true;
+          charge(ctx, req.model, error.usage);
+        }
+      },
+    });
+  };
+  return withStage({
     name: "meter",
     charges: true,
     async chat(req, ctx, next) {
@@ -61,25 +82,6 @@ export function meter(options: MeterOptions = {}): ChatMiddleware {
       charge(ctx, res.model || req.model, res.usage);
       return res;
     },
-    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
-      check(ctx);
-      let charged = false;
-      try {
-        for await (const event of next(req, ctx)) {
-          if (
-            !charged && (event.type === "message_end" || (event.type === "error" && event.usage))
-          ) {
-            charged = true;
-            charge(ctx, req.model, event.usage!);
-          }
-          yield event;
-        }
-      } catch (error) {
-        if (!charged && error instanceof ProviderError && error.usage) {
-          charge(ctx, req.model, error.usage);
-        }
-        throw error;
-      }
-    },
-  };
+    stream: streamOf(stage),
+  }, stage);
 }

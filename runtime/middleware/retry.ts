@@ -4,9 +4,10 @@
  * @module
  */
 import { ProviderError } from "../../ports/provider_errors.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { RunContext } from "../context.ts";
 import { isHarnessError } from "../harness_error.ts";
 import type { ChatMiddleware } from "./types.ts";
+import { prefetched, type Source, streamOf, type StreamStage, withStage } from "./_stream_stage.ts";
 
 /** Options for {@linkcode retry}. */
 export interface RetryOptions {
@@ -97,7 +98,27 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   const backoff = options.backoff ?? ((n: number) => 200 * 2 ** (n - 1));
   const retryOn = options.retryOn ?? isRetryable;
   const sleepOpt = options.sleep;
-  return {
+  const wait = (ms: number, ctx: RunContext): Promise<void> =>
+    sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal);
+  // A streamed call is re-opened until its first event arrives; after that
+  // its tokens were sent, and a failure is the caller's.
+  const stage: StreamStage = async (req, ctx, next) => {
+    for (let attempt = 1;; attempt++) {
+      let src: Source | undefined;
+      try {
+        src = await next(req, ctx);
+        return { iterator: prefetched(await src.iterator.next(), src.iterator), taps: src.taps };
+      } catch (error) {
+        // The layers below see their attempt fail (meter bills what it reported).
+        if (src) { for (const tap of src.taps) tap.fail?.(error); }
+        if (
+          attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+        ) throw error;
+        await wait(waitFor(error, backoff(attempt)), ctx);
+      }
+    }
+  };
+  return withStage({
     name: "retry",
     async chat(req, ctx, next) {
       for (let attempt = 1;; attempt++) {
@@ -107,31 +128,10 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
           if (
             attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
           ) throw error;
-          const ms = waitFor(error, backoff(attempt));
-          await (sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal));
+          await wait(waitFor(error, backoff(attempt)), ctx);
         }
       }
     },
-    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
-      for (let attempt = 1;; attempt++) {
-        let started = false;
-        try {
-          for await (const event of next(req, ctx)) {
-            started = true;
-            yield event;
-          }
-          return;
-        } catch (error) {
-          if (
-            started || attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) ||
-            !retryOn(error)
-          ) {
-            throw error;
-          }
-          const ms = waitFor(error, backoff(attempt));
-          await (sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal));
-        }
-      }
-    },
-  };
+    stream: streamOf(stage),
+  }, stage);
 }

@@ -10,6 +10,7 @@ import type { VectorStore } from "../../ports/vector_store.ts";
 import type { RunContext } from "../context.ts";
 import { editDistance, MisconfiguredMiddleware } from "../errors.ts";
 import type { ChatMiddleware } from "./types.ts";
+import { replay, streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
 
 /**
  * Options for {@linkcode semanticMemoize}.
@@ -158,7 +159,25 @@ export function semanticMemoize(options: SemanticMemoizeOptions = {}): ChatMiddl
     return undefined;
   }
 
-  return {
+  // A stream is cached as its events once it completed without an error.
+  const stage: StreamStage = async (req, ctx, next) => {
+    const vector = vectorOf(options.vector, ctx);
+    const question = questionOf(req);
+    if (question === undefined) return next(req, ctx);
+    const context = `stream:${contextOf(req)}`;
+    const hit = await lookup<StreamEntry>(vector, ctx, question, context);
+    if (hit) return replay(hit.events);
+    const events: StreamEvent[] = [];
+    return tapped(next(req, ctx), {
+      event: (event) => void events.push(event),
+      end: async () => {
+        if (events.some((e) => e.type === "error")) return;
+        const entry: StreamEntry = { context, events };
+        await vector.upsert(ctx.scope, `${context}\u0000${question}`, question, entry);
+      },
+    });
+  };
+  return withStage({
     name: "semanticMemoize",
     async chat(req, ctx, next) {
       const vector = vectorOf(options.vector, ctx);
@@ -172,27 +191,6 @@ export function semanticMemoize(options: SemanticMemoizeOptions = {}): ChatMiddl
       await vector.upsert(ctx.scope, `${context}\u0000${question}`, question, entry);
       return response;
     },
-    async *stream(req, ctx, next): AsyncGenerator<StreamEvent, void, undefined> {
-      const vector = vectorOf(options.vector, ctx);
-      const question = questionOf(req);
-      if (question === undefined) {
-        yield* next(req, ctx);
-        return;
-      }
-      const context = `stream:${contextOf(req)}`;
-      const hit = await lookup<StreamEntry>(vector, ctx, question, context);
-      if (hit) {
-        yield* hit.events;
-        return;
-      }
-      const events: StreamEvent[] = [];
-      for await (const event of next(req, ctx)) {
-        events.push(event);
-        yield event;
-      }
-      if (events.some((e) => e.type === "error")) return;
-      const entry: StreamEntry = { context, events };
-      await vector.upsert(ctx.scope, `${context}\u0000${question}`, question, entry);
-    },
-  };
+    stream: streamOf(stage),
+  }, stage);
 }

@@ -5,7 +5,8 @@
  */
 import { ProviderTimeoutError } from "../../ports/provider_errors.ts";
 import type { ClockPort } from "../../ports/clock.ts";
-import { checkMs, FIRED, linkCall, type Watchdog, watchStream } from "./_deadline.ts";
+import { checkMs, FIRED, linkCall, type Watchdog, watchStage } from "./_deadline.ts";
+import { streamOf, withStage } from "./_stream_stage.ts";
 import type { ChatMiddleware } from "./types.ts";
 
 /** Options for {@linkcode timeout}. */
@@ -77,7 +78,8 @@ export class ModelTimeout extends ProviderTimeoutError {
  */
 export function timeout(options: TimeoutOptions): ChatMiddleware {
   const ms = checkMs("timeout", options);
-  return {
+  const stage = watchStage((ctx, call, events) => deadline(ctx.clock, ms, call, events));
+  return withStage({
     name: "timeout",
     async chat(req, ctx, next) {
       const call = linkCall(ctx.signal, req.signal);
@@ -98,9 +100,8 @@ export function timeout(options: TimeoutOptions): ChatMiddleware {
         call.unlink();
       }
     },
-    stream: (req, ctx, next) =>
-      watchStream(req, ctx, next, (call, events) => deadline(ctx.clock, ms, call, events)),
-  };
+    stream: streamOf(stage),
+  }, stage);
 }
 
 // One timer per call, started with it: when it fires, the call is aborted

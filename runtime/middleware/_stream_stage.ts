@@ -1,0 +1,160 @@
+// How a streamed model call crosses the chat chain without one async
+// generator per middleware. Each layer is a stage that opens the call: it may
+// act before the provider is called (meter's check, memoize's lookup),
+// replace the source (a cache hit), re-open it (retry, before the first
+// event), wrap its iterator (timeout), or watch its events through a tap: a
+// plain callback that one driver loop calls per event. The stages are
+// composed once per Invoker; the driver is the one generator a call crosses.
+import type { ChatRequest } from "../../ports/chat.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { RunContext } from "../context.ts";
+import type { ChatMiddleware, StreamNext } from "./types.ts";
+
+/** What a layer watches on a call's events. Taps run innermost first. */
+export interface Tap {
+  /** Sees each event before the layers above it. */
+  event?(event: StreamEvent): void;
+  /** After the last event of a stream that ended by itself. */
+  end?(): void | Promise<void>;
+  /** The stream threw `error` (before or after events). */
+  fail?(error: unknown): void;
+}
+
+/** One streamed call as a layer hands it up: its events and the taps on them. */
+export interface Source {
+  readonly iterator: AsyncIterator<StreamEvent, unknown, undefined>;
+  readonly taps: Tap[];
+}
+
+/** Opens the rest of the chain. */
+export type OpenNext = (request: ChatRequest, ctx: RunContext) => Source | Promise<Source>;
+
+/** A layer: opens the call through `next`, doing its part. */
+export type StreamStage = (
+  request: ChatRequest,
+  ctx: RunContext,
+  next: OpenNext,
+) => Source | Promise<Source>;
+
+const stages = new WeakMap<ChatMiddleware, StreamStage>();
+
+/**
+ * Gives a built-in middleware its stage, and a `stream` method built on it
+ * for callers that use the middleware directly.
+ */
+export function withStage<M extends ChatMiddleware>(mw: M, stage: StreamStage): M {
+  stages.set(mw, stage);
+  return mw;
+}
+
+/** The stage of a middleware: its own, an adapter of its `stream`, or none. */
+export function stageOf(mw: ChatMiddleware): StreamStage | undefined {
+  const own = stages.get(mw);
+  if (own) return own;
+  if (!mw.stream) return undefined;
+  const handler = mw.stream.bind(mw);
+  // A hand-written middleware wraps an iterable: it gets the rest of the
+  // chain driven as one, and pays for its own generator.
+  return (req, ctx, next) =>
+    source(handler(req, ctx, (r, c) => drive(() => next(r, c), undefined)));
+}
+
+/** A source of plain events, nothing watching them. */
+export function source(events: AsyncIterable<StreamEvent>): Source {
+  return { iterator: events[Symbol.asyncIterator](), taps: [] };
+}
+
+/** Adds `tap` to the source `opened` resolves to. */
+export function tapped(opened: Source | Promise<Source>, tap: Tap): Source | Promise<Source> {
+  if (opened instanceof Promise) {
+    return opened.then((s) => {
+      s.taps.push(tap);
+      return s;
+    });
+  }
+  opened.taps.push(tap);
+  return opened;
+}
+
+/** The stage's middleware `stream`, for direct callers: drives the stage over `next`. */
+export function streamOf(stage: StreamStage): NonNullable<ChatMiddleware["stream"]> {
+  return (req: ChatRequest, ctx: RunContext, next: StreamNext) =>
+    drive(() => stage(req, ctx, (r, c) => source(next(r, c))), undefined);
+}
+
+/**
+ * The one loop of a streamed call: opens the chain, calls the taps per event,
+ * and closes the source when the consumer stops early.
+ */
+export async function* drive(
+  open: () => Source | Promise<Source>,
+  onEnd: (() => void) | undefined,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  let src: Source | undefined;
+  let settled = false;
+  try {
+    src = await open();
+    const { iterator, taps } = src;
+    const watch = taps.length === 0 ? undefined : eventTaps(taps);
+    for (;;) {
+      let step: IteratorResult<StreamEvent, unknown>;
+      try {
+        step = await iterator.next();
+      } catch (error) {
+        settled = true;
+        for (const tap of taps) tap.fail?.(error);
+        throw error;
+      }
+      if (step.done) break;
+      if (watch) watch(step.value);
+      yield step.value;
+    }
+    settled = true;
+    for (const tap of taps) if (tap.end) await tap.end();
+  } finally {
+    if (!settled && src) await src.iterator.return?.();
+    onEnd?.();
+  }
+}
+
+function eventTaps(taps: readonly Tap[]): ((event: StreamEvent) => void) | undefined {
+  const fns = taps.flatMap((t) => t.event ? [t] : []);
+  if (fns.length === 0) return undefined;
+  if (fns.length === 1) {
+    const [t] = fns;
+    return (e) => t.event!(e);
+  }
+  return (e) => {
+    for (const t of fns) t.event!(e);
+  };
+}
+
+/**
+ * An iterator that gives `first` and then the rest of `rest`: how a stage
+ * that had to see the first event (retry) hands the stream on.
+ */
+export function prefetched(
+  first: IteratorResult<StreamEvent, unknown>,
+  rest: AsyncIterator<StreamEvent, unknown, undefined>,
+): AsyncIterator<StreamEvent, unknown, undefined> {
+  let head: IteratorResult<StreamEvent, unknown> | undefined = first;
+  return {
+    next() {
+      if (head === undefined) return rest.next();
+      const h = head;
+      head = undefined;
+      return Promise.resolve(h);
+    },
+    return(value?: unknown) {
+      head = undefined;
+      return rest.return ? rest.return(value) : Promise.resolve({ done: true, value });
+    },
+  };
+}
+
+/** An iterator over stored events (a cache hit). */
+export function replay(events: readonly StreamEvent[]): Source {
+  return source((async function* () {
+    yield* events;
+  })());
+}
