@@ -36,7 +36,8 @@ async function* blockingCall(
     if (!(error instanceof ProviderError) || error.finishReason !== "length") throw error;
     const messageId = `length-cut-${++cuts}`;
     yield { type: "message_start", messageId };
-    yield { type: "error", messageId, error, finishReason: "length", usage: error.usage };
+    const usage = error.usage;
+    yield { type: "error", messageId, error, finishReason: "length", ...(usage ? { usage } : {}) };
     return;
   }
   const messageId = res.id;

@@ -151,18 +151,25 @@ export class ReActCognition implements Cognition {
           yield event;
         }
         if (turn.usage) usage = addUsage(usage, turn.usage);
-        output = turn.content;
         if (turn.error) {
-          // A turn cut off at the token limit is a result; any other failure is the run's.
+          // A turn cut off at the token limit is a result: its text so far,
+          // if it streamed any, and nothing added to the transcript (its tool
+          // calls may be cut too). Any other failure is the run's.
           if (turn.error.finishReason !== "length") throw turn.error.error;
-          messages.push({ role: "assistant", content: output });
+          if (turn.content) output = turn.content;
           return { output, usage, messages, stopReason: "length" };
         }
-        // A stream that just stopped (no message_end) ends the loop as it stands.
+        output = turn.content;
+        if (turn.finish === undefined) {
+          // A stream that just stopped (no message_end) ends the loop as it
+          // stands: its tool calls were never confirmed, so none runs.
+          messages.push({ role: "assistant", content: output });
+          return { output, usage, messages, stopReason: "stop" };
+        }
         const step = await this.#afterTurn(
           turn.content,
           turn.calls,
-          turn.finish ?? "stop",
+          turn.finish,
           messages,
           ctx,
           input.agent.name,
