@@ -1,7 +1,7 @@
 // Runs one benchmark case in this process and prints one JSON line.
 //
-//   node --expose-gc case_runner.mjs <cases module> <implementation> <case id>
-//   deno run -A --v8-flags=--expose-gc case_runner.mjs <cases module> <implementation> <case id>
+//   node --expose-gc case_runner.mjs <cases module> <implementation> <case id> [pass]
+//   deno run -A --v8-flags=--expose-gc case_runner.mjs <cases module> <implementation> <case id> [pass]
 //
 // The cases module exports `allCases()`: objects with `id`, `title`, `uses`
 // (runs one prepared state serves), `steps` and `prepare()` (builds a state,
@@ -9,20 +9,30 @@
 // case up, sizes a repetition to about REP_MS, then times 5 repetitions and
 // reports the median µs per run, and the heap the runs retain per run.
 // The same file runs under Node and Deno, so both columns are measured alike.
+//
+// A machine shared with other work slows whatever runs while it is busy, so
+// the caller runs every implementation of a case in turn, several passes over
+// (interleaved), and compares implementations within a pass. Each line says
+// how busy the machine was while its repetitions ran: the 1-minute load
+// average, and the share of the machine's CPU time that other processes used
+// (from /proc; null where there is none).
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 
 const REPS = 5;
-const REP_MS = 250;
+const REP_MS = 150;
 // Warm-up: at least WARMUP_MS and WARMUP_RUNS runs (some peers take thousands
 // of runs to reach their steady state), but no more than WARMUP_MAX_MS.
-const WARMUP_MS = 1000;
+const WARMUP_MS = 600;
 const WARMUP_RUNS = 2000;
-const WARMUP_MAX_MS = 8000;
+const WARMUP_MAX_MS = 5000;
 // At most this many runs (and their states) are held to measure the heap.
 const HEAP_RUNS = 500;
 
-const [modulePath, impl, caseId] = process.argv.slice(2);
+const [modulePath, impl, caseId, passArg] = process.argv.slice(2);
+const pass = passArg === undefined ? 1 : Number(passArg);
 if (!modulePath || !impl || !caseId) {
   console.error(
     "usage: case_runner.mjs <cases module> <implementation> <case id>",
@@ -115,12 +125,42 @@ const heapBytesPerRun = await retainedPerRun(n);
 // it (more scavenges) until it grows back: run untimed for a while first.
 await repetition(n);
 
+// CPU time in clock ticks: the whole machine's (busy and idle) and this
+// process's, to tell how much of the machine other processes used meanwhile.
+function cpuTicks() {
+  try {
+    const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(
+      /\s+/,
+    ).slice(1)
+      .map(Number);
+    const idle = cpu[3] + (cpu[4] ?? 0);
+    const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
+    const self = readFileSync("/proc/self/stat", "utf8");
+    const fields = self.slice(self.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    const own = Number(fields[11]) + Number(fields[12]);
+    return { busy: total - idle, total, own };
+  } catch {
+    return undefined;
+  }
+}
+
+const load0 = loadavg()[0];
+const ticks0 = cpuTicks();
 const us = [];
 for (let r = 0; r < REPS; r++) us.push(Number(await repetition(n)) / n / 1000);
+const ticks1 = cpuTicks();
+const otherCpuShare = ticks0 && ticks1 && ticks1.total > ticks0.total
+  ? Math.max(0, (ticks1.busy - ticks0.busy) - (ticks1.own - ticks0.own)) /
+    (ticks1.total - ticks0.total)
+  : null;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(JSON.stringify({
   impl,
   id: c.id,
+  pass,
+  load: [load0, loadavg()[0]],
+  otherCpuShare,
   title: c.title,
   steps: c.steps,
   runsPerRep: n,

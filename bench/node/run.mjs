@@ -1,7 +1,9 @@
 // Runs every case for every implementation on Node, one process per
-// implementation and case (case_runner.mjs), and prints one JSON line each.
+// implementation, case and pass (case_runner.mjs), and prints one JSON line
+// each. The passes are interleaved: every implementation of a case runs once,
+// then again, so a busy spell on the machine falls on all of them alike.
 //
-//   node run.mjs [--impls=ours,ai_sdk,...] [--cases=single_turn,...]
+//   node run.mjs [--impls=ours,ai_sdk,...] [--cases=single_turn,...] [--passes=3]
 //
 // Run build_ours.mjs first: "ours" is the bundle it writes.
 import { spawnSync } from "node:child_process";
@@ -19,35 +21,46 @@ const IMPLS = {
 };
 
 const option = (name) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(",");
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+    .split(",");
 const impls = option("impls") ?? Object.keys(IMPLS);
 const ours = await import(pathToFileURL(IMPLS.ours).href);
 const cases = option("cases") ?? ours.allCases().map((c) => c.id);
+const passes = Number(option("passes")?.[0] ?? 3);
 
 for (const id of cases) {
-  for (const impl of impls) {
-    const { available } = await import(pathToFileURL(IMPLS[impl]).href).then(
-      (m) => ({ available: m.allCases().some((c) => c.id === id) }),
-    );
-    if (!available) continue;
-    const r = spawnSync(
-      process.execPath,
-      // A bigger heap than the default: a peer's 1,000-step loop holds gigabytes.
-      [
-        "--expose-gc",
-        "--max-old-space-size=12288",
-        join(here, "case_runner.mjs"),
-        IMPLS[impl],
-        impl,
-        id,
-      ],
-      { encoding: "utf8", cwd: here, timeout: 600_000 },
-    );
-    const line = r.stdout.trim().split("\n").at(-1);
-    if (r.status !== 0 || !line) {
-      console.log(JSON.stringify({ impl, id, error: (r.stderr || r.error?.message || "").trim() }));
-    } else {
-      console.log(line);
+  for (let pass = 1; pass <= passes; pass++) {
+    for (const impl of impls) {
+      const { available } = await import(pathToFileURL(IMPLS[impl]).href).then(
+        (m) => ({ available: m.allCases().some((c) => c.id === id) }),
+      );
+      if (!available) continue;
+      const r = spawnSync(
+        process.execPath,
+        // A bigger heap than the default: a peer's 1,000-step loop holds gigabytes.
+        [
+          "--expose-gc",
+          "--max-old-space-size=12288",
+          join(here, "case_runner.mjs"),
+          IMPLS[impl],
+          impl,
+          id,
+          String(pass),
+        ],
+        { encoding: "utf8", cwd: here, timeout: 600_000 },
+      );
+      const line = r.stdout.trim().split("\n").at(-1);
+      if (r.status !== 0 || !line) {
+        console.log(
+          JSON.stringify({
+            impl,
+            id,
+            error: (r.stderr || r.error?.message || "").trim(),
+          }),
+        );
+      } else {
+        console.log(line);
+      }
     }
   }
 }
