@@ -3,7 +3,7 @@
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "./cognition/cognition.ts";
 import type { RunContext } from "./context.ts";
-import { editDistance } from "./errors.ts";
+import { editDistance } from "./_edit_distance.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import {
   type AfterRunHook,

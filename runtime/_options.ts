@@ -4,7 +4,7 @@
 // a TypeError with a did-you-mean and the valid keys, a wrong type a TypeError
 // naming what was given and what is accepted, an out-of-range number a
 // RangeError. No zod here: the runtime's build path stays dependency-light.
-import { editDistance } from "./errors.ts";
+import { editDistance } from "./_edit_distance.ts";
 import { preview } from "./_preview.ts";
 import { moneyProblem, SCALE_DIGITS } from "./_decimal.ts";
 

@@ -1,5 +1,6 @@
-// A short, safe rendering of any value for error messages: strings quoted,
-// errors by name and message, cycles and exotic values never throwing.
+// Short, safe renderings for error messages: any value (strings quoted,
+// errors by name and message, cycles and exotic values never throwing), and
+// the end of a long text such as a process's stderr.
 const MAX = 200;
 
 export function preview(value: unknown): string {
@@ -22,4 +23,10 @@ export function preview(value: unknown): string {
     }
   }
   return text.length > MAX ? `${text.slice(0, MAX)}...` : text;
+}
+
+/** The end of `text`, trimmed: its last 300 characters at most. */
+export function tail(text: string): string {
+  const t = text.trim();
+  return t.length > 300 ? `...${t.slice(-300)}` : t;
 }

@@ -19,11 +19,12 @@ import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
 import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
 import { RequestBuilder } from "./request_builder.ts";
-import { editDistance } from "./errors.ts";
+import { editDistance } from "./_edit_distance.ts";
 import type { Session } from "./session.ts";
 import { checkStreamEvent } from "./stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
+import { spanError } from "./_span.ts";
 
 // Where code that imported it from here still finds it; it lives beside CognitionResult.
 export type { AgentResult } from "./cognition/cognition.ts";
@@ -241,7 +242,7 @@ export class Agent {
       const result = fold.result(prefix, checkResult(returned, origin), halted, rewritten);
       const failure = failureOf(result);
       if (failure) {
-        span.addEvent("error", { message: messageOf(failure.error) });
+        spanError(span, failure.error);
         return result;
       }
       span.setAttribute("agentkit.stop_reason", result.stopReason);
@@ -252,7 +253,7 @@ export class Agent {
       if (hooks.afterRun.length) await inSession(() => runAfterRun(hooks, result, hc));
       return result;
     } catch (error) {
-      span.addEvent("error", { message: messageOf(error) });
+      spanError(span, error);
       throw error;
     } finally {
       // Closes the cognition's stream when the consumer stopped early or a
@@ -324,10 +325,6 @@ async function* haltEvents(reply: string, messageId: string): AsyncGenerator<Str
   yield { type: "message_start", messageId };
   if (reply) yield { type: "text_delta", messageId, content: reply };
   yield { type: "message_end", messageId, finishReason: "stop", usage: ZERO_USAGE };
-}
-
-function messageOf(error: unknown): string {
-  return String((error as Error)?.message ?? error);
 }
 
 // What a cognition's stream returned: its result, or undefined (fold it).

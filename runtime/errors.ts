@@ -5,6 +5,7 @@
  * @module
  */
 import { HarnessError } from "./harness_error.ts";
+import { editDistance } from "./_edit_distance.ts";
 
 /**
  * A budget limit was reached; the provider was not called.
@@ -173,37 +174,6 @@ export class UnknownTool extends Error {
     this.name = "UnknownTool";
     this.tool = tool;
   }
-}
-
-/**
- * Edit distance between two strings (insertions, deletions, substitutions).
- *
- * @param a One string.
- * @param b The other.
- * @returns The Levenshtein distance.
- *
- * @example
- * ```ts
- * import { editDistance } from "@agentkit/testing/runtime";
- * import { assertEquals } from "@std/assert";
- *
- * assertEquals(editDistance("kitten", "sitting"), 3);
- * ```
- */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        prev[j] + 1,
-        cur[j - 1] + 1,
-        prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length];
 }
 
 /**

@@ -9,6 +9,7 @@ import type { StreamEvent } from "../ports/stream_event.ts";
 import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
 import type { Span } from "../ports/trace.ts";
+import { inSpan } from "./_span.ts";
 import { drive, type OpenNext, source, stageOf } from "./middleware/_stream_stage.ts";
 import type {
   ChatMiddleware,
@@ -126,16 +127,11 @@ export class Invoker {
   async chat(request: ChatRequest, ctx: RunContext): Promise<ChatResponse> {
     if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
     const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
-    try {
+    return await inSpan(span, async () => {
       const res = await (this.#chat ??= this.#composeChat())(request, ctx);
       span.setAttribute("gen_ai.response.finish_reason", res.finishReason);
       return res;
-    } catch (error) {
-      span.addEvent("error", { message: String((error as Error)?.message ?? error) });
-      throw error;
-    } finally {
-      span.end();
-    }
+    });
   }
 
   /**
@@ -171,14 +167,7 @@ export class Invoker {
       "gen_ai.tool.name": invocation.tool.name,
       "gen_ai.tool.call.id": invocation.call.id,
     });
-    try {
-      return await (this.#tool ??= this.#composeTool())(invocation, ctx);
-    } catch (error) {
-      span.addEvent("error", { message: String((error as Error)?.message ?? error) });
-      throw error;
-    } finally {
-      span.end();
-    }
+    return await inSpan(span, () => (this.#tool ??= this.#composeTool())(invocation, ctx));
   }
 }
 

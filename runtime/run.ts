@@ -8,6 +8,7 @@ import type { AgentResult } from "./cognition/cognition.ts";
 import { settledResult, StreamResult } from "./_stream_result.ts";
 import type { RunContext } from "./context.ts";
 import { type StreamChunk, toChunk } from "./stream_chunk.ts";
+import { linkSignal } from "./_link_signal.ts";
 
 /**
  * What a {@linkcode Run} drives: the events of one run on the run's own
@@ -92,7 +93,8 @@ export class Run {
   readonly drained: Promise<void>;
 
   readonly #name: string;
-  readonly #controller = new AbortController();
+  // Set in the constructor; cancel() may run before (a parent already aborted).
+  #controller?: AbortController;
   readonly #buffer: StreamChunk[] = [];
   #waiters: Array<() => void> = [];
   #done = false;
@@ -119,19 +121,12 @@ export class Run {
     this.result.catch(() => {});
     this.events = { [Symbol.asyncIterator]: () => this.#cursor() };
 
-    const parent = ctx.signal;
-    const onParentAbort = () => this.cancel(parent.reason);
-    let runCtx: RunContext;
-    if (parent.aborted) {
-      runCtx = ctx.with({ signal: this.#controller.signal });
-      this.cancel(parent.reason);
-    } else {
-      parent.addEventListener("abort", onParentAbort, { once: true });
-      runCtx = ctx.with({ signal: this.#controller.signal });
-    }
-    this.drained = this.#pump(produce, runCtx).finally(() => {
-      parent.removeEventListener("abort", onParentAbort);
-    });
+    // The run's own signal, linked to the context's: the parent aborting
+    // cancels the run (settling it before the provider sees the abort).
+    const link = linkSignal([ctx.signal], (reason) => this.cancel(reason));
+    this.#controller = link.controller;
+    const runCtx = ctx.with({ signal: link.controller.signal });
+    this.drained = this.#pump(produce, runCtx).finally(() => link.unlink());
   }
 
   /** True once `result` has settled (fulfilled, failed or cancelled). */
@@ -141,7 +136,7 @@ export class Run {
 
   /** The run's own cancellation signal (what its model and tool calls receive). */
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    return this.#controller!.signal;
   }
 
   /**
@@ -157,7 +152,8 @@ export class Run {
     // Settle first, so a producer that reacts to the abort synchronously
     // cannot slip a result in; then let the provider see the cancellation.
     this.#settle({ error: why });
-    if (!this.#controller.signal.aborted) this.#controller.abort(why);
+    const controller = this.#controller;
+    if (controller && !controller.signal.aborted) controller.abort(why);
   }
 
   // One consumer's position in the buffer.

@@ -6,7 +6,7 @@ import type { SpawnedProcess, SpawnOptions } from "../ports/spawn.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
 import { parseOrExplain } from "./_validate.ts";
-import { checkOptions, is, type Rule } from "../runtime/_options.ts";
+import { checkOptions, is, type Rule } from "../runtime/internal.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "./errors.ts";
 import { FakeProcess, type LiveInvocation } from "./_fake_process.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";

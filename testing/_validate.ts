@@ -1,7 +1,7 @@
 // Build-time validation of scripts: zod does the checking, this turns its
 // issues into one sentence that names the bad key and the nearest good one.
 import type { z } from "zod";
-import { nearest } from "../runtime/_options.ts";
+import { nearest } from "../runtime/internal.ts";
 import { InvalidScript } from "./errors.ts";
 
 // One did-you-mean for the whole package: the options checker's.

@@ -12,7 +12,7 @@ import { Session } from "../runtime/session.ts";
 import { cwdUrl, resolveSpecifier } from "./_env.ts";
 import { loadExport } from "./_load_export.ts";
 import { nearest } from "./_validate.ts";
-import { checkOptions, is, ports, type Rule } from "../runtime/_options.ts";
+import { checkOptions, is, ports, type Rule } from "../runtime/internal.ts";
 import {
   EvaluationFailed,
   type EvaluationMode,

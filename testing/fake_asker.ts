@@ -7,7 +7,7 @@ import type { AskerPort } from "../ports/asker.ts";
 import type { Ctx } from "../ports/context.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "./errors.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /**
  * Options for {@linkcode FakeAsker}.

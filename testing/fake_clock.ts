@@ -5,7 +5,7 @@
  */
 import FakeTimers from "@sinonjs/fake-timers";
 import type { ClockPort } from "../ports/clock.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /** Options for {@linkcode FakeClock}. */
 export interface FakeClockOptions {

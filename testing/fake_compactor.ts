@@ -6,7 +6,7 @@
 import type { Compactor } from "../ports/compactor.ts";
 import type { Ctx } from "../ports/context.ts";
 import type { Message } from "../ports/message.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /**
  * Options for {@linkcode FakeCompactor}.

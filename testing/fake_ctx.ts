@@ -9,7 +9,7 @@ import type { Observation } from "../ports/observer.ts";
 import { Scope } from "../ports/scope.ts";
 import { FakeClock } from "./fake_clock.ts";
 import { type RecordingSpan, RecordingTracer } from "./recording_tracer.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /**
  * Options for {@linkcode FakeCtx}.

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EmbedderPort } from "../ports/vector_store.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /**
  * Options for {@linkcode FakeEmbedder}.

@@ -13,9 +13,7 @@ import type { JsonSchema, ToolSpec } from "../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../ports/usage.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
-import { isAppendOnly } from "../runtime/_append_only.ts";
-import { untilAborted } from "../runtime/_until_aborted.ts";
-import { markCut } from "../runtime/_stream_cut.ts";
+import { isAppendOnly, markCut, untilAborted } from "../runtime/internal.ts";
 import {
   InvalidScript,
   ScriptExhausted,
@@ -25,7 +23,7 @@ import {
 } from "./errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
 import { autoTurn } from "./_auto_responder.ts";
-import { checkOptions as check, is, type Rule } from "../runtime/_options.ts";
+import { checkOptions as check, is, type Rule } from "../runtime/internal.ts";
 
 /**
  * What the callable form of {@linkcode FakeLLM} receives.

@@ -8,7 +8,7 @@ import type { JsonSchema } from "../ports/tool_spec.ts";
 import type { ParseSchema, ToolPort } from "../ports/tool.ts";
 import { type PreparedTool, prepareTool } from "../runtime/tool_schema.ts";
 import { InvalidScript } from "./errors.ts";
-import { checkOptions, is, type Rule } from "../runtime/_options.ts";
+import { checkOptions, is, type Rule } from "../runtime/internal.ts";
 import { copyValue } from "./_copy.ts";
 
 const OPTIONS: Readonly<Record<string, Rule>> = {

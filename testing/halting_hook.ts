@@ -5,7 +5,7 @@
  */
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { BeforeRunHook, HaltReply, RunRequest, StreamEventHook } from "../runtime/hooks.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /** Options for {@linkcode HaltingHook}. */
 export interface HaltingHookOptions {

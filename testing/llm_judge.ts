@@ -5,7 +5,7 @@
  */
 import type { LLMPort } from "../ports/llm.ts";
 import type { Metric } from "./evaluation_result.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /** Options for {@linkcode LlmJudge}. */
 export interface LlmJudgeOptions {

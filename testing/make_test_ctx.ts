@@ -19,7 +19,7 @@ import type { Meter } from "../runtime/meter.ts";
 import type { ChatMiddleware, ToolMiddleware } from "../runtime/middleware/types.ts";
 import type { PriceTable } from "../runtime/price_table.ts";
 import { Services } from "../runtime/services.ts";
-import { checkOptions, is, ports, type Rule } from "../runtime/_options.ts";
+import { checkOptions, is, ports, type Rule } from "../runtime/internal.ts";
 import { FakeClock } from "./fake_clock.ts";
 
 /** The knobs of {@linkcode makeTestCtx}; every one is optional. */

@@ -6,7 +6,7 @@
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "../runtime/cognition/cognition.ts";
 import type { AfterRunHook, BeforeRunHook, RunRequest, StreamEventHook } from "../runtime/hooks.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /** Options for {@linkcode RecordingHook}. */
 export interface RecordingHookOptions {

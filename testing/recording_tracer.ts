@@ -4,7 +4,7 @@
  * @module
  */
 import type { Span, SpanAttributeValue, SpanKind, TracePort } from "../ports/trace.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /**
  * One recorded span event.

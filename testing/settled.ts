@@ -7,7 +7,7 @@ import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "../runtime/cognition/cognition.ts";
 import type { Run } from "../runtime/run.ts";
 import type { StreamChunk } from "../runtime/stream_chunk.ts";
-import { checkOptions, is } from "../runtime/_options.ts";
+import { checkOptions, is } from "../runtime/internal.ts";
 
 // The safety net runs on real time even while a FakeClock drives the globals
 // (its autoAdvance would otherwise fire the net at once): keep the originals.

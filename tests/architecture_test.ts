@@ -79,3 +79,36 @@ Deno.test("architecture: the root entry re-exports ports, runtime and testing", 
     for (const key of Object.keys(mod)) assert(key in root, `root is missing ${key}`);
   }
 });
+
+Deno.test("architecture: testing/ reaches into runtime/ only through its public modules and runtime/internal.ts", async () => {
+  const offenders: string[] = [];
+  for (const file of await sourceFiles("testing")) {
+    const text = await Deno.readTextFile(new URL(file, root_dir));
+    for (const spec of importsOf(text)) {
+      const target = new URL(spec, new URL(file, root_dir)).pathname;
+      const inRuntime = target.includes("/runtime/");
+      // A private module is a file or folder whose name starts with "_".
+      if (inRuntime && /\/_[^/]*/.test(target.slice(target.indexOf("/runtime/")))) {
+        offenders.push(`${file} imports ${spec}`);
+      }
+    }
+  }
+  assertEquals(
+    offenders,
+    [],
+    "import it through runtime/internal.ts, where the handshake is listed",
+  );
+});
+
+Deno.test("architecture: runtime/internal.ts is not public, and it is only re-exports", async () => {
+  const internal = await import("../runtime/internal.ts");
+  const leaked = Object.keys(internal).filter((k) => k in runtime || k in root);
+  assertEquals(leaked, []);
+  const text = stripComments(await Deno.readTextFile(new URL("runtime/internal.ts", root_dir)));
+  const code = text.split("\n").filter((l) => l.trim() !== "");
+  assert(
+    code.every((l) => l.startsWith("export {")),
+    "internal.ts lists handshakes; code lives elsewhere",
+  );
+  assert(Object.keys(internal).includes("isAppendOnly"), "the check can see the module's exports");
+});

@@ -19,6 +19,7 @@ import { isRecord, resultText, type TurnState } from "./_turn_state.ts";
 import { checkCliOptions, type CommonCliOptions } from "./_options.ts";
 import { codexUsage } from "./_usage.ts";
 import { CliTurnError } from "./cli_turn_error.ts";
+import { tail } from "../_preview.ts";
 
 /** How to run codex. */
 export interface CodexSetup {
@@ -296,9 +297,4 @@ function toolCallOf(id: string, type: string, item: Readonly<Record<string, unkn
         },
       };
   }
-}
-
-function tail(text: string): string {
-  const s = text.trim();
-  return s.length > 300 ? `...${s.slice(-300)}` : s;
 }

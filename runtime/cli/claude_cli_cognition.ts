@@ -24,6 +24,7 @@ import { isRecord, resultText, type TurnState } from "./_turn_state.ts";
 import { Turns, turnStream } from "./_turns.ts";
 import { claudeUsage, sumUsage } from "./_usage.ts";
 import { CliTurnError } from "./cli_turn_error.ts";
+import { tail } from "../_preview.ts";
 
 /** Options for {@linkcode ClaudeCliCognition}. */
 export interface ClaudeCliOptions {
@@ -477,9 +478,4 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
       ...(t.billed ? { usage: t.usage } : {}),
     };
   }
-}
-
-function tail(text: string): string {
-  const t = text.trim();
-  return t.length > 300 ? `...${t.slice(-300)}` : t;
 }

@@ -13,6 +13,7 @@ import type { RunContext } from "../context.ts";
 import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
 import { untilAborted } from "../_until_aborted.ts";
+import { linkSignal } from "../_link_signal.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
@@ -244,11 +245,8 @@ export class ReActCognition implements Cognition {
   }
 
   async #withDeadline(call: ToolCall, ctx: RunContext, agent: string, ms: number): Promise<string> {
-    // A per-call controller linked to the run's signal by hand: AbortSignal.any
-    // retains memory per call on Node 20.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(ctx.signal.reason);
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const link = linkSignal([ctx.signal]);
+    const controller = link.controller;
     const callCtx = ctx.with({ signal: controller.signal });
     const deadline = ctx.clock.sleep(ms, controller.signal).then(() => {
       throw new ToolTimeout(call.name, ms);
@@ -256,7 +254,7 @@ export class ReActCognition implements Cognition {
     try {
       return await Promise.race([this.#execute(call, callCtx, agent), deadline]);
     } finally {
-      ctx.signal.removeEventListener("abort", onAbort);
+      link.unlink();
       if (!controller.signal.aborted) controller.abort(new ToolTimeout(call.name, ms));
       deadline.catch(() => {});
     }

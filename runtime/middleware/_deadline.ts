@@ -1,11 +1,11 @@
-// Shared plumbing of timeout() and idleTimeout(): option checks, a per-call
-// abort controller linked by hand to the signals above it (AbortSignal.any
-// retains memory per call on Node 20), and the stage that races a streamed
-// call's steps against a watchdog.
+// Shared plumbing of timeout() and idleTimeout(): option checks, and the
+// stage that races a streamed call's steps against a watchdog, on a signal of
+// the call's own (../_link_signal.ts).
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { RunContext } from "../context.ts";
-import { editDistance } from "../errors.ts";
+import { editDistance } from "../_edit_distance.ts";
 import type { StreamStage } from "./_stream_stage.ts";
+import { linkSignal } from "../_link_signal.ts";
 
 /** Checks `{ ms }` options when the middleware is built; returns `ms`. */
 export function checkMs(middleware: string, options: unknown): number {
@@ -33,38 +33,6 @@ export function checkMs(middleware: string, options: unknown): number {
     );
   }
   return ms;
-}
-
-/** A controller for one call, aborted when any of `signals` aborts. */
-export interface CallController {
-  /** The call's own controller. */
-  readonly controller: AbortController;
-  /** Stops listening to the parent signals. */
-  unlink(): void;
-}
-
-/** Links a fresh controller to `signals` (undefined and duplicates skipped). */
-export function linkCall(...signals: ReadonlyArray<AbortSignal | undefined>): CallController {
-  const controller = new AbortController();
-  const parents: AbortSignal[] = [];
-  const onAbort = (event: Event) => {
-    controller.abort((event.target as AbortSignal).reason);
-  };
-  for (const s of signals) {
-    if (!s || parents.includes(s)) continue;
-    if (s.aborted) {
-      controller.abort(s.reason);
-      break;
-    }
-    parents.push(s);
-    s.addEventListener("abort", onAbort, { once: true });
-  }
-  return {
-    controller,
-    unlink() {
-      for (const s of parents) s.removeEventListener("abort", onAbort);
-    },
-  };
 }
 
 /** What {@linkcode Watchdog.fired} resolves with. */
@@ -105,7 +73,7 @@ export function watchStage(
   watchdog: (ctx: RunContext, call: AbortController, events: () => number) => Watchdog,
 ): StreamStage {
   return async (req, ctx, next) => {
-    const call = linkCall(ctx.signal, req.signal);
+    const call = linkSignal([ctx.signal, req.signal]);
     const signal = call.controller.signal;
     let events = 0;
     const watch = watchdog(ctx, call.controller, () => events);

@@ -8,7 +8,8 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { VectorStore } from "../../ports/vector_store.ts";
 import type { RunContext } from "../context.ts";
-import { editDistance, MisconfiguredMiddleware } from "../errors.ts";
+import { MisconfiguredMiddleware } from "../errors.ts";
+import { editDistance } from "../_edit_distance.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { replay, streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
 

@@ -5,7 +5,8 @@
  */
 import { ProviderTimeoutError } from "../../ports/provider_errors.ts";
 import type { ClockPort } from "../../ports/clock.ts";
-import { checkMs, FIRED, linkCall, type Watchdog, watchStage } from "./_deadline.ts";
+import { checkMs, FIRED, type Watchdog, watchStage } from "./_deadline.ts";
+import { linkSignal } from "../_link_signal.ts";
 import { streamOf, withStage } from "./_stream_stage.ts";
 import type { ChatMiddleware } from "./types.ts";
 
@@ -82,7 +83,7 @@ export function timeout(options: TimeoutOptions): ChatMiddleware {
   return withStage({
     name: "timeout",
     async chat(req, ctx, next) {
-      const call = linkCall(ctx.signal, req.signal);
+      const call = linkSignal([ctx.signal, req.signal]);
       const signal = call.controller.signal;
       const watch = deadline(ctx.clock, ms, call.controller, () => 0);
       try {

@@ -1,0 +1,29 @@
+/**
+ * The runtime's handshakes with `testing/`: what the doubles need to know
+ * about the production path that is not public API. This is the one module
+ * outside the public entries that `testing/` may import (an architecture
+ * test pins it), so every such coupling is listed here, in one place. Not
+ * exported from `runtime/mod.ts`; it may change in any release.
+ *
+ * - `appendOnly` / `release` / `isAppendOnly`: a runtime loop marks the
+ *   transcript it only appends to, so a recording double keeps one copy of
+ *   it instead of comparing every message on every call.
+ * - `untilAborted`: the one race of work against cancellation, shared by the
+ *   tool loop and the model double.
+ * - `markCut` / `isCut`: a mid-stream failure that is a broken connection,
+ *   which a fake provider serves as a cut stream.
+ * - `IN_PROCESS_FETCH`: marks a fetch that answers in-process, which the
+ *   test-context guard lets through.
+ * - `editDistance`: the one edit distance, behind every did-you-mean hint
+ *   and the Levenshtein evaluator.
+ * - `checkOptions`, `is`, `ports`, `nearest`, `Rule`: the one options
+ *   checker, so a double's options bag fails like a runtime one.
+ *
+ * @module
+ */
+export { appendOnly, isAppendOnly, release } from "./_append_only.ts";
+export { untilAborted } from "./_until_aborted.ts";
+export { isCut, markCut } from "./_stream_cut.ts";
+export { IN_PROCESS_FETCH } from "./providers/_http.ts";
+export { editDistance } from "./_edit_distance.ts";
+export { checkOptions, is, nearest, ports, type Rule } from "./_options.ts";
