@@ -36,6 +36,9 @@ interface UnitPrice {
 
 const MILLION = 1_000_000n;
 
+// The built-in table, shared: see PriceTable.default().
+let DEFAULT: PriceTable | undefined;
+
 /**
  * Prices by model name. `PriceTable.default()` knows `fake-model` ($10 per
  * million input tokens, $30 per million output), so a default `FakeLLM` call
@@ -69,11 +72,13 @@ export class PriceTable {
   }
 
   /**
-   * The built-in table: `fake-model` only.
-   * @returns A new table.
+   * The built-in table: `fake-model` only. A table never changes (`with`
+   * returns a new one), so every caller shares one, built on first use: a
+   * context does not parse prices to be built.
+   * @returns The shared built-in table.
    */
   static default(): PriceTable {
-    return new PriceTable({
+    return DEFAULT ??= new PriceTable({
       "fake-model": { inputPerMTok: "10", outputPerMTok: "30", cachedInputPerMTok: "1" },
     });
   }

@@ -50,6 +50,10 @@ export interface ServicesOptions {
   readonly prices?: PriceTable;
 }
 
+// The null objects hold no state, so every Services shares one of each.
+const NOOP_OBSERVER = new NoopObserver();
+const NOOP_TRACE = new NoopTrace();
+
 /**
  * The adapters behind a `RunContext`. `new Services()` is fully usable: unset
  * observer, trace and clock get `NoopObserver`, `NoopTrace` and `SystemClock`.
@@ -93,8 +97,8 @@ export class Services {
   constructor(options: ServicesOptions = {}) {
     checkOptions("new Services()", options, SERVICES);
     this.invoker = options.invoker;
-    this.observer = options.observer ?? new NoopObserver();
-    this.trace = options.trace ?? new NoopTrace();
+    this.observer = options.observer ?? NOOP_OBSERVER;
+    this.trace = options.trace ?? NOOP_TRACE;
     this.clock = options.clock ?? new SystemClock();
     this.store = options.store;
     this.vector = options.vector;

@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
 import {
   Agent,
   Budget,
@@ -193,4 +193,11 @@ Deno.test("Budget money edge values: exponents, long fractions, negatives and ju
   assertThrows(() => new Budget({ maxCalls: 1.5 }), RangeError, "maxCalls");
   assertThrows(() => new Budget({ maxTokens: -1 }), RangeError, "maxTokens");
   assertThrows(() => new Budget({ maxTokens: 2.5 }), RangeError, "maxTokens");
+});
+
+Deno.test("PriceTable.default() is one shared table, built once; with() leaves it unchanged", () => {
+  const table = PriceTable.default();
+  assertStrictEquals(PriceTable.default(), table);
+  const more = table.with("big-model", { inputPerMTok: "3", outputPerMTok: "15" });
+  assertEquals([table.has("big-model"), more.has("big-model")], [false, true]);
 });
