@@ -22,11 +22,43 @@ export function modelCall(
 
 let cuts = 0;
 
-async function* blockingCall(
+// The events of a blocking call: the call is made on the first step, and its
+// answer handed out as the events of one message.
+function blockingCall(
   invoker: Invoker,
   request: ChatRequest,
   ctx: RunContext,
-): AsyncGenerator<StreamEvent, void, undefined> {
+): AsyncIterableIterator<StreamEvent, void, undefined> {
+  let events: StreamEvent[] | undefined;
+  let i = 0;
+  const DONE: IteratorReturnResult<void> = { done: true, value: undefined };
+  const step = (): IteratorResult<StreamEvent, void> =>
+    i < events!.length ? { done: false, value: events![i++] } : DONE;
+  const it: AsyncIterableIterator<StreamEvent, void, undefined> = {
+    [Symbol.asyncIterator]: () => it,
+    next: () => {
+      if (events) return Promise.resolve(step());
+      return answer(invoker, request, ctx).then((e) => {
+        events = e;
+        return step();
+      }, (error) => {
+        events = []; // a failed call is over: no second attempt from here
+        throw error;
+      });
+    },
+    return: () => {
+      events = [];
+      return Promise.resolve(DONE);
+    },
+  };
+  return it;
+}
+
+async function answer(
+  invoker: Invoker,
+  request: ChatRequest,
+  ctx: RunContext,
+): Promise<StreamEvent[]> {
   let res: ChatResponse;
   try {
     res = await invoker.chat(request, ctx);
@@ -35,16 +67,18 @@ async function* blockingCall(
     // turn, not an anonymous failure: it ends the run with "length", billed.
     if (!(error instanceof ProviderError) || error.finishReason !== "length") throw error;
     const messageId = `length-cut-${++cuts}`;
-    yield { type: "message_start", messageId };
     const usage = error.usage;
-    yield { type: "error", messageId, error, finishReason: "length", ...(usage ? { usage } : {}) };
-    return;
+    return [
+      { type: "message_start", messageId },
+      { type: "error", messageId, error, finishReason: "length", ...(usage ? { usage } : {}) },
+    ];
   }
   const messageId = res.id;
-  yield { type: "message_start", messageId };
-  if (res.content) yield { type: "text_delta", messageId, content: res.content };
-  for (const call of res.toolCalls) yield { type: "tool_call", messageId, call };
-  yield { type: "message_end", messageId, finishReason: res.finishReason, usage: res.usage };
+  const events: StreamEvent[] = [{ type: "message_start", messageId }];
+  if (res.content) events.push({ type: "text_delta", messageId, content: res.content });
+  for (const call of res.toolCalls) events.push({ type: "tool_call", messageId, call });
+  events.push({ type: "message_end", messageId, finishReason: res.finishReason, usage: res.usage });
+  return events;
 }
 
 /** What one model call said, folded from its events. */

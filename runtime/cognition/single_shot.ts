@@ -40,29 +40,48 @@ export class SingleShotCognition implements Cognition {
    * @returns The events, then the result (nothing when the call failed:
    *   the run fails with the stream's error).
    */
-  async *stream(
+  stream(
     input: CognitionInput,
     ctx: RunContext,
-  ): AsyncGenerator<StreamEvent, CognitionResult | undefined, undefined> {
+  ): AsyncIterableIterator<StreamEvent, CognitionResult | undefined, undefined> {
     const invoker = ctx.requireInvoker(input.agent.name);
     const request = { messages: input.messages, model: input.agent.model };
+    const events = modelCall(invoker, request, ctx, input.streaming !== false)[
+      Symbol.asyncIterator
+    ]();
     const turn = new ModelTurn();
-    for await (const event of modelCall(invoker, request, ctx, input.streaming !== false)) {
-      turn.add(event);
-      yield event;
-    }
-    const cut = turn.error?.finishReason === "length";
-    if ((turn.error && !cut) || turn.finish === undefined) return undefined;
-    const { content, calls } = turn;
-    return {
-      output: content,
-      usage: turn.usage ?? ZERO_USAGE,
-      messages: [
-        ...input.messages,
-        // The key is there even without calls, as it always was.
-        { role: "assistant", content, toolCalls: calls.length ? calls : undefined },
-      ],
-      stopReason: cut ? "length" : stopReasonOf(turn.finish),
+    // Hand-written rather than a generator: it is on every event's path, and
+    // all it adds is the fold of the turn.
+    const it: AsyncIterableIterator<StreamEvent, CognitionResult | undefined, undefined> = {
+      [Symbol.asyncIterator]: () => it,
+      next: () =>
+        events.next().then((step): IteratorResult<StreamEvent, CognitionResult | undefined> => {
+          if (step.done) return { done: true, value: resultOf(input, turn) };
+          turn.add(step.value);
+          return step;
+        }),
+      return: async (): Promise<IteratorResult<StreamEvent, CognitionResult | undefined>> => {
+        await events.return?.();
+        return { done: true, value: undefined };
+      },
     };
+    return it;
   }
+}
+
+// The call's result; nothing when it failed (the run fails with the stream's error).
+function resultOf(input: CognitionInput, turn: ModelTurn): CognitionResult | undefined {
+  const cut = turn.error?.finishReason === "length";
+  if ((turn.error && !cut) || turn.finish === undefined) return undefined;
+  const { content, calls } = turn;
+  return {
+    output: content,
+    usage: turn.usage ?? ZERO_USAGE,
+    messages: [
+      ...input.messages,
+      // The key is there even without calls, as it always was.
+      { role: "assistant", content, toolCalls: calls.length ? calls : undefined },
+    ],
+    stopReason: cut ? "length" : stopReasonOf(turn.finish),
+  };
 }

@@ -83,37 +83,96 @@ export function streamOf(stage: StreamStage): NonNullable<ChatMiddleware["stream
 }
 
 /**
- * The one loop of a streamed call: opens the chain, calls the taps per event,
- * and closes the source when the consumer stops early.
+ * The one loop of a streamed call: opens the chain on the first step, calls
+ * the taps per event, and closes the source when the consumer stops early.
+ * Hand-written rather than a generator: it is on every event's path.
  */
-export async function* drive(
+export function drive(
   open: () => Source | Promise<Source>,
   onEnd: (() => void) | undefined,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  let src: Source | undefined;
-  let settled = false;
-  try {
-    src = await open();
-    const { iterator, taps } = src;
-    const watch = taps.length === 0 ? undefined : eventTaps(taps);
-    for (;;) {
-      let step: IteratorResult<StreamEvent, unknown>;
+  return new Driven(open, onEnd);
+}
+
+const DONE: IteratorReturnResult<void> = Object.freeze({ done: true, value: undefined });
+
+class Driven implements AsyncGenerator<StreamEvent, void, undefined> {
+  readonly #open: () => Source | Promise<Source>;
+  readonly #onEnd: (() => void) | undefined;
+  #src: Source | undefined;
+  #watch: ((event: StreamEvent) => void) | undefined;
+  #done = false;
+  #closed = false;
+
+  constructor(open: () => Source | Promise<Source>, onEnd: (() => void) | undefined) {
+    this.#open = open;
+    this.#onEnd = onEnd;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<StreamEvent, void>> {
+    if (this.#done) return DONE;
+    let src = this.#src;
+    if (src === undefined) {
       try {
-        step = await iterator.next();
+        src = await this.#open();
       } catch (error) {
-        settled = true;
-        for (const tap of taps) tap.fail?.(error);
+        this.#close();
         throw error;
       }
-      if (step.done) break;
-      if (watch) watch(step.value);
-      yield step.value;
+      this.#src = src;
+      this.#watch = src.taps.length === 0 ? undefined : eventTaps(src.taps);
     }
-    settled = true;
-    for (const tap of taps) if (tap.end) await tap.end();
-  } finally {
-    if (!settled && src) await src.iterator.return?.();
-    onEnd?.();
+    let step: IteratorResult<StreamEvent, unknown>;
+    try {
+      step = await src.iterator.next();
+    } catch (error) {
+      this.#close();
+      for (const tap of src.taps) tap.fail?.(error);
+      throw error;
+    }
+    if (step.done) {
+      this.#done = true;
+      try {
+        for (const tap of src.taps) if (tap.end) await tap.end();
+      } finally {
+        this.#close();
+      }
+      return DONE;
+    }
+    this.#watch?.(step.value);
+    return step;
+  }
+
+  async return(): Promise<IteratorResult<StreamEvent, void>> {
+    if (!this.#done) {
+      this.#done = true;
+      try {
+        await this.#src?.iterator.return?.();
+      } finally {
+        this.#close();
+      }
+    }
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<StreamEvent, void>> {
+    await this.return();
+    throw error;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
+
+  #close(): void {
+    this.#done = true;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#onEnd?.();
   }
 }
 
