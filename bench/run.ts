@@ -444,7 +444,7 @@ for (
     "OpenAI Agents: `run()` with tracing disabled and a scripted model implementing its `Model` interface (it ships none); the n-step loops end at `maxTurns: n` (n model turns, each with its tool call). No backoff case: its retries are not driven by a clock a test can replace.",
     "Floors: an `await` of a resolved promise, and an async generator of 3 chunks consumed, timed by the same runner (its own `await` per run included).",
     "Heap: the growth of the heap across up to 500 runs, between two forced GCs, per run, while the states that ran are alive (a double's record of requests counts); under 200 bytes is within the collector's noise.",
-    "Construction: ours validates every scripted turn with zod and builds a whole `RunContext` (services, invoker, clock); the peers' mocks keep their scripted responses and look at them only when called. That is the one case where ours is slower, by design: a mistyped script fails when it is built, not in the middle of a run.",
+    "Construction: ours checks every scripted turn when the script is built (a hand-written check, zod only to explain a bad turn) and builds a whole `RunContext` (services, invoker, clock); the price table, the null observer and tracer are shared, and the invoker's chains and the fake clock's timer engine are built on first use. The peers' mocks keep their scripted responses and look at them only when called.",
     "Noise: this machine is small and shared, and the same case can move by up to 2× between runs of `deno task bench` (the load average above says how busy it was); a target within that margin can flip from one run to the next.",
   ]
 ) lines.push(`- ${note}`);
