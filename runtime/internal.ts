@@ -16,7 +16,7 @@
  *   test-context guard lets through.
  * - `editDistance`: the one edit distance, behind every did-you-mean hint
  *   and the Levenshtein evaluator.
- * - `checkOptions`, `is`, `ports`, `nearest`, `Rule`: the one options
+ * - `checkOptions`, `checkValue`, `is`, `ports`, `nearest`, `Rule`: the one options
  *   checker, so a double's options bag fails like a runtime one.
  *
  * @module
@@ -26,4 +26,4 @@ export { untilAborted } from "./_until_aborted.ts";
 export { isCut, markCut } from "./_stream_cut.ts";
 export { IN_PROCESS_FETCH } from "./providers/_http.ts";
 export { editDistance } from "./_edit_distance.ts";
-export { checkOptions, is, nearest, ports, type Rule } from "./_options.ts";
+export { checkOptions, checkValue, is, nearest, ports, type Rule } from "./_options.ts";

@@ -14,7 +14,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { env } from "../_env.ts";
-import { checkOptions as check, is } from "../../runtime/_options.ts";
+import { checkOptions as check, is } from "../../runtime/internal.ts";
 import { FakeLLM } from "../fake_llm.ts";
 import type { Turn } from "../turn.ts";
 import {

@@ -10,7 +10,7 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import { checkOptions as check, checkValue, is, ports } from "../../runtime/_options.ts";
+import { checkOptions as check, checkValue, is, ports } from "../../runtime/internal.ts";
 import { toSdkError } from "./_ai_sdk_error.ts";
 import type {
   AiSdkCallOptions,
