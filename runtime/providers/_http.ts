@@ -1,7 +1,10 @@
 // What both provider ports share: the options check, the guard against real
 // requests from tests, the POST, and the classification of a failed answer
 // into the port's error classes.
+import type { ChatRequest } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
+import type { CompleteRequest } from "../../ports/llm.ts";
+import type { Message } from "../../ports/message.ts";
 import {
   ProviderError,
   ProviderResponseError,
@@ -108,6 +111,31 @@ export async function postJson(
     if (signal?.aborted) throw signal.reason;
   }
   throw errorForStatus(provider, response.status, response.headers, text, now);
+}
+
+/** A 2xx answer's JSON body; a body that is not JSON is the provider's fault. */
+export async function readJson<T>(
+  provider: string,
+  response: Response,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  try {
+    return await response.json() as T;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw new ProviderResponseError(
+      `${provider} answered ${response.status} with a body that is not JSON`,
+      { cause: error },
+    );
+  }
+}
+
+/** The chat request a `complete()` call stands for: system (if any) + user. */
+export function promptRequest(request: CompleteRequest): ChatRequest {
+  const messages: Message[] = [];
+  if (request.system) messages.push({ role: "system", content: request.system });
+  messages.push({ role: "user", content: request.user });
+  return { messages, model: request.model, signal: request.signal };
 }
 
 /** The provider's own message in an error body (`{ error: { message } }`), if any. */

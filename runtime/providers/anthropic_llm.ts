@@ -6,8 +6,6 @@
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { Message } from "../../ports/message.ts";
-import { ProviderResponseError } from "../../ports/provider_errors.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import {
   anthropicBody,
@@ -15,7 +13,16 @@ import {
   AnthropicStream,
   chatResponseFromAnthropic,
 } from "./_anthropic.ts";
-import { checkPortOptions, type FetchFn, guard, postJson, readEnv, trimSlash } from "./_http.ts";
+import {
+  checkPortOptions,
+  type FetchFn,
+  guard,
+  postJson,
+  promptRequest,
+  readEnv,
+  readJson,
+  trimSlash,
+} from "./_http.ts";
 import { readWireStream } from "./_stream.ts";
 import { is } from "../_options.ts";
 
@@ -128,16 +135,7 @@ export class AnthropicLLM implements LLMPort {
       signal,
       ctx?.clock.now ?? Date.now,
     );
-    let body: AnthropicMessage;
-    try {
-      body = await response.json();
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw new ProviderResponseError(
-        `Anthropic answered ${response.status} with a body that is not JSON`,
-        { cause: error },
-      );
-    }
+    const body = await readJson<AnthropicMessage>("Anthropic", response, signal);
     return chatResponseFromAnthropic(body, request.model);
   }
 
@@ -176,9 +174,6 @@ export class AnthropicLLM implements LLMPort {
    * @returns The answer.
    */
   complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    const messages: Message[] = [];
-    if (request.system) messages.push({ role: "system", content: request.system });
-    messages.push({ role: "user", content: request.user });
-    return this.chat({ messages, model: request.model, signal: request.signal }, ctx);
+    return this.chat(promptRequest(request), ctx);
   }
 }

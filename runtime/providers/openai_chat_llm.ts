@@ -6,10 +6,17 @@
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { Message } from "../../ports/message.ts";
-import { ProviderResponseError } from "../../ports/provider_errors.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import { checkPortOptions, type FetchFn, guard, postJson, readEnv, trimSlash } from "./_http.ts";
+import {
+  checkPortOptions,
+  type FetchFn,
+  guard,
+  postJson,
+  promptRequest,
+  readEnv,
+  readJson,
+  trimSlash,
+} from "./_http.ts";
 import {
   chatResponseFromOpenAI,
   openAIChatBody,
@@ -119,16 +126,7 @@ export class OpenAIChatLLM implements LLMPort {
       signal,
       ctx?.clock.now ?? Date.now,
     );
-    let body: OpenAICompletion;
-    try {
-      body = await response.json();
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw new ProviderResponseError(
-        `OpenAI answered ${response.status} with a body that is not JSON`,
-        { cause: error },
-      );
-    }
+    const body = await readJson<OpenAICompletion>("OpenAI", response, signal);
     return chatResponseFromOpenAI(body, request.model);
   }
 
@@ -167,9 +165,6 @@ export class OpenAIChatLLM implements LLMPort {
    * @returns The answer.
    */
   complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    const messages: Message[] = [];
-    if (request.system) messages.push({ role: "system", content: request.system });
-    messages.push({ role: "user", content: request.user });
-    return this.chat({ messages, model: request.model, signal: request.signal }, ctx);
+    return this.chat(promptRequest(request), ctx);
   }
 }

@@ -194,28 +194,26 @@ class ChatEncoder implements StreamEncoder {
     this.#includeUsage = request.includeUsage;
   }
 
-  #chunk(delta: Record<string, unknown>, finish: string | null = null): string {
+  // Every chunk shares the envelope; the usage chunk has no choices.
+  #envelope(fields: Record<string, unknown>): string {
     return data({
       id: this.#id,
       object: "chat.completion.chunk",
       created: this.#created,
       model: this.#model,
       system_fingerprint: null,
+      ...fields,
+    });
+  }
+
+  #chunk(delta: Record<string, unknown>, finish: string | null = null): string {
+    return this.#envelope({
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
     });
   }
 
   #usage(usage: Usage): string {
-    if (!this.#includeUsage) return "";
-    return data({
-      id: this.#id,
-      object: "chat.completion.chunk",
-      created: this.#created,
-      model: this.#model,
-      system_fingerprint: null,
-      choices: [],
-      usage: openAIUsage(usage),
-    });
+    return this.#includeUsage ? this.#envelope({ choices: [], usage: openAIUsage(usage) }) : "";
   }
 
   frames(e: StreamEvent): string {
