@@ -200,6 +200,8 @@ export const is = {
   error: rule("an Error instance", (v) => v instanceof Error ? undefined : TYPE) as Rule,
   /** A duration: a finite number of milliseconds, 0 or more. */
   ms: number("a finite number of milliseconds, 0 or more", { min: 0 }) as Rule,
+  /** A positive duration: a finite number of milliseconds above 0. */
+  positiveMs: number("a positive number of milliseconds", { min: Number.MIN_VALUE }) as Rule,
   /** A count: an integer, 0 or more. */
   count: number("an integer, 0 or more", { min: 0, integer: true }) as Rule,
   /** A fraction: a number from 0 to 1. */
@@ -310,12 +312,10 @@ export const is = {
       `a ${kind} middleware (an object with ${methods.map((m) => `${m}()`).join(" or ")})`,
       (v, option) => {
         if (typeof v === "function") {
-          const name = v.name || "the factory";
-          return {
-            kind: "type",
-            message:
-              `${option} is the function ${name}, not a middleware; call it: ${name}(), as in ${kind}Middleware: [${name}()]`,
-          };
+          const message = v.name
+            ? `${option} is the function ${v.name}, not a middleware; call it: ${v.name}(), as in ${kind}Middleware: [${v.name}()]`
+            : `${option} is a function, not a middleware; call the factory (retry(), not retry)`;
+          return { kind: "type", message };
         }
         if (v === null || typeof v !== "object") return TYPE;
         const m = v as Record<string, unknown>;
@@ -362,7 +362,7 @@ export const ports = {
   asker: is.port("an AskerPort", ["ask"]) as Rule,
   observer: is.port("an ObserverPort", ["emit"]) as Rule,
   trace: is.port("a TracePort", ["span"]) as Rule,
-  cognition: is.port("a Cognition", ["run", "stream"]) as Rule,
+  cognition: is.port("a Cognition", ["stream"]) as Rule,
   provider: is.port("a ToolProvider", ["listTools", "executeToolCalls"]) as Rule,
   tool: is.port("a ToolPort", ["call"]) as Rule,
   ctx: is.port("a RunContext (makeTestCtx() in tests)", ["checkCancelled", "emit"]) as Rule,

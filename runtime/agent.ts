@@ -19,7 +19,7 @@ import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
 import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
 import { RequestBuilder } from "./request_builder.ts";
-import { editDistance } from "./_edit_distance.ts";
+import { checkOptions, checkValue, describe, is, ports, type Rule } from "./_options.ts";
 import type { Session } from "./session.ts";
 import { checkStreamEvent } from "./stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
@@ -29,7 +29,51 @@ import { spanError } from "./_span.ts";
 // Where code that imported it from here still finds it; it lives beside CognitionResult.
 export type { AgentResult } from "./cognition/cognition.ts";
 
-const AGENT_OPTIONS = ["model", "system", "cognition", "builder", "hooks"];
+const AGENT_OPTIONS: Readonly<Record<string, Rule>> = {
+  model: is.text,
+  system: is.string,
+  cognition: ports.cognition,
+  builder: is.port("a RequestBuilder", ["build"]),
+  hooks: is.object,
+};
+
+// Keys people put on the agent that belong somewhere else.
+const AGENT_HINTS: Readonly<Record<string, string>> = {
+  tools: "tools go to new ReActCognition({ tools }), passed as { cognition }",
+  tool: "tools go to new ReActCognition({ tools }), passed as { cognition }",
+  provider: "a tool provider goes to new ReActCognition({ provider }), passed as { cognition }",
+  maxIterations: "maxIterations goes to new ReActCognition({ maxIterations })",
+  llm: "the model port goes to the context: makeTestCtx({ llm }) or new Invoker({ llm })",
+  budget: "a budget goes to the context: makeTestCtx({ budget })",
+  chatMiddleware:
+    "middleware goes to makeTestCtx({ chatMiddleware }) or new Invoker({ chatMiddleware })",
+};
+
+const RUN_OPTIONS: Readonly<Record<string, Rule>> = {
+  context: is.arrayOf(is.object),
+  session: is.port("a Session", ["beginRun", "endRun", "run", "append"]),
+};
+
+// The arguments of run/start/stream, checked where they are given, so a
+// missing ctx is a sentence, not "Cannot read properties of undefined".
+function checkRun(
+  agent: string,
+  method: string,
+  task: unknown,
+  ctx: unknown,
+  options: unknown,
+): void {
+  const where = `agent.${method}() of agent "${agent}"`;
+  if (typeof task !== "string") {
+    throw new TypeError(
+      `Cannot run agent "${agent}": the task must be a string, got ${describe(task)}`,
+    );
+  }
+  checkValue(where, "the ctx (second argument)", ctx, ports.ctx);
+  checkOptions(where, options, RUN_OPTIONS, {
+    hints: { budget: "a budget goes to the context: makeTestCtx({ budget })" },
+  });
+}
 
 /** Options for {@linkcode Agent}. */
 export interface AgentOptions {
@@ -108,23 +152,15 @@ export class Agent {
         `Cannot build an Agent: name must be a non-empty string, got ${JSON.stringify(name)}`,
       );
     }
-    if (!options || typeof options.model !== "string" || !options.model) {
+    if (
+      options === undefined || options === null ||
+      (typeof options === "object" && !Array.isArray(options) && options.model === undefined)
+    ) {
       throw new TypeError(
         `Cannot build agent "${name}": pass a model, as in new Agent("${name}", { model: "fake-model" })`,
       );
     }
-    for (const key of Object.keys(options)) {
-      if (!AGENT_OPTIONS.includes(key)) {
-        const near = AGENT_OPTIONS.find((k) =>
-          editDistance(k.toLowerCase(), key.toLowerCase()) <= 2
-        );
-        throw new TypeError(
-          `Cannot build agent "${name}": unknown option "${key}"${
-            near ? `; did you mean "${near}"?` : `; the options are ${AGENT_OPTIONS.join(", ")}`
-          }`,
-        );
-      }
-    }
+    checkOptions(`new Agent("${name}")`, options, AGENT_OPTIONS, { hints: AGENT_HINTS });
     this.name = name;
     this.model = options.model;
     this.system = options.system;
@@ -177,11 +213,7 @@ export class Agent {
     options: AgentRunOptions,
     streaming: boolean,
   ): AsyncGenerator<StreamEvent, AgentResult, undefined> {
-    if (typeof task !== "string") {
-      throw new TypeError(
-        `Cannot run agent "${this.name}": the task must be a string, got ${typeof task}`,
-      );
-    }
+    checkRun(this.name, streaming ? "stream" : "run", task, ctx, options);
     const span = ctx.trace.span("invoke_agent", "client", {
       "gen_ai.agent.name": this.name,
       "gen_ai.request.model": this.model,
@@ -314,6 +346,7 @@ export class Agent {
    * ```
    */
   start(task: string, ctx: RunContext, options: AgentRunOptions = {}): Run {
+    checkRun(this.name, "start", task, ctx, options);
     return new Run((runCtx) => this.#events(task, runCtx, options, true), ctx, {
       name: `run of agent "${this.name}"`,
     });

@@ -18,6 +18,7 @@ import type {
   ToolMiddleware,
   ToolNext,
 } from "./middleware/types.ts";
+import { checkOptions, is } from "./_options.ts";
 
 /** Options for {@linkcode Invoker}. */
 export interface InvokerOptions {
@@ -66,10 +67,18 @@ export class Invoker {
    * @param options The model and the two chains.
    */
   constructor(options: InvokerOptions) {
-    const { llm } = options;
-    if (!llm || typeof llm.chat !== "function") {
+    if (
+      options === undefined || options === null ||
+      (typeof options === "object" && !Array.isArray(options) && !options.llm)
+    ) {
       throw new TypeError("Cannot build an Invoker without an llm: pass new Invoker({ llm })");
     }
+    checkOptions("new Invoker()", options, {
+      llm: is.port("an LLMPort", ["chat"]),
+      chatMiddleware: is.arrayOf(is.middleware("chat")),
+      toolMiddleware: is.arrayOf(is.middleware("tool")),
+    });
+    const { llm } = options;
     this.llm = llm;
     this.chatMiddleware = options.chatMiddleware ? [...options.chatMiddleware] : [];
     this.toolMiddleware = options.toolMiddleware ? [...options.toolMiddleware] : [];

@@ -18,6 +18,7 @@ import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
 import { stopReasonOf } from "./cognition.ts";
+import { checkOptions, is, ports } from "../_options.ts";
 
 /** Options for {@linkcode ReActCognition}: give `tools` or `provider`. */
 export interface ReActOptions {
@@ -79,6 +80,12 @@ export class ReActCognition implements Cognition {
    * @param options Tools or provider, and limits.
    */
   constructor(options: ReActOptions = {}) {
+    checkOptions("new ReActCognition()", options, {
+      tools: is.arrayOf(ports.tool),
+      provider: ports.provider,
+      maxIterations: is.number({ min: 1, integer: true }),
+      toolTimeoutMs: is.positiveMs,
+    }, { hints: { tool: 'did you mean "tools"? (an array: { tools: [myTool] })' } });
     if (options.tools && options.provider) {
       throw new TypeError(
         "Cannot build a ReActCognition with both tools and provider: pass one of them",

@@ -6,6 +6,9 @@ import type { RunContext } from "../context.ts";
 import { editDistance } from "../_edit_distance.ts";
 import type { StreamStage } from "./_stream_stage.ts";
 import { linkSignal } from "../_link_signal.ts";
+import { checkOptions, is, type Rule } from "../_options.ts";
+
+const MS_OPTIONS: Readonly<Record<string, Rule>> = { ms: is.positiveMs };
 
 /** Checks `{ ms }` options when the middleware is built; returns `ms`. */
 export function checkMs(middleware: string, options: unknown): number {
@@ -16,23 +19,19 @@ export function checkMs(middleware: string, options: unknown): number {
       }`,
     );
   }
-  for (const key of Object.keys(options)) {
-    if (key !== "ms") {
-      const hint = editDistance(key.toLowerCase(), "ms") <= 2 || /ms|timeout|millis/i.test(key)
-        ? '; did you mean "ms"?'
-        : '; the only option is "ms"';
-      throw new TypeError(`Cannot build ${middleware}(): unknown option "${key}"${hint}`);
+  const hints: Record<string, string> = {};
+  if (options !== null && typeof options === "object") {
+    for (const key of Object.keys(options)) {
+      if (
+        key !== "ms" &&
+        (editDistance(key.toLowerCase(), "ms") <= 2 || /ms|timeout|millis/i.test(key))
+      ) {
+        hints[key] = 'did you mean "ms"?';
+      }
     }
   }
-  const ms = (options as { ms?: unknown }).ms;
-  if (typeof ms !== "number" || !(ms > 0) || !Number.isFinite(ms)) {
-    throw new RangeError(
-      `Cannot build ${middleware}(): ms must be a positive number of milliseconds, got ${
-        JSON.stringify(ms)
-      }`,
-    );
-  }
-  return ms;
+  checkOptions(`${middleware}()`, options, MS_OPTIONS, { required: ["ms"], hints });
+  return (options as { ms: number }).ms;
 }
 
 /** What {@linkcode Watchdog.fired} resolves with. */

@@ -6,6 +6,7 @@
 import type { KVStore } from "../../ports/kv_store.ts";
 import { storeOf } from "./_store.ts";
 import type { ToolInvocation, ToolMiddleware } from "./types.ts";
+import { checkOptions, is, ports } from "../_options.ts";
 
 /** Options for {@linkcode idempotent}. */
 export interface IdempotentOptions {
@@ -48,6 +49,7 @@ export interface IdempotentOptions {
  * ```
  */
 export function idempotent(options: IdempotentOptions = {}): ToolMiddleware {
+  checkOptions("idempotent()", options, { store: ports.kvStore, key: is.function });
   return {
     name: "idempotent",
     async call(inv, ctx, next) {

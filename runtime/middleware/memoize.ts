@@ -9,6 +9,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import { storeOf } from "./_store.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { replay, streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
+import { checkOptions, is, ports } from "../_options.ts";
 
 /** Options for {@linkcode memoize}. */
 export interface MemoizeOptions {
@@ -73,6 +74,7 @@ export function requestKey(request: ChatRequest): string {
  * ```
  */
 export function memoize(options: MemoizeOptions = {}): ChatMiddleware {
+  checkOptions("memoize()", options, { store: ports.kvStore, key: is.function });
   const keyOf = options.key ?? requestKey;
   // A stream is cached as its events once it completed without an error.
   const stage: StreamStage = async (req, ctx, next) => {

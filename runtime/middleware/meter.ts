@@ -10,6 +10,7 @@ import type { RunContext } from "../context.ts";
 import type { PriceTable } from "../price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
+import { checkOptions, is } from "../_options.ts";
 
 /** Options for {@linkcode meter}. */
 export interface MeterOptions {
@@ -43,6 +44,7 @@ export interface MeterOptions {
  * ```
  */
 export function meter(options: MeterOptions = {}): ChatMiddleware {
+  checkOptions("meter()", options, { prices: is.port("a PriceTable", ["costUnits"]) });
   const charge = (ctx: RunContext, model: string, usage: Usage): void =>
     chargeMeters(ctx, model, usage, options.prices);
   const check = checkMeters;

@@ -9,9 +9,9 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { VectorStore } from "../../ports/vector_store.ts";
 import type { RunContext } from "../context.ts";
 import { MisconfiguredMiddleware } from "../errors.ts";
-import { editDistance } from "../_edit_distance.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { replay, streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
+import { checkOptions, is, ports } from "../_options.ts";
 
 /**
  * Options for {@linkcode semanticMemoize}.
@@ -57,7 +57,6 @@ interface StreamEntry {
   readonly events: readonly StreamEvent[];
 }
 
-const KNOWN = ["vector", "threshold", "context"];
 // Hits examined per lookup: the nearest questions may belong to another context.
 const CANDIDATES = 8;
 
@@ -125,24 +124,12 @@ function vectorOf(vector: VectorStore | undefined, ctx: RunContext): VectorStore
  * ```
  */
 export function semanticMemoize(options: SemanticMemoizeOptions = {}): ChatMiddleware {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) {
-      const near = KNOWN.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
-      throw new TypeError(
-        `Cannot build semanticMemoize(): unknown option "${key}"${
-          near ? `; did you mean "${near}"?` : `; the options are ${KNOWN.join(", ")}`
-        }`,
-      );
-    }
-  }
+  checkOptions("semanticMemoize()", options, {
+    vector: ports.vector,
+    threshold: is.number({ min: Number.MIN_VALUE, max: 1 }),
+    context: is.function,
+  });
   const threshold = options.threshold ?? 0.9;
-  if (typeof threshold !== "number" || !(threshold > 0 && threshold <= 1)) {
-    throw new RangeError(
-      `Cannot build semanticMemoize(): threshold must be a number in (0, 1], got ${
-        JSON.stringify(options.threshold)
-      }`,
-    );
-  }
   const contextOf = options.context ?? defaultContext;
 
   async function lookup<T extends { readonly context: string }>(

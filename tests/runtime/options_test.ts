@@ -318,3 +318,40 @@ Deno.test("ClaudeCliCognition: a reported cost that is not a non-negative number
   );
   assertEquals(budget.spent(), "0.000100");
 });
+
+Deno.test("agent.run/start/stream check the ctx where it is given", async () => {
+  const agent = new Agent("a", { model: "fake-model" });
+  await assertRejects(
+    () => agent.run("x", undefined as never),
+    TypeError,
+    'agent.run() of agent "a": the ctx (second argument) must be a RunContext (makeTestCtx() in tests)',
+  );
+  assertThrows(() => agent.start("x", {} as never), TypeError, "the ctx (second argument)");
+  await assertRejects(
+    () => agent.stream("x", null as never).next(),
+    TypeError,
+    "the ctx (second argument)",
+  );
+  await assertRejects(
+    () => agent.run("x", makeTestCtx({ llm: new FakeLLM("ok") }), { contex: [] } as never),
+    TypeError,
+    'unknown option "contex"; did you mean "context"?',
+  );
+});
+
+Deno.test("new Agent() points tools to ReActCognition; an uncalled middleware factory is one line", async () => {
+  assertThrows(
+    () => new Agent("a", { model: "m", tools: [] } as never),
+    TypeError,
+    "tools go to new ReActCognition({ tools })",
+  );
+  const { meter, retry } = await import("@agentkit/testing/runtime");
+  for (const factory of [meter, retry]) {
+    const e = assertThrows(
+      () => makeTestCtx({ llm: new FakeLLM("x"), chatMiddleware: [factory as never] }),
+      TypeError,
+      `chatMiddleware[0] is the function ${factory.name}, not a middleware; call it: ${factory.name}()`,
+    );
+    assertEquals(e.message.split("\n").length, 1);
+  }
+});

@@ -63,5 +63,5 @@ Deno.test("timeout() validates its options when built", () => {
   const bad = (o: any) => () => timeout(o);
   assertThrows(bad({ msec: 5 }), TypeError, 'unknown option "msec"; did you mean "ms"?');
   assertThrows(bad({ ms: -1 }), RangeError, "positive number");
-  assertThrows(bad({}), RangeError, "got undefined");
+  assertThrows(bad({}), TypeError, 'option "ms" is required');
 });
