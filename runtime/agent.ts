@@ -5,7 +5,7 @@
  */
 import type { Message } from "../ports/message.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
-import { ZERO_USAGE } from "../ports/usage.ts";
+import { addUsage, ZERO_USAGE } from "../ports/usage.ts";
 import {
   type PreparedHooks,
   prepareHooks,
@@ -14,7 +14,20 @@ import {
   runStreamHooks,
 } from "./_hook_chain.ts";
 import { failureOf, settledResult, StreamResult } from "./_stream_result.ts";
-import type { AgentInfo, AgentResult, Cognition, CognitionResult } from "./cognition/cognition.ts";
+import type {
+  AgentInfo,
+  AgentResult,
+  Cognition,
+  CognitionInput,
+  CognitionResult,
+} from "./cognition/cognition.ts";
+import {
+  InvalidOutput,
+  type OutputSchema,
+  type PreparedOutput,
+  prepareOutput,
+  reflection,
+} from "./structured_output.ts";
 import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
 import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
@@ -35,6 +48,7 @@ const AGENT_OPTIONS: Readonly<Record<string, Rule>> = {
   cognition: ports.cognition,
   builder: is.port("a RequestBuilder", ["build"]),
   hooks: is.object,
+  output: is.port("a zod schema", ["safeParse"]),
 };
 
 // Keys people put on the agent that belong somewhere else.
@@ -75,8 +89,8 @@ function checkRun(
   });
 }
 
-/** Options for {@linkcode Agent}. */
-export interface AgentOptions {
+/** Options for {@linkcode Agent}; `D` is the type of `result.data`. */
+export interface AgentOptions<D = undefined> {
   /** The model to call (also the price-table key). */
   readonly model: string;
   /** The system prompt. */
@@ -96,7 +110,18 @@ export interface AgentOptions {
    * @default {{}}
    */
   readonly hooks?: AgentHooks;
+  /**
+   * A zod schema the answer must satisfy. The agent asks the model for JSON
+   * (each request carries `settings.jsonSchema`), parses and validates the
+   * answer, and returns it typed as `result.data`; an invalid answer is
+   * shown to the model once with what was wrong, and a second invalid
+   * answer fails the run with `InvalidOutput`.
+   */
+  readonly output?: OutputSchema<D>;
 }
+
+/** A run's result with its checked structured output (`undefined` without `output`). */
+export type TypedAgentResult<D> = AgentResult & { readonly data: D };
 
 /** Options of one {@linkcode Agent.run}. */
 export interface AgentRunOptions {
@@ -127,7 +152,7 @@ export interface AgentRunOptions {
  * assertEquals(result.usage.inputTokens, 10);
  * ```
  */
-export class Agent {
+export class Agent<D = undefined> {
   /** The agent's name. */
   readonly name: string;
   /** The model. */
@@ -139,6 +164,7 @@ export class Agent {
   readonly #builder: RequestBuilder;
   readonly #info: AgentInfo;
   readonly #hooks: PreparedHooks;
+  readonly #output?: PreparedOutput<D>;
 
   /**
    * Creates the instance.
@@ -146,7 +172,7 @@ export class Agent {
    * @param name The agent's name.
    * @param options Model, system prompt, cognition.
    */
-  constructor(name: string, options: AgentOptions) {
+  constructor(name: string, options: AgentOptions<D>) {
     if (typeof name !== "string" || !name) {
       throw new TypeError(
         `Cannot build an Agent: name must be a non-empty string, got ${JSON.stringify(name)}`,
@@ -168,6 +194,7 @@ export class Agent {
     this.#builder = options.builder ?? new RequestBuilder();
     this.#info = { name, model: options.model, system: options.system };
     this.#hooks = prepareHooks(name, options.hooks);
+    if (options.output !== undefined) this.#output = prepareOutput(options.output, name);
   }
 
   /**
@@ -181,11 +208,15 @@ export class Agent {
    * @returns The result.
    * @throws The error the run failed with.
    */
-  async run(task: string, ctx: RunContext, options: AgentRunOptions = {}): Promise<AgentResult> {
+  async run(
+    task: string,
+    ctx: RunContext,
+    options: AgentRunOptions = {},
+  ): Promise<TypedAgentResult<D>> {
     const events = this.#events(task, ctx, options, false);
     let step = await events.next();
     while (!step.done) step = await events.next();
-    return settledResult(step.value);
+    return settledResult(step.value) as TypedAgentResult<D>;
   }
 
   /**
@@ -202,7 +233,7 @@ export class Agent {
     task: string,
     ctx: RunContext,
     options: AgentRunOptions = {},
-  ): AsyncGenerator<StreamEvent, AgentResult, undefined> {
+  ): AsyncGenerator<StreamEvent, TypedAgentResult<D>, undefined> {
     return this.#events(task, ctx, options, true);
   }
 
@@ -212,7 +243,7 @@ export class Agent {
     ctx: RunContext,
     options: AgentRunOptions,
     streaming: boolean,
-  ): AsyncGenerator<StreamEvent, AgentResult, undefined> {
+  ): AsyncGenerator<StreamEvent, TypedAgentResult<D>, undefined> {
     checkRun(this.name, streaming ? "stream" : "run", task, ctx, options);
     const span = ctx.trace.span("invoke_agent", "client", {
       "gen_ai.agent.name": this.name,
@@ -223,6 +254,7 @@ export class Agent {
     // Inside a session every step of the run is in its async context.
     const inSession = <T>(fn: () => T): T => session ? session.run(fn) : fn();
     let source: AsyncIterator<unknown, unknown> | undefined;
+    const output = this.#output;
     let finished = false;
     let began = false;
     try {
@@ -234,6 +266,7 @@ export class Agent {
       const request = await inSession(() => this.#before(task, options, hc));
       const halted = "reply" in request;
       let prefix: readonly Message[];
+      let input: CognitionInput | undefined;
       if (halted) {
         prefix = [...request.context, { role: "user", content: request.task }];
         source = haltEvents(request.reply, `halted-${ctx.correlationId}`);
@@ -241,41 +274,77 @@ export class Agent {
         prefix = await inSession(() =>
           this.#builder.build(this.#info, request.task, ctx, request.context)
         );
-        const input = { agent: this.#info, task: request.task, messages: prefix, streaming };
-        source = inSession(() => this.cognition.stream(input, ctx)[Symbol.asyncIterator]());
+        input = { agent: this.#info, task: request.task, messages: prefix, streaming };
+        if (output) {
+          input = {
+            ...input,
+            settings: { jsonSchema: output.jsonSchema, jsonSchemaName: output.name },
+          };
+        }
+        const first = input;
+        source = inSession(() => this.cognition.stream(first, ctx)[Symbol.asyncIterator]());
       }
       const hooks = this.#hooks;
-      const fold = new StreamResult();
       const origin = `cognition "${this.cognition.name ?? "anonymous"}"`;
-      const it = source;
-      let rewritten = false;
-      let returned: unknown;
-      for (;;) {
-        const step = session ? await session.run(() => it.next()) : await it.next();
-        if (step.done) {
-          returned = step.value;
+      // `data` is set below only when the output schema passed; typed as D then.
+      let result: TypedAgentResult<D>;
+      let spent = ZERO_USAGE;
+      // One pass per answer: a second only when the first did not match the
+      // output schema, with the model shown what was wrong.
+      for (let attempt = 1;; attempt++) {
+        const fold = new StreamResult();
+        const it = source;
+        let rewritten = false;
+        let returned: unknown;
+        for (;;) {
+          const step = session ? await session.run(() => it.next()) : await it.next();
+          if (step.done) {
+            returned = step.value;
+            break;
+          }
+          const event = checkStreamEvent(step.value, origin);
+          if (!hooks.onStreamEvent.length) {
+            fold.add(event);
+            yield event;
+            continue;
+          }
+          const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
+          if (by !== undefined) rewritten = true;
+          for (const e of out) {
+            const checked = by === undefined
+              ? e as StreamEvent
+              : checkStreamEvent(e, `hook "${by}"`);
+            fold.add(checked);
+            yield checked;
+          }
+        }
+        finished = true;
+        result = fold.result(
+          prefix,
+          checkResult(returned, origin),
+          halted,
+          rewritten,
+        ) as TypedAgentResult<D>;
+        if (attempt > 1) result = { ...result, usage: addUsage(spent, result.usage) };
+        const failure = failureOf(result);
+        if (failure) {
+          spanError(span, failure.error);
+          return result;
+        }
+        if (!output || halted) break;
+        const verdict = output.check(result.output);
+        if (verdict.ok) {
+          result = { ...result, data: verdict.data };
           break;
         }
-        const event = checkStreamEvent(step.value, origin);
-        if (!hooks.onStreamEvent.length) {
-          fold.add(event);
-          yield event;
-          continue;
-        }
-        const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
-        if (by !== undefined) rewritten = true;
-        for (const e of out) {
-          const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
-          fold.add(checked);
-          yield checked;
-        }
-      }
-      finished = true;
-      const result = fold.result(prefix, checkResult(returned, origin), halted, rewritten);
-      const failure = failureOf(result);
-      if (failure) {
-        spanError(span, failure.error);
-        return result;
+        if (attempt === 2) throw new InvalidOutput(this.name, result.output, verdict.issues, 2);
+        spent = result.usage;
+        const again: CognitionInput = {
+          ...input!,
+          messages: [...result.messages, { role: "user", content: reflection(verdict.issues) }],
+        };
+        finished = false;
+        source = inSession(() => this.cognition.stream(again, ctx)[Symbol.asyncIterator]());
       }
       span.setAttribute("agentkit.stop_reason", result.stopReason);
       session?.append({ role: "user", content: request.task }, {

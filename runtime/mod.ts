@@ -64,3 +64,4 @@ export * from "./cli/claude_cli_cognition.ts";
 export * from "./cli/codex_cli_cognition.ts";
 export * from "./cli/codex_cli_session.ts";
 export * from "./providers/mod.ts";
+export * from "./structured_output.ts";

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ChatSettings } from "../../ports/chat.ts";
 import type { Message } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
@@ -59,6 +60,11 @@ export interface CognitionInput {
    * @default {true}
    */
   readonly streaming?: boolean;
+  /**
+   * Settings every model request of the run carries (`jsonSchema` when the
+   * agent has an `output` schema); a cognition passes them on.
+   */
+  readonly settings?: ChatSettings;
 }
 
 /**

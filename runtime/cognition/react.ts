@@ -153,7 +153,7 @@ export class ReActCognition implements Cognition {
       for (let i = 0; i < this.maxIterations; i++) {
         ctx.checkCancelled();
         const turn = new ModelTurn();
-        const request = { messages, model: input.agent.model, tools };
+        const request = { messages, model: input.agent.model, tools, settings: input.settings };
         for await (const event of modelCall(invoker, request, ctx, streaming)) {
           turn.add(event);
           yield event;

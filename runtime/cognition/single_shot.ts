@@ -45,7 +45,11 @@ export class SingleShotCognition implements Cognition {
     ctx: RunContext,
   ): AsyncIterableIterator<StreamEvent, CognitionResult | undefined, undefined> {
     const invoker = ctx.requireInvoker(input.agent.name);
-    const request = { messages: input.messages, model: input.agent.model };
+    const request = {
+      messages: input.messages,
+      model: input.agent.model,
+      settings: input.settings,
+    };
     const events = modelCall(invoker, request, ctx, input.streaming !== false)[
       Symbol.asyncIterator
     ]();
