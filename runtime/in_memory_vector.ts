@@ -5,6 +5,7 @@
  */
 import type { Scope } from "../ports/scope.ts";
 import type { EmbedderPort, VectorHit, VectorStore } from "../ports/vector_store.ts";
+import { checkOptions, is } from "./_options.ts";
 
 /**
  * Options for {@linkcode InMemoryVector}.
@@ -74,19 +75,19 @@ export class InMemoryVector implements VectorStore {
    * @throws {RangeError} When `defaultK` is not a positive integer.
    */
   constructor(options: InMemoryVectorOptions) {
-    if (!options || typeof options.embedder?.embed !== "function") {
+    if (
+      options === undefined || options === null ||
+      (typeof options === "object" && !Array.isArray(options) && options.embedder === undefined)
+    ) {
       throw new TypeError(
         "Cannot build an InMemoryVector without an embedder: pass new InMemoryVector({ embedder }) (FakeEmbedder in tests)",
       );
     }
+    checkOptions("new InMemoryVector()", options, {
+      embedder: is.port("an EmbedderPort", ["embed"]),
+      defaultK: is.number({ min: 1, integer: true }),
+    });
     const k = options.defaultK ?? 4;
-    if (!Number.isInteger(k) || k < 1) {
-      throw new RangeError(
-        `Cannot build an InMemoryVector: defaultK must be a positive integer, got ${
-          JSON.stringify(options.defaultK)
-        }`,
-      );
-    }
     this.#embedder = options.embedder;
     this.#defaultK = k;
   }

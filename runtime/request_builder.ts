@@ -8,6 +8,7 @@ import type { GrounderPort } from "../ports/grounder.ts";
 import type { Message } from "../ports/message.ts";
 import type { Ctx } from "../ports/context.ts";
 import type { AgentInfo } from "./cognition/cognition.ts";
+import { checkOptions, is } from "./_options.ts";
 
 /** Options for {@linkcode RequestBuilder}. */
 export interface RequestBuilderOptions {
@@ -54,6 +55,11 @@ export class RequestBuilder {
    * @param options Grounder and version.
    */
   constructor(options: RequestBuilderOptions = {}) {
+    checkOptions("new RequestBuilder()", options, {
+      grounder: is.port("a GrounderPort", ["ground"]),
+      version: is.text,
+      compactor: is.port("a Compactor", ["compact"]),
+    });
     this.#grounder = options.grounder;
     this.#version = options.version;
     this.#compactor = options.compactor;

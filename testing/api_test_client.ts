@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { checkOptions, is } from "../runtime/internal.ts";
 
 /** Options for {@linkcode ApiTestClient}. */
 export interface ApiTestClientOptions {
@@ -87,6 +88,7 @@ export class ApiTestClient {
    * @param options Session id and agent.
    */
   constructor(url: string | URL, options: ApiTestClientOptions = {}) {
+    checkOptions("new ApiTestClient()", options, { sessionId: is.text, agent: is.text });
     this.url = String(url);
     this.sessionId = options.sessionId ?? crypto.randomUUID();
     this.agent = options.agent;

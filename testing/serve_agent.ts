@@ -11,6 +11,7 @@ import { Session } from "../runtime/session.ts";
 import { hasDenoServe, type HttpReply, listenDeno, listenNode } from "./_http_listen.ts";
 import { nearest } from "./_validate.ts";
 import { makeTestCtx } from "./make_test_ctx.ts";
+import { checkOptions, is, ports } from "../runtime/internal.ts";
 
 /** Options for {@linkcode serveAgent}. */
 export interface ServeAgentOptions {
@@ -93,6 +94,12 @@ export async function serveAgent(
   agent: Agent | readonly Agent[],
   options: ServeAgentOptions = {},
 ): Promise<AgentServer> {
+  checkOptions("serveAgent()", options, {
+    ctx: ports.ctx,
+    port: is.number({ min: 0, max: 65_535, integer: true }),
+    hostname: is.text,
+    store: ports.sessionStore,
+  });
   const agents = new Map<string, Agent>();
   for (const a of Array.isArray(agent) ? agent : [agent]) {
     if (!a || typeof a.run !== "function") {

@@ -10,6 +10,7 @@ import {
   idempotent,
   idleTimeout,
   InMemorySessionStore,
+  InMemoryVector,
   Invoker,
   JsonlSession,
   KvSessionStore,
@@ -18,6 +19,7 @@ import {
   PriceTable,
   Quota,
   ReActCognition,
+  RequestBuilder,
   retry,
   RunContext,
   semanticMemoize,
@@ -28,6 +30,7 @@ import {
 } from "@agentkit/testing/runtime";
 import {
   AgentTest,
+  ApiTestClient,
   FakeAsker,
   FakeClaudeCli,
   FakeClock,
@@ -43,6 +46,7 @@ import {
   RecordingHook,
   RecordingTracer,
   runSettled,
+  serveAgent,
 } from "@agentkit/testing/testing";
 
 export type Call = (bag: unknown) => unknown;
@@ -52,6 +56,8 @@ export interface Entry {
   readonly call: Call;
   /** The keys it needs to be valid at all. */
   readonly base?: Readonly<Record<string, unknown>>;
+  /** Leave it out of the random bags (a valid bag would open a socket). */
+  readonly fuzz?: false;
   /** Per option: values of the wrong type or out of range. */
   readonly bad: Readonly<Record<string, readonly unknown[]>>;
 }
@@ -321,6 +327,24 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
       asker: PORT,
       prices: PORT,
     },
+  },
+  "new InMemoryVector()": {
+    call: (o) => new InMemoryVector(o as never),
+    base: { embedder: new FakeEmbedder() },
+    bad: { embedder: PORT, defaultK: [0, -1, 1.5, "4"] },
+  },
+  "new RequestBuilder()": {
+    call: (o) => new RequestBuilder(o as never),
+    bad: { grounder: PORT, version: TEXT, compactor: PORT },
+  },
+  "serveAgent()": {
+    call: (o) => serveAgent(agent, o as never),
+    fuzz: false,
+    bad: { ctx: PORT, port: [-1, 70_000, 1.5, "80"], hostname: TEXT, store: PORT },
+  },
+  "new ApiTestClient()": {
+    call: (o) => new ApiTestClient("http://127.0.0.1:1/", o as never),
+    bad: { sessionId: TEXT, agent: TEXT },
   },
   "new SummaryCompactor()": {
     call: (o) => new SummaryCompactor(o as never),
