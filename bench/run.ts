@@ -11,7 +11,8 @@
  * 4. runs `deno bench` on bench/deno/ for its own view of our cases;
  * 5. writes bench/RESULTS.md.
  *
- *   deno task bench [--quick] [--passes=N]   (--quick: skip `deno bench`)
+ *   deno task bench [--quick] [--passes=N] [--cases=a,b] [--ours-only=c,d]
+ *   (--quick: skip `deno bench`; --ours-only: no peers on those cases)
  *
  * @module
  */
@@ -24,6 +25,11 @@ const NODE_DIR = join(ROOT, "bench", "node");
 const RUNNER = join(NODE_DIR, "case_runner.mjs");
 const quick = Deno.args.includes("--quick");
 const PASSES = Number(Deno.args.find((a) => a.startsWith("--passes="))?.slice(9) ?? 3);
+const listFlag = (name: string): string[] | undefined =>
+  Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(",");
+// --cases=a,b measures only those cases; --ours-only=c,d runs no peer on those.
+const ONLY_CASES = listFlag("cases");
+const OURS_ONLY = listFlag("ours-only") ?? [];
 
 interface Result {
   impl: string;
@@ -110,6 +116,7 @@ const titles = new Map<string, string>();
 const steps = new Map<string, number>();
 const { allCases } = await import("./deno/_cases.ts");
 for (const c of allCases()) {
+  if (ONLY_CASES && !ONLY_CASES.includes(c.id)) continue;
   ids.push(c.id);
   titles.set(c.id, c.title);
   steps.set(c.id, c.steps);
@@ -145,7 +152,11 @@ const results: Result[] = [];
 for (const id of ids) {
   for (let pass = 1; pass <= PASSES; pass++) {
     log(`${id}, pass ${pass} of ${PASSES}`);
-    for (const impl of ["ours_deno", ...Object.keys(NODE_IMPLS)]) {
+    const impls = OURS_ONLY.includes(id) ? ["ours_deno", "ours"] : [
+      "ours_deno",
+      ...Object.keys(NODE_IMPLS),
+    ];
+    for (const impl of impls) {
       results.push(...await runCase(impl, id, pass));
     }
   }
