@@ -81,3 +81,13 @@ Deno.test("formatUnits() takes the number of decimals, zero included", () => {
   assertEquals(formatUnits(-2_500_000_000_000n, 0), "-3");
   assertEquals(formatUnits(0n, 0), "0");
 });
+
+Deno.test("toUnits() at its edges: one unit, the largest amount, a bare sign, a negative that is not a number", () => {
+  assertEquals(toUnits(1e-12), 1n);
+  assertEquals(toUnits(999_999_999_999_999), 999_999_999_999_999n * UNITS_PER_USD);
+  assertThrows(() => toUnits(1e15), RangeError);
+  assertThrows(() => toUnits("-1"), RangeError);
+  for (const bad of ["+", "-1abc", "-1.2.3"]) {
+    assertThrows(() => toUnits(bad), TypeError, undefined, bad);
+  }
+});

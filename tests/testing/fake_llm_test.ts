@@ -536,3 +536,43 @@ Deno.test("FakeLLM.chat() answers a chunked turn with the join of its chunks", a
   const r = await llm.chat(req("x"));
   assertEquals([r.content, r.toolCalls, r.finishReason], ["Hello", [], "stop"]);
 });
+
+Deno.test("FakeLLM plays text and tool turns the same way through chat and stream", async () => {
+  const llm = FakeLLM.script([
+    { toolCalls: [toolCall("c1", "t", {})] },
+    { content: "hi" },
+    { toolCalls: [toolCall("c2", "t", {})] },
+  ]);
+  const chat = await llm.chat(req("x"));
+  assertEquals([chat.content, chat.finishReason], ["", "tool_calls"]);
+  const text = await collect(llm.stream(req("x")));
+  assertEquals(text.map((e) => e.type === "text_delta" ? e.content : e.type), [
+    "message_start",
+    "hi",
+    "message_end",
+  ]);
+  const ends = [text.at(-1), (await collect(llm.stream(req("x")))).at(-1)];
+  assertEquals(ends.map((e) => e?.type === "message_end" && e.finishReason), [
+    "stop",
+    "tool_calls",
+  ]);
+});
+
+Deno.test("FakeLLM fails a scripted error before the stream in chat and mid-stream in stream", async () => {
+  const llm = FakeLLM.script([{ error: "upstream said no" }, { error: "upstream said no" }]);
+  const blocking = await assertRejects(() => llm.chat(req("x")), ProviderError);
+  assertEquals(blocking.phase, "pre_stream");
+  const event = (await collect(llm.stream(req("x")))).at(-1);
+  const streamed = event?.type === "error" ? event.error : undefined;
+  assertInstanceOf(streamed, ProviderError);
+  assertEquals((streamed as ProviderError).phase, "mid_stream");
+});
+
+Deno.test("FakeLLM holds a gate with no signal anywhere, and answers once it opens", async () => {
+  const gate = Promise.withResolvers<void>();
+  const llm = FakeLLM.script([{ content: "opened", gate: gate.promise }]);
+  const call = llm.chat(req("x"));
+  gate.resolve();
+  assertEquals((await call).content, "opened");
+  assertEquals(llm.cancelled, []);
+});
