@@ -78,6 +78,13 @@ function resultOf(input: CognitionInput, turn: ModelTurn): CognitionResult | und
   const cut = turn.error?.finishReason === "length";
   if ((turn.error && !cut) || turn.finish === undefined) return undefined;
   const { content, calls } = turn;
+  // A model that asks for tools here would get no answer: nothing runs them.
+  if (calls.length && !cut) {
+    throw new UnhandledToolCalls(
+      input.agent.name,
+      calls.map((c) => c.name),
+    );
+  }
   return {
     output: content,
     usage: turn.usage ?? ZERO_USAGE,
@@ -88,4 +95,50 @@ function resultOf(input: CognitionInput, turn: ModelTurn): CognitionResult | und
     ],
     stopReason: cut ? "length" : stopReasonOf(turn.finish),
   };
+}
+
+/**
+ * The model asked for tools, but the agent's cognition does not run tools
+ * (the default single-shot one calls the model once and returns its text),
+ * so the calls would be dropped without an answer. Give the agent a
+ * `ReActCognition({ tools })`, or script a turn without `toolCalls`.
+ *
+ * @example
+ * ```ts
+ * import { Agent, UnhandledToolCalls } from "@agentkit/testing/runtime";
+ * import { toolCall } from "@agentkit/testing/ports";
+ * import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertRejects } from "@std/assert";
+ *
+ * const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "lookup_cert", {})] }]);
+ * const agent = new Agent("sre", { model: "fake-model" });
+ * await assertRejects(
+ *   () => agent.run("why?", makeTestCtx({ llm })),
+ *   UnhandledToolCalls,
+ *   'agent "sre" asked for tool(s) lookup_cert, but its cognition does not run tools',
+ * );
+ * ```
+ */
+export class UnhandledToolCalls extends Error {
+  /** The agent. */
+  readonly agent: string;
+  /** The tools the model asked for, in order. */
+  readonly tools: readonly string[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param agent The agent's name.
+   * @param tools The tools asked for.
+   */
+  constructor(agent: string, tools: readonly string[]) {
+    super(
+      `The model of agent "${agent}" asked for tool(s) ${
+        tools.join(", ")
+      }, but its cognition does not run tools (single-shot); give the agent new ReActCognition({ tools: [...] }) as its cognition, or script a turn without toolCalls`,
+    );
+    this.name = "UnhandledToolCalls";
+    this.agent = agent;
+    this.tools = tools;
+  }
 }

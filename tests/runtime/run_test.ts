@@ -7,6 +7,7 @@ import {
   ReActCognition,
   Run,
   type StreamChunk,
+  UnhandledToolCalls,
 } from "@agentkit/testing/runtime";
 import { ProviderResponseError, type StreamEvent, toolCall } from "@agentkit/testing/ports";
 import {
@@ -115,7 +116,12 @@ Deno.test("Run.events is buffered: a late consumer and several consumers each se
 
 Deno.test("Run.events chunks project only text_delta into delta; the property always exists", async () => {
   const llm = FakeLLM.script([{ chunks: ["a", "b"], toolCalls: [toolCall("c1", "t", {})] }]);
-  const chunks = await collect(plain.start("go", makeTestCtx({ llm })));
+  const run = plain.start("go", makeTestCtx({ llm }));
+  const chunks: StreamChunk[] = [];
+  // Tool calls on a single-shot agent fail the run (UnhandledToolCalls), after its events.
+  await assertRejects(async () => {
+    for await (const c of run.events) chunks.push(c);
+  }, UnhandledToolCalls);
   assertEquals(
     chunks.map((c) => [c.event.type, "delta" in c, c.delta]),
     [
