@@ -55,7 +55,7 @@ function shortName(command: string): string {
 // The publish dry run's warnings we expect, and why they are fine.
 const EXPECTED_WARNINGS: Record<string, string> = {
   "unanalyzable-dynamic-import":
-    "testing/_load_export.ts and testing/agent_test.ts import the agent module a test names at run time; there is nothing to rewrite at publish",
+    "testing/eval/_load_export.ts and testing/eval/agent_test_harness.ts import the agent module a test names at run time; there is nothing to rewrite at publish",
 };
 
 /** What a stage's output counted, in a few words. */

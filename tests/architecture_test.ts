@@ -112,3 +112,40 @@ Deno.test("architecture: runtime/internal.ts is not public, and it is only re-ex
   );
   assert(Object.keys(internal).includes("isAppendOnly"), "the check can see the module's exports");
 });
+
+// Deno's default test glob ({*_,*.,}test.{ts,...}), and the Jest/Vitest ones.
+const TEST_FILE = /(^|[_.])test\.[cm]?[jt]sx?$|\.spec\.[cm]?[jt]sx?$/;
+
+Deno.test("architecture: no product file is named like a test file", async () => {
+  const offenders = [];
+  for (const dir of ["ports", "runtime", "testing"]) {
+    for (const file of await sourceFiles(dir)) {
+      if (TEST_FILE.test(file.slice(file.lastIndexOf("/") + 1))) offenders.push(file);
+    }
+  }
+  assertEquals(offenders, [], "a test runner given the folder would run these as tests");
+  // Guards the guard.
+  for (const name of ["agent_test.ts", "x.test.ts", "test.ts", "x.spec.ts"]) {
+    assert(TEST_FILE.test(name), `${name} is a test-file name`);
+  }
+  for (const name of ["test_config.ts", "make_test_ctx.ts", "api_test_client.ts", "attest.ts"]) {
+    assert(!TEST_FILE.test(name), `${name} is not a test-file name`);
+  }
+});
+
+Deno.test("architecture: each room of testing/ has a mod.ts that testing/mod.ts re-exports", async () => {
+  const entry = stripComments(await Deno.readTextFile(new URL("testing/mod.ts", root_dir)));
+  const rooms: string[] = [];
+  for await (const e of Deno.readDir(new URL("testing/", root_dir))) {
+    if (e.isDirectory && !e.name.startsWith("_")) rooms.push(e.name);
+  }
+  assert(
+    ["cli", "contracts", "eval", "http"].every((r) => rooms.includes(r)),
+    `the rooms are there: ${rooms.sort().join(", ")}`,
+  );
+  const missing = rooms.filter((r) => !importsOf(entry).includes(`./${r}/mod.ts`));
+  assertEquals(missing, [], "re-export each room's mod.ts from testing/mod.ts");
+  for (const room of rooms) {
+    await Deno.stat(new URL(`testing/${room}/mod.ts`, root_dir));
+  }
+});

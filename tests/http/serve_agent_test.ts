@@ -8,7 +8,7 @@ import {
   makeTestCtx,
   serveAgent,
 } from "@agentkit/testing/testing";
-import { listenNode } from "../../testing/_http_listen.ts";
+import { listenNode } from "../../testing/eval/_http_listen.ts";
 
 // An answer that depends on the earlier turns, so a lost session shows.
 function quizLlm(): FakeLLM {

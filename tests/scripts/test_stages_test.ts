@@ -49,7 +49,7 @@ Deno.test("summarize() counts what each kind of stage reports", async (t) => {
     [
       "publish",
       "warning[unanalyzable-dynamic-import]: x\nwarning[unanalyzable-dynamic-import]: y\nSuccess Dry run complete\n",
-      "dry run ok, 2 warning(s) (unanalyzable-dynamic-import: expected, testing/_load_export.ts and testing/agent_test.ts import the agent module a test names at run time; there is nothing to rewrite at publish)",
+      "dry run ok, 2 warning(s) (unanalyzable-dynamic-import: expected, testing/eval/_load_export.ts and testing/eval/agent_test_harness.ts import the agent module a test names at run time; there is nothing to rewrite at publish)",
     ],
     [
       "publish, a new warning",

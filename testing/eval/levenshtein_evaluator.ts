@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { editDistance } from "../runtime/internal.ts";
+import { editDistance } from "../../runtime/internal.ts";
 import type { Metric } from "./evaluation_result.ts";
 import type { Evaluator, LlmInput, ScoreInput } from "./evaluator.ts";
 

@@ -4,15 +4,15 @@
  *
  * @module
  */
-import type { LLMPort } from "../ports/llm.ts";
-import type { Agent } from "../runtime/agent.ts";
-import type { AgentResult } from "../runtime/cognition/cognition.ts";
-import type { RunContext } from "../runtime/context.ts";
-import { Session } from "../runtime/session.ts";
-import { cwdUrl, resolveSpecifier } from "./_env.ts";
+import type { LLMPort } from "../../ports/llm.ts";
+import type { Agent } from "../../runtime/agent.ts";
+import type { AgentResult } from "../../runtime/cognition/cognition.ts";
+import type { RunContext } from "../../runtime/context.ts";
+import { Session } from "../../runtime/session.ts";
+import { cwdUrl, resolveSpecifier } from "../_env.ts";
 import { loadExport } from "./_load_export.ts";
-import { nearest } from "./_validate.ts";
-import { checkOptions, is, ports, type Rule } from "../runtime/internal.ts";
+import { nearest } from "../_validate.ts";
+import { checkOptions, is, ports, type Rule } from "../../runtime/internal.ts";
 import {
   EvaluationFailed,
   type EvaluationMode,
@@ -22,7 +22,7 @@ import {
 import { type Evaluator, MetricNotSupported } from "./evaluator.ts";
 import { LevenshteinEvaluator } from "./levenshtein_evaluator.ts";
 import { LlmJudge } from "./llm_judge.ts";
-import { makeTestCtx } from "./make_test_ctx.ts";
+import { makeTestCtx } from "../make_test_ctx.ts";
 import { QuasiExactEvaluator } from "./quasi_exact_evaluator.ts";
 import { type AgentTestConfig, loadTestConfig } from "./test_config.ts";
 

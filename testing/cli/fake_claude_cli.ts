@@ -5,14 +5,14 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { CliInvocation, CliRun } from "../ports/cli.ts";
-import type { SpawnedProcess, Spawner, SpawnOptions, SpawnPort } from "../ports/spawn.ts";
-import type { HarnessError } from "../runtime/harness_error.ts";
+import type { CliInvocation, CliRun } from "../../ports/cli.ts";
+import type { SpawnedProcess, Spawner, SpawnOptions, SpawnPort } from "../../ports/spawn.ts";
+import type { HarnessError } from "../../runtime/harness_error.ts";
 import { CliScript, parseCliOptions, parseCliRun } from "./_cli_script.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";
-import { nearest, parseOrExplain } from "./_validate.ts";
+import { nearest, parseOrExplain } from "../_validate.ts";
 import { claudeTurn } from "./claude_turn.ts";
-import { InvalidScript } from "./errors.ts";
+import { InvalidScript } from "../errors.ts";
 
 const KNOWN_TYPES = ["system", "assistant", "user", "result"];
 const count = z.number().nonnegative().optional();

@@ -4,8 +4,8 @@
  * @module
  */
 import { z } from "zod";
-import type { CliRun } from "../ports/cli.ts";
-import { parseOrExplain } from "./_validate.ts";
+import type { CliRun } from "../../ports/cli.ts";
+import { parseOrExplain } from "../_validate.ts";
 
 /**
  * A tool the CLI used during the turn, and what the tool returned.

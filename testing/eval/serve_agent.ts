@@ -3,15 +3,15 @@
  *
  * @module
  */
-import type { SessionStore } from "../ports/session_store.ts";
-import type { Agent } from "../runtime/agent.ts";
-import type { RunContext } from "../runtime/context.ts";
-import { InMemorySessionStore } from "../runtime/in_memory_session_store.ts";
-import { Session } from "../runtime/session.ts";
+import type { SessionStore } from "../../ports/session_store.ts";
+import type { Agent } from "../../runtime/agent.ts";
+import type { RunContext } from "../../runtime/context.ts";
+import { InMemorySessionStore } from "../../runtime/in_memory_session_store.ts";
+import { Session } from "../../runtime/session.ts";
 import { hasDenoServe, type HttpReply, listenDeno, listenNode } from "./_http_listen.ts";
-import { nearest } from "./_validate.ts";
-import { makeTestCtx } from "./make_test_ctx.ts";
-import { checkOptions, is, ports } from "../runtime/internal.ts";
+import { nearest } from "../_validate.ts";
+import { makeTestCtx } from "../make_test_ctx.ts";
+import { checkOptions, is, ports } from "../../runtime/internal.ts";
 
 /** Options for {@linkcode serveAgent}. */
 export interface ServeAgentOptions {

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { Scope } from "../ports/scope.ts";
-import type { VectorStore } from "../ports/vector_store.ts";
+import { Scope } from "../../ports/scope.ts";
+import type { VectorStore } from "../../ports/vector_store.ts";
 import { buildCases } from "./_contract.ts";
 import type { ContractCase } from "./contract.ts";
 

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { CheckpointStore } from "../ports/checkpoint_store.ts";
-import { Scope } from "../ports/scope.ts";
+import type { CheckpointStore } from "../../ports/checkpoint_store.ts";
+import { Scope } from "../../ports/scope.ts";
 import { buildCases } from "./_contract.ts";
 import type { ContractCase } from "./contract.ts";
 

@@ -11,7 +11,7 @@ import {
   UnusedTurns,
 } from "@agentkit/testing/testing";
 
-const recordingUrl = new URL("../../examples/sessions/adds_endpoint.jsonl", import.meta.url);
+const recordingUrl = new URL("../../../examples/sessions/adds_endpoint.jsonl", import.meta.url);
 
 async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];

@@ -1,13 +1,13 @@
 // What both CLI doubles share: the finite list of runs, the spawn record,
 // pacing options, ScriptExhausted and verify().
 import { z } from "zod";
-import type { CliInvocation, CliRun } from "../ports/cli.ts";
-import type { SpawnedProcess, SpawnOptions } from "../ports/spawn.ts";
-import type { HarnessError } from "../runtime/harness_error.ts";
-import { SystemClock } from "../runtime/system_clock.ts";
-import { parseOrExplain } from "./_validate.ts";
-import { checkOptions, is, type Rule } from "../runtime/internal.ts";
-import { InvalidScript, ScriptExhausted, UnusedTurns } from "./errors.ts";
+import type { CliInvocation, CliRun } from "../../ports/cli.ts";
+import type { SpawnedProcess, SpawnOptions } from "../../ports/spawn.ts";
+import type { HarnessError } from "../../runtime/harness_error.ts";
+import { SystemClock } from "../../runtime/system_clock.ts";
+import { parseOrExplain } from "../_validate.ts";
+import { checkOptions, is, type Rule } from "../../runtime/internal.ts";
+import { InvalidScript, ScriptExhausted, UnusedTurns } from "../errors.ts";
 import { FakeProcess, type LiveInvocation } from "./_fake_process.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";
 

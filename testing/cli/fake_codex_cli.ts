@@ -3,13 +3,13 @@
  *
  * @module
  */
-import type { CliInvocation, CliRun } from "../ports/cli.ts";
-import type { SpawnedProcess, Spawner, SpawnOptions, SpawnPort } from "../ports/spawn.ts";
-import type { HarnessError } from "../runtime/harness_error.ts";
+import type { CliInvocation, CliRun } from "../../ports/cli.ts";
+import type { SpawnedProcess, Spawner, SpawnOptions, SpawnPort } from "../../ports/spawn.ts";
+import type { HarnessError } from "../../runtime/harness_error.ts";
 import { CliScript, parseCliOptions, parseCliRun } from "./_cli_script.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";
 import { codexTurn } from "./codex_turn.ts";
-import { InvalidScript } from "./errors.ts";
+import { InvalidScript } from "../errors.ts";
 
 /**
  * A double of the `codex` binary at the spawn seam, so a test runs

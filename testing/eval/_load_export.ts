@@ -1,6 +1,6 @@
 // Loads "path/to/module.ts#ExportName" (default export without "#"): how
 // agentkit.test.json names a custom evaluator or a judge.
-import { resolveSpecifier } from "./_env.ts";
+import { resolveSpecifier } from "../_env.ts";
 
 export async function loadExport(spec: string, base: URL, what: string): Promise<unknown> {
   const hash = spec.lastIndexOf("#");

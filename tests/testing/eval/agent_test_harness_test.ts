@@ -15,9 +15,9 @@ import {
   makeTestCtx,
   MetricNotSupported,
 } from "@agentkit/testing/testing";
-import * as quiz from "../fixtures/agent_test/quiz_agent.ts";
+import * as quiz from "../../fixtures/agent_test/quiz_agent.ts";
 
-const fixtures = new URL("../fixtures/agent_test/", import.meta.url);
+const fixtures = new URL("../../fixtures/agent_test/", import.meta.url);
 const off = { config: false } as const;
 
 async function inTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { LLMPort } from "../ports/llm.ts";
+import type { LLMPort } from "../../ports/llm.ts";
 import type { Metric } from "./evaluation_result.ts";
-import { checkOptions, is } from "../runtime/internal.ts";
+import { checkOptions, is } from "../../runtime/internal.ts";
 
 /** Options for {@linkcode LlmJudge}. */
 export interface LlmJudgeOptions {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { CliRun } from "../ports/cli.ts";
-import { InvalidScript } from "./errors.ts";
+import type { CliRun } from "../../ports/cli.ts";
+import { InvalidScript } from "../errors.ts";
 
 /**
  * A stdout line of raw bytes, written exactly as given (the newline is

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { KVStore } from "../ports/kv_store.ts";
-import { Scope } from "../ports/scope.ts";
+import type { KVStore } from "../../ports/kv_store.ts";
+import { Scope } from "../../ports/scope.ts";
 import { buildCases } from "./_contract.ts";
 import type { ContractCase } from "./contract.ts";
 

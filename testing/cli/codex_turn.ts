@@ -4,9 +4,9 @@
  * @module
  */
 import { z } from "zod";
-import type { CliRun } from "../ports/cli.ts";
-import { parseOrExplain } from "./_validate.ts";
-import { InvalidScript } from "./errors.ts";
+import type { CliRun } from "../../ports/cli.ts";
+import { parseOrExplain } from "../_validate.ts";
+import { InvalidScript } from "../errors.ts";
 
 /**
  * A shell command codex ran during the turn.

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { HarnessError } from "../runtime/harness_error.ts";
+import { HarnessError } from "../../runtime/harness_error.ts";
 import type { EvaluationMode, Metric } from "./evaluation_result.ts";
 import type { LlmJudge } from "./llm_judge.ts";
 

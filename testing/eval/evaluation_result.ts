@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AssertionError } from "./assertion_error.ts";
+import { AssertionError } from "../assertion_error.ts";
 
 /** How a comparison is made: offline scoring, an LLM judge, or score then judge. */
 export type EvaluationMode = "score" | "llm" | "fallback";

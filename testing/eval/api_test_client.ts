@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { checkOptions, is } from "../runtime/internal.ts";
+import { checkOptions, is } from "../../runtime/internal.ts";
 
 /** Options for {@linkcode ApiTestClient}. */
 export interface ApiTestClientOptions {

@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { cwdUrl, env, readTextIfExists, resolveSpecifier } from "./_env.ts";
-import { nearest } from "./_validate.ts";
+import { cwdUrl, env, readTextIfExists, resolveSpecifier } from "../_env.ts";
+import { nearest } from "../_validate.ts";
 import type { EvaluationMode } from "./evaluation_result.ts";
 
 /** The file name looked for in the working directory. */

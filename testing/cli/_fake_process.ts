@@ -1,9 +1,9 @@
 // The one replay mechanism both CLI doubles share: a fake process that
 // writes scripted runs (CliRun) to its stdout, one line per read, optionally
 // paced on the run's clock, and exits the way the run says.
-import type { CliInvocation, CliRun } from "../ports/cli.ts";
-import type { ClockPort } from "../ports/clock.ts";
-import type { SpawnedProcess, SpawnExit } from "../ports/spawn.ts";
+import type { CliInvocation, CliRun } from "../../ports/cli.ts";
+import type { ClockPort } from "../../ports/clock.ts";
+import type { SpawnedProcess, SpawnExit } from "../../ports/spawn.ts";
 
 /** A spawn record the double updates while the process runs. */
 export interface LiveInvocation extends CliInvocation {
