@@ -188,7 +188,7 @@ export class AnthropicStream extends WireStream {
   #toolCalls = 0;
 
   constructor() {
-    super("Anthropic");
+    super("Anthropic", "message_stop");
   }
 
   push(message: SseMessage, out: StreamEvent[]): void {
@@ -243,21 +243,12 @@ export class AnthropicStream extends WireStream {
         this.#mergeUsage(event.usage);
         return;
       case "message_stop":
-        return this.#end(out);
+        return this.end(out);
       case "error":
         return this.fail(out, event.error?.message ?? "Anthropic reported an error mid-stream");
       default:
         return; // ping, and event types this port does not use
     }
-  }
-
-  endOfBody(out: StreamEvent[]): void {
-    if (this.finishReason !== undefined) return this.#end(out);
-    this.fail(
-      out,
-      "Anthropic stream ended before message_stop: the connection was cut",
-      { cut: true },
-    );
   }
 
   // message_delta's counters are cumulative totals; a null one is not reported.
@@ -269,14 +260,7 @@ export class AnthropicStream extends WireStream {
     this.usage = usageFromAnthropic(this.#wireUsage);
   }
 
-  #end(out: StreamEvent[]): void {
-    this.done = true;
-    this.start(undefined, out);
-    out.push({
-      type: "message_end",
-      messageId: this.messageId!,
-      finishReason: this.finishReason ?? (this.#toolCalls ? "tool_calls" : "stop"),
-      usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
-    });
+  end(out: StreamEvent[]): void {
+    this.finish(out, this.#toolCalls > 0);
   }
 }

@@ -152,12 +152,12 @@ export class OpenAIChatStream extends WireStream {
   #flushed = false;
 
   constructor() {
-    super("OpenAI");
+    super("OpenAI", "the answer finished (no finish_reason, no [DONE])");
   }
 
   push(message: SseMessage, out: StreamEvent[]): void {
     const data = message.data;
-    if (data === "[DONE]") return this.#end(out);
+    if (data === "[DONE]") return this.end(out);
     const chunk = JSON.parse(data) as OpenAICompletion;
     if (chunk.error) {
       this.start(chunk.id, out);
@@ -194,16 +194,6 @@ export class OpenAIChatStream extends WireStream {
     if (chunk.usage) this.usage = usageFromOpenAI(chunk.usage);
   }
 
-  // Some compatible servers end without [DONE]: a finished answer is complete.
-  endOfBody(out: StreamEvent[]): void {
-    if (this.finishReason !== undefined) return this.#end(out);
-    this.fail(
-      out,
-      "OpenAI stream ended before the answer finished (no finish_reason, no [DONE]): the connection was cut",
-      { cut: true },
-    );
-  }
-
   #flushCalls(out: StreamEvent[]): void {
     if (this.#flushed) return;
     this.#flushed = true;
@@ -218,15 +208,9 @@ export class OpenAIChatStream extends WireStream {
     }
   }
 
-  #end(out: StreamEvent[]): void {
-    this.done = true;
+  end(out: StreamEvent[]): void {
     this.start(undefined, out);
     this.#flushCalls(out);
-    out.push({
-      type: "message_end",
-      messageId: this.messageId!,
-      finishReason: this.finishReason ?? (this.#calls.length ? "tool_calls" : "stop"),
-      usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
-    });
+    this.finish(out, this.#calls.length > 0);
   }
 }

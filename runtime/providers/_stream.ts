@@ -14,7 +14,11 @@ export abstract class WireStream {
   usage: Usage | undefined;
   done = false;
 
-  constructor(readonly provider: string) {}
+  /**
+   * @param provider The provider's name, for messages.
+   * @param terminator What a complete answer ends with, for the message of one cut short.
+   */
+  constructor(readonly provider: string, readonly terminator: string) {}
 
   /** Whether an event was produced, so the call can no longer be retried. */
   get started(): boolean {
@@ -24,8 +28,37 @@ export abstract class WireStream {
   /** Events for one message. */
   abstract push(message: SseMessage, out: StreamEvent[]): void;
 
-  /** Events for a body that ended without the wire's terminator. */
-  abstract endOfBody(out: StreamEvent[]): void;
+  /** The wire's terminator: what is still owed, then `message_end` (see {@linkcode finish}). */
+  abstract end(out: StreamEvent[]): void;
+
+  /**
+   * Events for a body that ended without the wire's terminator. Some
+   * compatible servers omit it: an answer that reported its finish reason is
+   * complete; any other was cut.
+   */
+  endOfBody(out: StreamEvent[]): void {
+    if (this.finishReason !== undefined) return this.end(out);
+    this.fail(
+      out,
+      `${this.provider} stream ended before ${this.terminator}: the connection was cut`,
+      { cut: true },
+    );
+  }
+
+  /**
+   * Ends the stream with `message_end`, carrying the usage reported so far; a
+   * wire that reported no finish reason ended with tool calls if it `hadCalls`.
+   */
+  finish(out: StreamEvent[], hadCalls: boolean): void {
+    this.done = true;
+    this.start(undefined, out);
+    out.push({
+      type: "message_end",
+      messageId: this.messageId!,
+      finishReason: this.finishReason ?? (hadCalls ? "tool_calls" : "stop"),
+      usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
+    });
+  }
 
   start(id: string | undefined, out: StreamEvent[]): void {
     if (this.messageId !== undefined) return;

@@ -13,17 +13,8 @@ import {
   AnthropicStream,
   chatResponseFromAnthropic,
 } from "./_anthropic.ts";
-import {
-  checkPortOptions,
-  type FetchFn,
-  guard,
-  postJson,
-  promptRequest,
-  readEnv,
-  readJson,
-  trimSlash,
-} from "./_http.ts";
-import { readWireStream } from "./_stream.ts";
+import { checkPortOptions, readEnv, trimSlash } from "./_http.ts";
+import { WireClient } from "./_wire_client.ts";
 import { is } from "../_options.ts";
 
 /** Options for {@linkcode AnthropicLLM}. */
@@ -86,10 +77,7 @@ const PORT = "AnthropicLLM";
  * ```
  */
 export class AnthropicLLM implements LLMPort {
-  readonly #url: string;
-  readonly #fetch: FetchFn;
-  readonly #headers: Record<string, string>;
-  readonly #maxTokens: number;
+  readonly #client: WireClient<AnthropicMessage>;
 
   /**
    * Creates the instance.
@@ -100,18 +88,19 @@ export class AnthropicLLM implements LLMPort {
    */
   constructor(options: AnthropicLLMOptions = {}) {
     checkPortOptions(PORT, options, { maxTokens: is.number({ min: 1, integer: true }) });
-    const max = options.maxTokens;
-    this.#maxTokens = max ?? 4096;
-    this.#url = `${trimSlash(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const maxTokens = options.maxTokens ?? 4096;
     const key = options.apiKey ?? readEnv("ANTHROPIC_API_KEY");
-    this.#headers = {
-      "content-type": "application/json",
-      accept: "application/json",
-      "anthropic-version": "2023-06-01",
-      ...(key ? { "x-api-key": key } : {}),
-      ...options.headers,
-    };
+    this.#client = new WireClient({
+      port: PORT,
+      provider: "Anthropic",
+      url: `${trimSlash(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`,
+      fetch: options.fetch,
+      headers: { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key } : {}) },
+      extraHeaders: options.headers,
+      body: (request, stream) => anthropicBody(request, stream, maxTokens),
+      answer: chatResponseFromAnthropic,
+      fold: () => new AnthropicStream(),
+    });
   }
 
   /**
@@ -123,20 +112,8 @@ export class AnthropicLLM implements LLMPort {
    * @throws {ProviderError} Classified as described on the class.
    * @throws {ModelRequestsDisallowed} Under a test context.
    */
-  async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
-    guard(PORT, ctx, this.#fetch);
-    const signal = request.signal ?? ctx?.signal;
-    const response = await postJson(
-      "Anthropic",
-      this.#fetch,
-      this.#url,
-      this.#headers,
-      anthropicBody(request, false, this.#maxTokens),
-      signal,
-      ctx?.clock.now ?? Date.now,
-    );
-    const body = await readJson<AnthropicMessage>("Anthropic", response, signal);
-    return chatResponseFromAnthropic(body, request.model);
+  chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+    return this.#client.chat(request, ctx);
   }
 
   /**
@@ -150,20 +127,7 @@ export class AnthropicLLM implements LLMPort {
    * @throws {ModelRequestsDisallowed} Under a test context.
    */
   stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    const signal = request.signal ?? ctx?.signal;
-    const open = () => {
-      guard(PORT, ctx, this.#fetch);
-      return postJson(
-        "Anthropic",
-        this.#fetch,
-        this.#url,
-        { ...this.#headers, accept: "text/event-stream" },
-        anthropicBody(request, true, this.#maxTokens),
-        signal,
-        ctx?.clock.now ?? Date.now,
-      );
-    };
-    return readWireStream(open, new AnthropicStream(), signal);
+    return this.#client.stream(request, ctx);
   }
 
   /**
@@ -174,6 +138,6 @@ export class AnthropicLLM implements LLMPort {
    * @returns The answer.
    */
   complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.chat(promptRequest(request), ctx);
+    return this.#client.complete(request, ctx);
   }
 }

@@ -7,23 +7,14 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import {
-  checkPortOptions,
-  type FetchFn,
-  guard,
-  postJson,
-  promptRequest,
-  readEnv,
-  readJson,
-  trimSlash,
-} from "./_http.ts";
+import { checkPortOptions, readEnv, trimSlash } from "./_http.ts";
 import {
   chatResponseFromOpenAI,
   openAIChatBody,
   OpenAIChatStream,
   type OpenAICompletion,
 } from "./_openai_chat.ts";
-import { readWireStream } from "./_stream.ts";
+import { WireClient } from "./_wire_client.ts";
 
 /** Options for {@linkcode OpenAIChatLLM}. */
 export interface OpenAIChatLLMOptions {
@@ -82,9 +73,7 @@ const PORT = "OpenAIChatLLM";
  * ```
  */
 export class OpenAIChatLLM implements LLMPort {
-  readonly #url: string;
-  readonly #fetch: FetchFn;
-  readonly #headers: Record<string, string>;
+  readonly #client: WireClient<OpenAICompletion>;
 
   /**
    * Creates the instance.
@@ -94,15 +83,18 @@ export class OpenAIChatLLM implements LLMPort {
    */
   constructor(options: OpenAIChatLLMOptions = {}) {
     checkPortOptions(PORT, options);
-    this.#url = `${trimSlash(options.baseURL ?? "https://api.openai.com/v1")}/chat/completions`;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const key = options.apiKey ?? readEnv("OPENAI_API_KEY");
-    this.#headers = {
-      "content-type": "application/json",
-      accept: "application/json",
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-      ...options.headers,
-    };
+    this.#client = new WireClient({
+      port: PORT,
+      provider: "OpenAI",
+      url: `${trimSlash(options.baseURL ?? "https://api.openai.com/v1")}/chat/completions`,
+      fetch: options.fetch,
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      extraHeaders: options.headers,
+      body: openAIChatBody,
+      answer: chatResponseFromOpenAI,
+      fold: () => new OpenAIChatStream(),
+    });
   }
 
   /**
@@ -114,20 +106,8 @@ export class OpenAIChatLLM implements LLMPort {
    * @throws {ProviderError} Classified as described on the class.
    * @throws {ModelRequestsDisallowed} Under a test context.
    */
-  async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
-    guard(PORT, ctx, this.#fetch);
-    const signal = request.signal ?? ctx?.signal;
-    const response = await postJson(
-      "OpenAI",
-      this.#fetch,
-      this.#url,
-      this.#headers,
-      openAIChatBody(request, false),
-      signal,
-      ctx?.clock.now ?? Date.now,
-    );
-    const body = await readJson<OpenAICompletion>("OpenAI", response, signal);
-    return chatResponseFromOpenAI(body, request.model);
+  chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
+    return this.#client.chat(request, ctx);
   }
 
   /**
@@ -141,20 +121,7 @@ export class OpenAIChatLLM implements LLMPort {
    * @throws {ModelRequestsDisallowed} Under a test context.
    */
   stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    const signal = request.signal ?? ctx?.signal;
-    const open = () => {
-      guard(PORT, ctx, this.#fetch);
-      return postJson(
-        "OpenAI",
-        this.#fetch,
-        this.#url,
-        { ...this.#headers, accept: "text/event-stream" },
-        openAIChatBody(request, true),
-        signal,
-        ctx?.clock.now ?? Date.now,
-      );
-    };
-    return readWireStream(open, new OpenAIChatStream(), signal);
+    return this.#client.stream(request, ctx);
   }
 
   /**
@@ -165,6 +132,6 @@ export class OpenAIChatLLM implements LLMPort {
    * @returns The answer.
    */
   complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.chat(promptRequest(request), ctx);
+    return this.#client.complete(request, ctx);
   }
 }

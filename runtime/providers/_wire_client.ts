@@ -1,0 +1,91 @@
+// The calls both provider ports make, written once: a blocking POST read as
+// JSON, and a streamed POST read as SSE through the wire's fold. A port builds
+// one client in its constructor (URL, headers and the wire's converters are
+// fixed there), so a call allocates nothing the port did not already need.
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
+import type { Ctx } from "../../ports/context.ts";
+import type { CompleteRequest } from "../../ports/llm.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import { type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
+import { readWireStream, type WireStream } from "./_stream.ts";
+
+/** What makes one provider's wire: fixed when its port is built. */
+export interface WireSpec<T> {
+  /** The port's class name, for the test-context guard. */
+  readonly port: string;
+  /** The provider's name, for error messages. */
+  readonly provider: string;
+  /** The endpoint. */
+  readonly url: string;
+  /** The caller's fetch, if any (else the global one, looked up per call). */
+  readonly fetch: FetchFn | undefined;
+  /** The wire's own headers (version, key): sent after the JSON ones. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The caller's extra headers, sent last. */
+  readonly extraHeaders: Readonly<Record<string, string>> | undefined;
+  /** Our request in the wire's JSON. */
+  readonly body: (request: ChatRequest, stream: boolean) => unknown;
+  /** The wire's blocking answer in ours. */
+  readonly answer: (body: T, model: string) => ChatResponse;
+  /** A fresh fold of one streamed answer. */
+  readonly fold: () => WireStream;
+}
+
+/** One provider's HTTP calls. */
+export class WireClient<T> {
+  readonly #spec: WireSpec<T>;
+  readonly #fetch: FetchFn;
+  readonly #headers: Record<string, string>;
+  readonly #streamHeaders: Record<string, string>;
+
+  constructor(spec: WireSpec<T>) {
+    this.#spec = spec;
+    this.#fetch = spec.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#headers = {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...spec.headers,
+      ...spec.extraHeaders,
+    };
+    this.#streamHeaders = { ...this.#headers, accept: "text/event-stream" };
+  }
+
+  /** One blocking call. */
+  async chat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
+    const signal = request.signal ?? ctx?.signal;
+    const response = await this.#post(request, ctx, signal, false);
+    const body = await readJson<T>(this.#spec.provider, response, signal);
+    return this.#spec.answer(body, request.model);
+  }
+
+  /** A system + user prompt, answered blocking. */
+  complete(request: CompleteRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
+    return this.chat(promptRequest(request), ctx);
+  }
+
+  /** One streamed call; the request is sent on the first `next()`. */
+  stream(request: ChatRequest, ctx: Ctx | undefined): AsyncGenerator<StreamEvent, void, undefined> {
+    const signal = request.signal ?? ctx?.signal;
+    return readWireStream(() => this.#post(request, ctx, signal, true), this.#spec.fold(), signal);
+  }
+
+  // The guard runs at send time: for a stream, on its first next().
+  #post(
+    request: ChatRequest,
+    ctx: Ctx | undefined,
+    signal: AbortSignal | undefined,
+    stream: boolean,
+  ): Promise<Response> {
+    const spec = this.#spec;
+    guard(spec.port, ctx, this.#fetch);
+    return postJson(
+      spec.provider,
+      this.#fetch,
+      spec.url,
+      stream ? this.#streamHeaders : this.#headers,
+      spec.body(request, stream),
+      signal,
+      ctx?.clock.now ?? Date.now,
+    );
+  }
+}
