@@ -3,7 +3,7 @@
  *
  * Deno KV is still an unstable API: run Deno with `--unstable-kv` (the test
  * tasks of this package do). Nothing here touches `Deno` until
- * {@linkcode KvSessionStore.open} is called, so importing the package from
+ * {@linkcode KVSessionStore.open} is called, so importing the package from
  * Node is safe; under Node use `InMemorySessionStore` or your own store.
  *
  * @module
@@ -63,15 +63,15 @@ export interface KvAtomicLike {
   commit(): Promise<{ readonly ok: boolean }>;
 }
 
-/** Options for {@linkcode KvSessionStore}. */
-export interface KvSessionStoreOptions {
+/** Options for {@linkcode KVSessionStore}. */
+export interface KVSessionStoreOptions {
   /**
    * The first key part of every entry, to share a database with other data.
    * @default {"agentkit"}
    */
   readonly prefix?: string;
   /**
-   * Whether `close()` closes the database. `KvSessionStore.open` sets it.
+   * Whether `close()` closes the database. `KVSessionStore.open` sets it.
    * @default {false}
    */
   readonly closeKv?: boolean;
@@ -98,10 +98,10 @@ const BATCH_BYTES = 256 * 1024;
  *
  * @example
  * ```ts
- * import { KvSessionStore, Session } from "@agentkit/testing/runtime";
+ * import { KVSessionStore, Session } from "@agentkit/testing/runtime";
  * import { assertEquals } from "@std/assert";
  *
- * await using store = await KvSessionStore.open(":memory:");
+ * await using store = await KVSessionStore.open(":memory:");
  * const session = await Session.open("s-1", { store });
  * session.persistent.set("plan", "pro");
  * session.append({ role: "user", content: "hi" });
@@ -110,7 +110,7 @@ const BATCH_BYTES = 256 * 1024;
  * assertEquals([again.persistent.get("plan"), again.transcript.length], ["pro", 1]);
  * ```
  */
-export class KvSessionStore implements SessionStore, AsyncDisposable {
+export class KVSessionStore implements SessionStore, AsyncDisposable {
   readonly #kv: KvLike;
   readonly #prefix: string;
   readonly #closeKv: boolean;
@@ -123,13 +123,13 @@ export class KvSessionStore implements SessionStore, AsyncDisposable {
    * @param kv The database (`await Deno.openKv(path)`).
    * @param options Key prefix and ownership.
    */
-  constructor(kv: KvLike, options: KvSessionStoreOptions = {}) {
+  constructor(kv: KvLike, options: KVSessionStoreOptions = {}) {
     if (!kv || typeof kv.atomic !== "function") {
       throw new TypeError(
-        "Cannot build a KvSessionStore without a database: pass new KvSessionStore(await Deno.openKv(path)), or use KvSessionStore.open(path)",
+        "Cannot build a KVSessionStore without a database: pass new KVSessionStore(await Deno.openKv(path)), or use KVSessionStore.open(path)",
       );
     }
-    checkOptions("new KvSessionStore()", options, { prefix: is.text, closeKv: is.boolean });
+    checkOptions("new KVSessionStore()", options, { prefix: is.text, closeKv: is.boolean });
     this.#kv = kv;
     this.#prefix = options.prefix ?? "agentkit";
     this.#closeKv = options.closeKv ?? false;
@@ -145,20 +145,20 @@ export class KvSessionStore implements SessionStore, AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { KvSessionStore } from "@agentkit/testing/runtime";
+   * import { KVSessionStore } from "@agentkit/testing/runtime";
    * import { Scope } from "@agentkit/testing/ports";
    * import { assertEquals } from "@std/assert";
    *
-   * await using store = await KvSessionStore.open(":memory:");
+   * await using store = await KVSessionStore.open(":memory:");
    * assertEquals(await store.load(new Scope(), "nobody"), undefined);
    * ```
    */
   static async open(
     path?: string,
-    options: Omit<KvSessionStoreOptions, "closeKv"> = {},
-  ): Promise<KvSessionStore> {
-    if (path !== undefined) checkValue("KvSessionStore.open()", "the path", path, is.text);
-    checkOptions("KvSessionStore.open()", options, { prefix: is.text });
+    options: Omit<KVSessionStoreOptions, "closeKv"> = {},
+  ): Promise<KVSessionStore> {
+    if (path !== undefined) checkValue("KVSessionStore.open()", "the path", path, is.text);
+    checkOptions("KVSessionStore.open()", options, { prefix: is.text });
     const deno = (globalThis as { Deno?: { openKv?: (path?: string) => Promise<KvLike> } }).Deno;
     if (typeof deno?.openKv !== "function") {
       throw new Error(
@@ -167,12 +167,12 @@ export class KvSessionStore implements SessionStore, AsyncDisposable {
           : "Cannot open Deno KV outside Deno: use InMemorySessionStore, or implement SessionStore on your database",
       );
     }
-    return new KvSessionStore(await deno.openKv(path), { ...options, closeKv: true });
+    return new KVSessionStore(await deno.openKv(path), { ...options, closeKv: true });
   }
 
   #base(scope: Scope, id: string): KvKeyPart[] {
     if (this.#closed) {
-      throw new Error(`Cannot use session "${id}": this KvSessionStore is closed`);
+      throw new Error(`Cannot use session "${id}": this KVSessionStore is closed`);
     }
     return [this.#prefix, "session", scope.key(), id];
   }
@@ -265,9 +265,43 @@ export class KvSessionStore implements SessionStore, AsyncDisposable {
     if (this.#closeKv) this.#kv.close();
   }
 
-  /** `await using store = await KvSessionStore.open(...)` closes it. */
+  /** `await using store = await KVSessionStore.open(...)` closes it. */
   [Symbol.asyncDispose](): Promise<void> {
     this.close();
     return Promise.resolve();
   }
 }
+
+/**
+ * The old spelling of {@linkcode KVSessionStore}, the same class.
+ *
+ * @deprecated Use KVSessionStore; removed in the next minor release.
+ *
+ * @example
+ * ```ts
+ * import { KvSessionStore, KVSessionStore } from "@agentkit/testing/runtime";
+ * import { assertStrictEquals } from "@std/assert";
+ *
+ * assertStrictEquals(KvSessionStore, KVSessionStore);
+ * ```
+ */
+export const KvSessionStore: typeof KVSessionStore = KVSessionStore;
+/**
+ * The old spelling of {@linkcode KVSessionStore}, the same class.
+ *
+ * @deprecated Use KVSessionStore; removed in the next minor release.
+ */
+export type KvSessionStore = KVSessionStore;
+
+/**
+ * The old spelling of {@linkcode KVSessionStoreOptions}.
+ *
+ * @deprecated Use KVSessionStoreOptions; removed in the next minor release.
+ *
+ * @example
+ * ```ts
+ * import type { KvSessionStoreOptions } from "@agentkit/testing/runtime";
+ * const options: KvSessionStoreOptions = { prefix: "app" };
+ * ```
+ */
+export type KvSessionStoreOptions = KVSessionStoreOptions;

@@ -7,7 +7,7 @@ import { assert } from "@std/assert";
 import {
   Agent,
   Budget,
-  KvSessionStore,
+  KVSessionStore,
   PriceTable,
   ReActCognition,
   Session,
@@ -17,7 +17,7 @@ import {
   FakeClaudeCli,
   FakeLLM,
   FakeTool,
-  LlmJudge,
+  LLMJudge,
   makeTestCtx,
 } from "@agentkit/testing/testing";
 import { agent, ENTRIES } from "./fuzz/_entries.ts";
@@ -83,8 +83,8 @@ function cases(): Case[] {
   port("new Agent()", () => new Agent("a", undefined as never), ["model", "option"]);
   port("new Agent()", () => new Agent("a", { model: "m", tools: [] } as never), ["tools"]);
   port("new ReActCognition()", () => new ReActCognition({ tool: [] } as never), ['"tool"']);
-  port("new LlmJudge()", () => new LlmJudge({} as never), ["LLMPort", "llm"]);
-  port("new KvSessionStore()", () => new KvSessionStore({} as never), ["database", "kv"]);
+  port("new LLMJudge()", () => new LLMJudge({} as never), ["LLMPort", "llm"]);
+  port("new KVSessionStore()", () => new KVSessionStore({} as never), ["database", "kv"]);
   port("new Session()", () => new Session("", {}), ["id"]);
   port("PriceTable", () => new PriceTable({ m: 5 } as never), ["price", "m"]);
   port("PriceTable", () => new PriceTable(5 as never), ["prices"]);

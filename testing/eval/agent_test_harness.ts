@@ -21,7 +21,7 @@ import {
 } from "./evaluation_result.ts";
 import { type Evaluator, MetricNotSupported } from "./evaluator.ts";
 import { LevenshteinEvaluator } from "./levenshtein_evaluator.ts";
-import { LlmJudge } from "./llm_judge.ts";
+import { LLMJudge } from "./llm_judge.ts";
 import { makeTestCtx } from "../make_test_ctx.ts";
 import { QuasiExactEvaluator } from "./quasi_exact_evaluator.ts";
 import { type AgentTestConfig, loadTestConfig } from "./test_config.ts";
@@ -328,7 +328,7 @@ export class AgentTest implements AsyncDisposable {
       metrics.push(checkMetric(await evaluator.evaluateByScore!(input), evaluator));
     }
     if (mode === "llm" || (mode === "fallback" && !metrics[0].passed)) {
-      const judge = new LlmJudge(judgeLlm!, {
+      const judge = new LLMJudge(judgeLlm!, {
         model: options.judgeModel ?? file.judgeModel,
         threshold: options.judgeThreshold ?? file.judgeThreshold,
       });

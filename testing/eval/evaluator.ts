@@ -5,7 +5,7 @@
  */
 import { HarnessError } from "../../runtime/harness_error.ts";
 import type { EvaluationMode, Metric } from "./evaluation_result.ts";
-import type { LlmJudge } from "./llm_judge.ts";
+import type { LLMJudge } from "./llm_judge.ts";
 
 /**
  * What an evaluator is asked to score.
@@ -33,13 +33,13 @@ export interface ScoreInput {
  *
  * @example
  * ```ts
- * import { FakeLLM, LlmJudge, type LlmInput } from "@agentkit/testing/testing";
- * const input: LlmInput = { actual: "4", expected: ["4"], judge: new LlmJudge(new FakeLLM('{"score": 1}')) };
+ * import { FakeLLM, LLMJudge, type LLMInput } from "@agentkit/testing/testing";
+ * const input: LLMInput = { actual: "4", expected: ["4"], judge: new LLMJudge(new FakeLLM('{"score": 1}')) };
  * ```
  */
-export interface LlmInput extends ScoreInput {
+export interface LLMInput extends ScoreInput {
   /** The judge. */
-  readonly judge: LlmJudge;
+  readonly judge: LLMJudge;
 }
 
 /**
@@ -75,7 +75,7 @@ export interface Evaluator {
   /** Scores offline; the `score` mode and the first step of `fallback`. */
   evaluateByScore?(input: ScoreInput): Metric | Promise<Metric>;
   /** Asks the judge; the `llm` mode and the second step of `fallback`. */
-  evaluateByLlm?(input: LlmInput): Metric | Promise<Metric>;
+  evaluateByLlm?(input: LLMInput): Metric | Promise<Metric>;
 }
 
 /**
@@ -121,3 +121,16 @@ export class MetricNotSupported extends HarnessError {
     this.mode = mode;
   }
 }
+
+/**
+ * The old spelling of {@linkcode LLMInput}.
+ *
+ * @deprecated Use LLMInput; removed in the next minor release.
+ *
+ * @example
+ * ```ts
+ * import { FakeLLM, LLMJudge, type LlmInput } from "@agentkit/testing/testing";
+ * const input: LlmInput = { actual: "4", expected: ["4"], judge: new LLMJudge(new FakeLLM('{"score": 1}')) };
+ * ```
+ */
+export type LlmInput = LLMInput;

@@ -5,7 +5,7 @@
  */
 import { editDistance } from "../../runtime/internal.ts";
 import type { Metric } from "./evaluation_result.ts";
-import type { Evaluator, LlmInput, ScoreInput } from "./evaluator.ts";
+import type { Evaluator, LLMInput, ScoreInput } from "./evaluator.ts";
 
 /**
  * The similarity of two texts from 0 to 1: one minus their edit distance
@@ -75,7 +75,7 @@ export class LevenshteinEvaluator implements Evaluator {
    * @param input The answer, the expected ones and the judge.
    * @returns The judge's metric.
    */
-  evaluateByLlm(input: LlmInput): Promise<Metric> {
+  evaluateByLlm(input: LLMInput): Promise<Metric> {
     return input.judge.evaluate(input.actual, input.expected, input.question);
   }
 }

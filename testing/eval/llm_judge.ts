@@ -7,8 +7,8 @@ import type { LLMPort } from "../../ports/llm.ts";
 import type { Metric } from "./evaluation_result.ts";
 import { checkOptions, is } from "../../runtime/internal.ts";
 
-/** Options for {@linkcode LlmJudge}. */
-export interface LlmJudgeOptions {
+/** Options for {@linkcode LLMJudge}. */
+export interface LLMJudgeOptions {
   /**
    * The model the judge is asked as.
    * @default {"judge-model"}
@@ -65,17 +65,17 @@ export const JUDGE_SYSTEM_PROMPT: string = [
  *
  * @example
  * ```ts
- * import { FakeLLM, LlmJudge } from "@agentkit/testing/testing";
+ * import { FakeLLM, LLMJudge } from "@agentkit/testing/testing";
  * import { assertEquals, assertStringIncludes } from "@std/assert";
  *
  * const llm = new FakeLLM('{"score": 0.9, "reason": "Same winner."}');
- * const judge = new LlmJudge(llm);
+ * const judge = new LLMJudge(llm);
  * const m = await judge.evaluate("Sri Lanka.", ["Sri Lanka won the 1996 world cup."], "Who won in 1996?");
  * assertEquals([m.passed, m.score, m.reason], [true, 0.9, "Same winner."]);
  * assertStringIncludes(llm.requests[0].messages[1].content, "Question: Who won in 1996?");
  * ```
  */
-export class LlmJudge {
+export class LLMJudge {
   /** The model port. */
   readonly llm: LLMPort;
   /** The model name asked for. */
@@ -89,13 +89,13 @@ export class LlmJudge {
    * @param llm The model port.
    * @param options Model and threshold.
    */
-  constructor(llm: LLMPort, options: LlmJudgeOptions = {}) {
+  constructor(llm: LLMPort, options: LLMJudgeOptions = {}) {
     if (!llm || typeof llm.complete !== "function") {
       throw new TypeError(
-        "Cannot build an LlmJudge without a model: pass an LLMPort (a FakeLLM in tests)",
+        "Cannot build an LLMJudge without a model: pass an LLMPort (a FakeLLM in tests)",
       );
     }
-    checkOptions("new LlmJudge()", options, { model: is.text, threshold: is.fraction });
+    checkOptions("new LLMJudge()", options, { model: is.text, threshold: is.fraction });
     const threshold = options.threshold ?? 0.5;
     this.llm = llm;
     this.model = options.model ?? "judge-model";
@@ -112,10 +112,10 @@ export class LlmJudge {
    *
    * @example
    * ```ts
-   * import { FakeLLM, JUDGE_SYSTEM_PROMPT, LlmJudge } from "@agentkit/testing/testing";
+   * import { FakeLLM, JUDGE_SYSTEM_PROMPT, LLMJudge } from "@agentkit/testing/testing";
    * import { assertEquals } from "@std/assert";
    *
-   * const p = new LlmJudge(new FakeLLM("")).prompt("4", ["4", "four"]);
+   * const p = new LLMJudge(new FakeLLM("")).prompt("4", ["4", "four"]);
    * assertEquals(p.system, JUDGE_SYSTEM_PROMPT);
    * assertEquals(p.user, "Reference answers:\n1. 4\n2. four\n\nAnswer to grade:\n4");
    * ```
@@ -140,10 +140,10 @@ export class LlmJudge {
    *
    * @example
    * ```ts
-   * import { FakeLLM, LlmJudge } from "@agentkit/testing/testing";
+   * import { FakeLLM, LLMJudge } from "@agentkit/testing/testing";
    * import { assertEquals } from "@std/assert";
    *
-   * const judge = new LlmJudge(new FakeLLM(""));
+   * const judge = new LLMJudge(new FakeLLM(""));
    * const fence = "\u0060\u0060\u0060";
    * assertEquals(judge.parse(`${fence}json\n{"score": 0.25, "reason": "Wrong year."}\n${fence}`), { score: 0.25, reason: "Wrong year." });
    * assertEquals(judge.parse('{"verdict": "pass"}'), { score: 1, reason: "" });
@@ -213,3 +213,37 @@ function toScore(v: unknown): number | undefined {
   const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
   return typeof n === "number" && n >= 0 && n <= 1 ? n : undefined;
 }
+
+/**
+ * The old spelling of {@linkcode LLMJudge}, the same class.
+ *
+ * @deprecated Use LLMJudge; removed in the next minor release.
+ *
+ * @example
+ * ```ts
+ * import { LlmJudge, LLMJudge } from "@agentkit/testing/testing";
+ * import { assertStrictEquals } from "@std/assert";
+ *
+ * assertStrictEquals(LlmJudge, LLMJudge);
+ * ```
+ */
+export const LlmJudge: typeof LLMJudge = LLMJudge;
+/**
+ * The old spelling of {@linkcode LLMJudge}, the same class.
+ *
+ * @deprecated Use LLMJudge; removed in the next minor release.
+ */
+export type LlmJudge = LLMJudge;
+
+/**
+ * The old spelling of {@linkcode LLMJudgeOptions}.
+ *
+ * @deprecated Use LLMJudgeOptions; removed in the next minor release.
+ *
+ * @example
+ * ```ts
+ * import type { LlmJudgeOptions } from "@agentkit/testing/testing";
+ * const options: LlmJudgeOptions = { threshold: 0.7 };
+ * ```
+ */
+export type LlmJudgeOptions = LLMJudgeOptions;

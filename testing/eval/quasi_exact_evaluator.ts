@@ -4,7 +4,7 @@
  * @module
  */
 import type { Metric } from "./evaluation_result.ts";
-import type { Evaluator, LlmInput, ScoreInput } from "./evaluator.ts";
+import type { Evaluator, LLMInput, ScoreInput } from "./evaluator.ts";
 
 const ARTICLES = /\b(a|an|the)\b/g;
 const PUNCTUATION = /[\p{P}\p{S}]/gu;
@@ -71,7 +71,7 @@ export class QuasiExactEvaluator implements Evaluator {
    * @param input The answer, the expected ones and the judge.
    * @returns The judge's metric.
    */
-  evaluateByLlm(input: LlmInput): Promise<Metric> {
+  evaluateByLlm(input: LLMInput): Promise<Metric> {
     return input.judge.evaluate(input.actual, input.expected, input.question);
   }
 }

@@ -13,7 +13,7 @@ import {
   InMemoryVector,
   Invoker,
   JsonlSession,
-  KvSessionStore,
+  KVSessionStore,
   memoize,
   meter,
   PriceTable,
@@ -41,7 +41,7 @@ import {
   FakeLLM,
   FakeTool,
   HaltingHook,
-  LlmJudge,
+  LLMJudge,
   makeTestCtx,
   RecordingHook,
   RecordingTracer,
@@ -106,8 +106,8 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
     call: (o) => JsonlSession.load("/nonexistent/x.jsonl", o as never),
     bad: { sync: BOOL, lenient: BOOL },
   },
-  "KvSessionStore.open()": {
-    call: (o) => KvSessionStore.open(":memory:", o as never),
+  "KVSessionStore.open()": {
+    call: (o) => KVSessionStore.open(":memory:", o as never),
     bad: { prefix: TEXT },
   },
   "new ClaudeCliCognition()": {
@@ -197,8 +197,8 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
     call: (o) => new RecordingTracer(o as never),
     bad: { exporter: FN },
   },
-  "new LlmJudge()": {
-    call: (o) => new LlmJudge(llm(), o as never),
+  "new LLMJudge()": {
+    call: (o) => new LLMJudge(llm(), o as never),
     bad: { model: TEXT, threshold: [-0.1, 1.5, NaN, "0.5"] },
   },
   "makeTestCtx()": {

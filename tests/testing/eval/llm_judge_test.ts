@@ -1,8 +1,17 @@
-import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { FakeLLM, JUDGE_SYSTEM_PROMPT, LlmJudge } from "@agentkit/testing/testing";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import {
+  FakeLLM,
+  JUDGE_SYSTEM_PROMPT,
+  type LLMInput,
+  type LlmInput,
+  LLMJudge,
+  LlmJudge,
+  type LlmJudgeOptions,
+} from "@agentkit/testing/testing";
+import * as root from "@agentkit/testing";
 
-Deno.test("LlmJudge.prompt() lists the question, the numbered references and the answer", () => {
-  const judge = new LlmJudge(new FakeLLM(""));
+Deno.test("LLMJudge.prompt() lists the question, the numbered references and the answer", () => {
+  const judge = new LLMJudge(new FakeLLM(""));
   const p = judge.prompt("Sri Lanka.", ["Sri Lanka won.", "It was Sri Lanka."], "Who won?");
   assertEquals(p.system, JUDGE_SYSTEM_PROMPT);
   assertEquals(
@@ -13,8 +22,8 @@ Deno.test("LlmJudge.prompt() lists the question, the numbered references and the
   assertStringIncludes(JUDGE_SYSTEM_PROMPT, '{"score": <a number from 0 to 1>');
 });
 
-Deno.test("LlmJudge.parse() reads the verdict forms a model produces", async (t) => {
-  const judge = new LlmJudge(new FakeLLM(""));
+Deno.test("LLMJudge.parse() reads the verdict forms a model produces", async (t) => {
+  const judge = new LLMJudge(new FakeLLM(""));
   const cases: [string, unknown][] = [
     ['{"score": 0.8, "reason": "Same facts."}', { score: 0.8, reason: "Same facts." }],
     ['```json\n{"score": 1}\n```', { score: 1, reason: "" }],
@@ -36,19 +45,33 @@ Deno.test("LlmJudge.parse() reads the verdict forms a model produces", async (t)
   }
 });
 
-Deno.test("LlmJudge.evaluate() makes one complete() call with the model asked for", async () => {
+Deno.test("LLMJudge.evaluate() makes one complete() call with the model asked for", async () => {
   const llm = new FakeLLM('{"score": 0.5, "reason": "Borderline."}');
-  const m = await new LlmJudge(llm, { model: "grader", threshold: 0.5 }).evaluate("a", ["b"]);
+  const m = await new LLMJudge(llm, { model: "grader", threshold: 0.5 }).evaluate("a", ["b"]);
   assertEquals([m.passed, m.code, m.score, m.reason], [true, "passed", 0.5, "Borderline."]);
   assertEquals([llm.calls, llm.requests[0].kind, llm.requests[0].model], [1, "complete", "grader"]);
   assertEquals(llm.requests[0].messages.map((x) => x.role), ["system", "user"]);
 });
 
-Deno.test("new LlmJudge() validates its model and threshold", () => {
-  assertThrows(() => new LlmJudge(undefined as never), TypeError, "pass an LLMPort");
+Deno.test("new LLMJudge() validates its model and threshold", () => {
+  assertThrows(() => new LLMJudge(undefined as never), TypeError, "pass an LLMPort");
   assertThrows(
-    () => new LlmJudge(new FakeLLM(""), { threshold: 2 }),
+    () => new LLMJudge(new FakeLLM(""), { threshold: 2 }),
     RangeError,
     'option "threshold" must be a number from 0 to 1, got 2',
   );
+});
+
+Deno.test("LlmJudge, LlmJudgeOptions and LlmInput are deprecated spellings of the LLM* names", async () => {
+  assert(
+    LlmJudge === LLMJudge && root.LlmJudge === root.LLMJudge,
+    "the same class, at both entries",
+  );
+  const options: LlmJudgeOptions = { model: "grader", threshold: 0.7 };
+  const judge: LlmJudge = new LlmJudge(new FakeLLM('{"score": 0.8}'), options);
+  assert(judge instanceof LLMJudge);
+  const input: LlmInput = { actual: "4", expected: ["4"], judge };
+  const same: LLMInput = input;
+  const m = await same.judge.evaluate(same.actual, same.expected);
+  assertEquals([m.passed, m.threshold, judge.model], [true, 0.7, "grader"]);
 });

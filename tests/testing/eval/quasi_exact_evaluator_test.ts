@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { FakeLLM, LlmJudge, normalizeAnswer, QuasiExactEvaluator } from "@agentkit/testing/testing";
+import { FakeLLM, LLMJudge, normalizeAnswer, QuasiExactEvaluator } from "@agentkit/testing/testing";
 
 Deno.test("normalizeAnswer() drops case, punctuation, articles and extra spaces", () => {
   assertEquals(normalizeAnswer("The Answer:  A cat, an owl!"), "answer cat owl");
@@ -30,7 +30,7 @@ Deno.test("QuasiExactEvaluator.evaluateByLlm() delegates to the judge", async ()
   const m = await new QuasiExactEvaluator().evaluateByLlm({
     actual: "a",
     expected: ["b"],
-    judge: new LlmJudge(llm),
+    judge: new LLMJudge(llm),
   });
   assertEquals([m.name, m.passed, llm.calls], ["llmJudge", true, 1]);
 });
