@@ -1,0 +1,231 @@
+import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
+import {
+  Budget,
+  type ChatMiddleware,
+  Invoker,
+  meter,
+  retry,
+  RunContext,
+  Services,
+  type ToolMiddleware,
+  UnmeteredBudget,
+} from "@agentkit/testing/runtime";
+import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
+import { FakeLLM, FakeTool, RecordingTracer } from "@agentkit/testing/testing";
+import { isInternalError } from "../fuzz/_fuzz.ts";
+
+const request: ChatRequest = { model: "fake-model", messages: [{ role: "user", content: "x" }] };
+
+function ctxOf(invoker: Invoker, extra: { budget?: Budget; trace?: RecordingTracer } = {}) {
+  return new RunContext({
+    services: new Services({ invoker, ...(extra.trace ? { trace: extra.trace } : {}) }),
+    budget: extra.budget,
+  });
+}
+
+// A chat middleware that records the order of both paths.
+function tag(name: string, order: string[]): ChatMiddleware {
+  return {
+    name,
+    async chat(req, ctx, next) {
+      order.push(`${name}>`);
+      const res = await next(req, ctx);
+      order.push(`<${name}`);
+      return res;
+    },
+    async *stream(req, ctx, next) {
+      order.push(`${name}>`);
+      for await (const event of next(req, ctx)) {
+        yield event.type === "text_delta"
+          ? { ...event, content: `${event.content}+${name}` }
+          : event;
+      }
+      order.push(`<${name}`);
+    },
+  };
+}
+
+Deno.test("new Invoker() without an llm, or with no options at all, is a TypeError naming llm", () => {
+  for (const options of [undefined, null, {}, { chatMiddleware: [] }]) {
+    const error = assertThrows(() => new Invoker(options as never), TypeError);
+    // The package's own error, not a crash from inside ("Cannot read properties of undefined").
+    assert(error.message.includes("llm") && !isInternalError(error), error.message);
+  }
+  assertThrows(() => new Invoker([] as never), TypeError);
+  assertThrows(() => new Invoker({ llm: {} as never }), TypeError);
+  assertThrows(() => new Invoker({ llm: new FakeLLM("x"), chatMidleware: [] } as never), TypeError);
+});
+
+Deno.test("new Invoker() rejects a middleware that is not an object with a name, in either chain", () => {
+  const llm = new FakeLLM("x");
+  const both = { chat: () => {}, call: () => {} };
+  for (const bad of [null, 0, "retry", { name: 7 }, both, { ...both, name: 7 }]) {
+    assertThrows(() => new Invoker({ llm, chatMiddleware: [bad as never] }), TypeError);
+    assertThrows(() => new Invoker({ llm, toolMiddleware: [bad as never] }), TypeError);
+  }
+  // A good one after a bad one does not hide it.
+  assertThrows(() => new Invoker({ llm, chatMiddleware: [retry(), null as never] }), TypeError);
+});
+
+Deno.test("Invoker keeps its own copy of the chains; none given is an empty chain", async () => {
+  const order: string[] = [];
+  const chain = [tag("a", order)];
+  const invoker = new Invoker({ llm: new FakeLLM("ok"), chatMiddleware: chain });
+  chain.push(tag("late", order));
+  assertEquals(invoker.chatMiddleware.map((m) => m.name), ["a"]);
+  await invoker.chat(request, ctxOf(invoker));
+  assertEquals(order, ["a>", "<a"]);
+  const bare = new Invoker({ llm: new FakeLLM("ok") });
+  assertEquals([bare.chatMiddleware, bare.toolMiddleware], [[], []]);
+});
+
+Deno.test("Invoker.metered: true when any chat middleware charges, wherever it is in the chain", () => {
+  const llm = new FakeLLM("x");
+  assertEquals(new Invoker({ llm }).metered, false);
+  assertEquals(new Invoker({ llm, chatMiddleware: [retry()] }).metered, false);
+  assertEquals(new Invoker({ llm, chatMiddleware: [meter()] }).metered, true);
+  assertEquals(new Invoker({ llm, chatMiddleware: [meter(), retry()] }).metered, true);
+  assertEquals(new Invoker({ llm, chatMiddleware: [retry(), meter()] }).metered, true);
+  // Only `charges: true` counts; a truthy non-boolean does not.
+  const odd = { name: "odd", charges: "yes", chat: () => {} } as unknown as ChatMiddleware;
+  assertEquals(new Invoker({ llm, chatMiddleware: [odd] }).metered, false);
+  // A middleware in the tool chain never meters model calls.
+  const toolCharges = { name: "t", charges: true, call: () => 1 } as unknown as ToolMiddleware;
+  assertEquals(new Invoker({ llm, toolMiddleware: [toolCharges] }).metered, false);
+});
+
+Deno.test("Invoker refuses to call the model for a context with a budget but no meter, on both paths", async () => {
+  const llm = new FakeLLM("x");
+  const unmetered = new Invoker({ llm });
+  const ctx = ctxOf(unmetered, { budget: new Budget() });
+  await assertRejects(() => unmetered.chat(request, ctx), UnmeteredBudget);
+  await assertRejects(() => Array.fromAsync(unmetered.stream(request, ctx)), UnmeteredBudget);
+  assertEquals(llm.calls, 0);
+  // Without a budget the same invoker calls the model.
+  assertEquals((await unmetered.chat(request, ctxOf(unmetered))).content, "x");
+  const metered = new Invoker({ llm, chatMiddleware: [meter()] });
+  const budget = new Budget();
+  const mctx = ctxOf(metered, { budget });
+  await metered.chat(request, mctx);
+  await Array.fromAsync(metered.stream(request, mctx));
+  assertEquals(budget.calls, 2);
+});
+
+Deno.test("Invoker.chat() skips stream-only middleware; Invoker.stream() runs every layer outermost first", async () => {
+  const order: string[] = [];
+  const chatOnly: ChatMiddleware = { name: "chat-only", chat: (req, ctx, next) => next(req, ctx) };
+  const streamOnly: ChatMiddleware = {
+    name: "stream-only",
+    async *stream(req, ctx, next) {
+      order.push("s>");
+      yield* next(req, ctx);
+    },
+  };
+  const llm = new FakeLLM("hi");
+  const invoker = new Invoker({
+    llm,
+    chatMiddleware: [tag("outer", order), streamOnly, chatOnly, tag("inner", order)],
+  });
+  const ctx = ctxOf(invoker);
+  assertEquals((await invoker.chat(request, ctx)).content, "hi");
+  assertEquals(order, ["outer>", "inner>", "<inner", "<outer"]);
+  order.length = 0;
+  const events = await Array.fromAsync(invoker.stream(request, ctx));
+  assertEquals(order, ["outer>", "s>", "inner>", "<inner", "<outer"]);
+  const text = events.flatMap((e) => e.type === "text_delta" ? [e.content] : []).join("");
+  // The innermost layer sees the model's text first.
+  assertEquals(text, "hi+inner+outer");
+  // A second call reuses the chains composed by the first.
+  order.length = 0;
+  await invoker.chat(request, ctx);
+  await Array.fromAsync(invoker.stream(request, ctx));
+  assertEquals(order, [
+    "outer>",
+    "inner>",
+    "<inner",
+    "<outer",
+    "outer>",
+    "s>",
+    "inner>",
+    "<inner",
+    "<outer",
+  ]);
+  assertEquals(llm.calls, 4);
+});
+
+Deno.test("Invoker.callTool() runs the tool chain outermost first and returns what the tool returned", async () => {
+  const order: string[] = [];
+  const mw = (name: string): ToolMiddleware => ({
+    name,
+    async call(inv, ctx, next) {
+      order.push(`${name}>${inv.call.id}`);
+      const out = await next(inv, ctx);
+      order.push(`<${name}`);
+      return { [name]: out };
+    },
+  });
+  const tool = new FakeTool({ name: "lookup", responder: ({ q }: { q: string }) => q.length });
+  const invoker = new Invoker({
+    llm: new FakeLLM("x"),
+    toolMiddleware: [mw("outer"), mw("inner")],
+  });
+  const ctx = ctxOf(invoker);
+  const inv = { tool, call: { id: "c1", name: "lookup", args: { q: "abc" } }, args: { q: "abcd" } };
+  assertEquals(await invoker.callTool(inv, ctx), { outer: { inner: 4 } });
+  // The tool gets the validated arguments, not the model's raw ones.
+  assertEquals(tool.calls, [{ q: "abcd" }]);
+  assertEquals(order, ["outer>c1", "inner>c1", "<inner", "<outer"]);
+  const bare = new Invoker({ llm: new FakeLLM("x") });
+  assertEquals(await bare.callTool(inv, ctxOf(bare)), 4);
+});
+
+Deno.test("Invoker opens one span per call: chat, streamed chat and tool, each ended, failures recorded", async () => {
+  const ended: string[] = [];
+  const trace = new RecordingTracer({ exporter: (s) => void ended.push(s.name) });
+  const tool = new FakeTool({ name: "lookup", responder: 1 });
+  const broken = new FakeTool({ name: "broken", failWith: new Error("disk full") });
+  const invoker = new Invoker({ llm: FakeLLM.script([{ content: "a" }, { content: "b" }]) });
+  const ctx = ctxOf(invoker, { trace });
+  await invoker.chat(request, ctx);
+  await Array.fromAsync(invoker.stream(request, ctx));
+  await invoker.callTool({ tool, call: { id: "c9", name: "lookup", args: {} }, args: {} }, ctx);
+  await assertRejects(
+    () =>
+      invoker.callTool(
+        { tool: broken, call: { id: "c10", name: "broken", args: {} }, args: {} },
+        ctx,
+      ),
+    Error,
+    "disk full",
+  );
+  const [chat, stream, call, failed] = trace.spans;
+  assertEquals([chat.name, chat.kind, chat.attrs], ["chat", "llm", {
+    "gen_ai.request.model": "fake-model",
+    "gen_ai.response.finish_reason": "stop",
+  }]);
+  assertEquals([stream.name, stream.kind, stream.attrs], ["chat", "llm", {
+    "gen_ai.request.model": "fake-model",
+    streaming: true,
+  }]);
+  assertEquals([call.name, call.kind, call.attrs], ["execute_tool", "tool", {
+    "gen_ai.tool.name": "lookup",
+    "gen_ai.tool.call.id": "c9",
+  }]);
+  assertEquals(failed.events.map((e) => e.name), ["error"]);
+  assertEquals(ended, ["chat", "chat", "execute_tool", "execute_tool"]);
+});
+
+Deno.test("Invoker.stream() opens its span only when consumed, and ends it when the consumer stops", async () => {
+  const ended: string[] = [];
+  const trace = new RecordingTracer({ exporter: (s) => void ended.push(s.name) });
+  const invoker = new Invoker({ llm: FakeLLM.script([{ chunks: ["a", "b"] }]) });
+  const ctx = ctxOf(invoker, { trace });
+  const events = invoker.stream(request, ctx);
+  assertEquals(trace.spans.length, 0);
+  const seen: StreamEvent[] = [];
+  for await (const event of events) {
+    seen.push(event);
+    if (event.type === "text_delta") break;
+  }
+  assertEquals([seen.length, trace.spans.length, ended], [2, 1, ["chat"]]);
+});
