@@ -5,10 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { CliInvocation, CliRun } from "../../ports/cli.ts";
-import type { SpawnedProcess, Spawner, SpawnOptions, SpawnPort } from "../../ports/spawn.ts";
-import type { HarnessError } from "../../runtime/harness_error.ts";
-import { CliScript, parseCliOptions, parseCliRun } from "./_cli_script.ts";
+import type { CliRun } from "../../ports/cli.ts";
+import { parseCliOptions, parseCliRun } from "./_cli_script.ts";
+import { FakeCli } from "./fake_cli.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";
 import { nearest, parseOrExplain } from "../_validate.ts";
 import { claudeTurn } from "./claude_turn.ts";
@@ -73,9 +72,7 @@ const LINE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
  * assertEquals([result.output, result.usage.costUsd, claude.sessionId], ["Hello.", 0.0004, "s-1"]);
  * ```
  */
-export class FakeClaudeCli implements Spawner, Disposable {
-  readonly #script: CliScript;
-
+export class FakeClaudeCli extends FakeCli {
   /**
    * Creates the double from validated turns; use `script()` or `replay()`.
    *
@@ -83,7 +80,7 @@ export class FakeClaudeCli implements Spawner, Disposable {
    * @param options Pacing and finiteness.
    */
   private constructor(turns: readonly CliRun[], options: FakeCliOptions, double: string) {
-    this.#script = new CliScript(double, turns.map(endsWithoutResult), options);
+    super(double, turns.map(endsWithoutResult), options, "session");
   }
 
   /**
@@ -153,66 +150,6 @@ export class FakeClaudeCli implements Spawner, Disposable {
     const o = parseCliOptions(options, "FakeClaudeCli.replay");
     const turns = parseRecording(readRecording(recording));
     return new FakeClaudeCli(turns, o, "FakeClaudeCli.replay");
-  }
-
-  /** Starts a fake claude process (bound: pass `cli.spawn` or `cli` itself). */
-  readonly spawn: SpawnPort = (
-    argv: readonly string[],
-    options?: SpawnOptions,
-  ): SpawnedProcess => this.#script.spawn(argv, options, "session");
-
-  /** Every spawn, in order. */
-  get spawns(): readonly CliInvocation[] {
-    return this.#script.spawns;
-  }
-
-  /**
-   * The argv of spawn `i` (0-based).
-   * @param i Which spawn.
-   * @returns Its argv.
-   * @throws {RangeError} When there was no such spawn.
-   */
-  argv(i: number): readonly string[] {
-    return this.#script.argv(i);
-  }
-
-  /** How many turns were asked for (the failing one included). */
-  get turnsTaken(): number {
-    return this.#script.taken;
-  }
-
-  /** How many turns were never asked for. */
-  get unusedTurns(): number {
-    return Math.max(0, this.#script.runs.length - this.#script.taken);
-  }
-
-  /** Harness errors this double threw (a swallowed one still shows here). */
-  get harnessErrors(): readonly HarnessError[] {
-    return this.#script.harnessErrors;
-  }
-
-  /**
-   * Throws what a finished test must not hide: a harness error the double
-   * threw (even if caught), or `UnusedTurns` when turns were never asked for
-   * (unless `allowUnused` or `repeatLast`).
-   *
-   * @throws {HarnessError} As described.
-   *
-   * @example
-   * ```ts
-   * import { FakeClaudeCli, UnusedTurns } from "@agentkit/testing/testing";
-   * import { assertThrows } from "@std/assert";
-   *
-   * assertThrows(() => FakeClaudeCli.script(["a", "b"]).verify(), UnusedTurns, "used only 0");
-   * ```
-   */
-  verify(): void {
-    this.#script.verify();
-  }
-
-  /** `using cli = FakeClaudeCli.script(...)` verifies at scope exit. */
-  [Symbol.dispose](): void {
-    this.verify();
   }
 }
 

@@ -3,10 +3,9 @@
  *
  * @module
  */
-import type { CliInvocation, CliRun } from "../../ports/cli.ts";
-import type { SpawnedProcess, Spawner, SpawnOptions, SpawnPort } from "../../ports/spawn.ts";
-import type { HarnessError } from "../../runtime/harness_error.ts";
-import { CliScript, parseCliOptions, parseCliRun } from "./_cli_script.ts";
+import type { CliRun } from "../../ports/cli.ts";
+import { parseCliOptions, parseCliRun } from "./_cli_script.ts";
+import { FakeCli } from "./fake_cli.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";
 import { codexTurn } from "./codex_turn.ts";
 import { InvalidScript } from "../errors.ts";
@@ -35,9 +34,7 @@ import { InvalidScript } from "../errors.ts";
  * assertEquals(cli.argv(1).slice(1, 4), ["exec", "resume", "t-42"]);
  * ```
  */
-export class FakeCodexCli implements Spawner, Disposable {
-  readonly #script: CliScript;
-
+export class FakeCodexCli extends FakeCli {
   /**
    * Creates the double from validated turns; use `script()` or `answering()`.
    *
@@ -45,7 +42,7 @@ export class FakeCodexCli implements Spawner, Disposable {
    * @param options Pacing and finiteness.
    */
   private constructor(turns: readonly CliRun[], options: FakeCliOptions, double: string) {
-    this.#script = new CliScript(double, turns, options);
+    super(double, turns, options, "oneshot");
   }
 
   /**
@@ -121,60 +118,5 @@ export class FakeCodexCli implements Spawner, Disposable {
       {},
       "FakeCodexCli.answering",
     );
-  }
-
-  /** Starts a fake codex process (bound: pass `cli.spawn` or `cli` itself). */
-  readonly spawn: SpawnPort = (
-    argv: readonly string[],
-    options?: SpawnOptions,
-  ): SpawnedProcess => this.#script.spawn(argv, options, "oneshot");
-
-  /** Every spawn, in order. */
-  get spawns(): readonly CliInvocation[] {
-    return this.#script.spawns;
-  }
-
-  /**
-   * The argv of spawn `i` (0-based).
-   * @param i Which spawn.
-   * @returns Its argv.
-   * @throws {RangeError} When there was no such spawn.
-   */
-  argv(i: number): readonly string[] {
-    return this.#script.argv(i);
-  }
-
-  /** How many turns were never asked for. */
-  get unusedTurns(): number {
-    return Math.max(0, this.#script.runs.length - this.#script.taken);
-  }
-
-  /** Harness errors this double threw (a swallowed one still shows here). */
-  get harnessErrors(): readonly HarnessError[] {
-    return this.#script.harnessErrors;
-  }
-
-  /**
-   * Throws a harness error the double threw (even if caught), or
-   * `UnusedTurns` when turns were never asked for (unless `allowUnused` or
-   * `repeatLast`).
-   *
-   * @throws {HarnessError} As described.
-   *
-   * @example
-   * ```ts
-   * import { FakeCodexCli, UnusedTurns } from "@agentkit/testing/testing";
-   * import { assertThrows } from "@std/assert";
-   *
-   * assertThrows(() => FakeCodexCli.answering("a").verify(), UnusedTurns);
-   * ```
-   */
-  verify(): void {
-    this.#script.verify();
-  }
-
-  /** `using cli = FakeCodexCli.script(...)` verifies at scope exit. */
-  [Symbol.dispose](): void {
-    this.verify();
   }
 }

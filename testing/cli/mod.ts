@@ -23,5 +23,6 @@ export * from "./claude_turn.ts";
 export * from "./codex_turn.ts";
 export * from "./cli_malformed.ts";
 export * from "./fake_cli_options.ts";
+export * from "./fake_cli.ts";
 export * from "./fake_claude_cli.ts";
 export * from "./fake_codex_cli.ts";
