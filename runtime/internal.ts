@@ -14,6 +14,8 @@
  *   which a fake provider serves as a cut stream.
  * - `IN_PROCESS_FETCH`: marks a fetch that answers in-process, which the
  *   test-context guard lets through.
+ * - `parseArgs`: tool-call arguments from their JSON text (kept raw when
+ *   malformed), read alike by the provider ports and the fake provider.
  * - `editDistance`: the one edit distance, behind every did-you-mean hint
  *   and the Levenshtein evaluator.
  * - `checkOptions`, `checkValue`, `is`, `ports`, `nearest`, `Rule`: the one options
@@ -25,5 +27,6 @@ export { appendOnly, isAppendOnly, release } from "./_append_only.ts";
 export { untilAborted } from "./_until_aborted.ts";
 export { isCut, markCut } from "./_stream_cut.ts";
 export { IN_PROCESS_FETCH } from "./providers/_http.ts";
+export { parseArgs } from "./providers/_tool_args.ts";
 export { editDistance } from "./_edit_distance.ts";
 export { checkOptions, checkValue, is, nearest, ports, type Rule } from "./_options.ts";

@@ -10,7 +10,7 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import { checkOptions as check, checkValue, is, ports } from "../../runtime/internal.ts";
+import { checkOptions as check, checkValue, is, parseArgs, ports } from "../../runtime/internal.ts";
 import { toSdkError } from "./_ai_sdk_error.ts";
 import type {
   AiSdkCallOptions,
@@ -550,15 +550,10 @@ function toToolCall(part: AiSdkPromptPart): ToolCall {
     return { id, name, args: input as Record<string, unknown> };
   }
   if (typeof input === "string") {
-    try {
-      const args = JSON.parse(input);
-      if (args !== null && typeof args === "object" && !Array.isArray(args)) {
-        return { id, name, args };
-      }
-    } catch {
-      // Not JSON: the model sent malformed arguments; keep them as it sent them.
-    }
-    return { id, name, args: {}, rawArgs: input };
+    // JSON text, as the runtime's ports read it; text that is no JSON object
+    // is kept raw. The SDK's input is JSON, so an empty one is malformed too
+    // (where the wire's "" means no arguments).
+    return input === "" ? { id, name, args: {}, rawArgs: "" } : parseArgs(id, name, input);
   }
   return { id, name, args: {}, rawArgs: JSON.stringify(input ?? null) };
 }

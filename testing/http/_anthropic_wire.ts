@@ -1,19 +1,11 @@
 // The Anthropic Messages wire, server side (POST /v1/messages).
-import type { ChatSettings } from "../../ports/chat.ts";
 import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import {
-  argsOf,
-  named,
-  type Problem,
-  record,
-  type StreamEncoder,
-  textOf,
-  type Wire,
-  type WireRequest,
-} from "./_wire.ts";
+import { parseArgs } from "../../runtime/internal.ts";
+import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
+import { NOT_AN_OBJECT, record, type SettingsDraft, textOf, wireRequest } from "./_wire_request.ts";
 
 const STOP: Record<FinishReason, string> = {
   stop: "end_turn",
@@ -224,7 +216,7 @@ export const anthropicWire: Wire = {
   },
   parse(value: unknown): WireRequest | Problem {
     const body = record(value);
-    if (!body) return bad("The request body must be a JSON object.");
+    if (!body) return NOT_AN_OBJECT;
     if (typeof body.model !== "string" || body.model === "") return bad("model: Field required");
     if (typeof body.max_tokens !== "number") return bad("max_tokens: Field required");
     if (!Array.isArray(body.messages)) return bad("messages: Field required");
@@ -243,24 +235,13 @@ export const anthropicWire: Wire = {
     }
     const tools = parseTools(body.tools);
     if (tools && !Array.isArray(tools)) return tools;
-    const s: { maxTokens?: number; temperature?: number; jsonSchema?: Record<string, unknown> } = {
-      maxTokens: body.max_tokens,
-    };
+    const s: SettingsDraft = { maxTokens: body.max_tokens };
     if (typeof body.temperature === "number") s.temperature = body.temperature;
     const format = record(record(body.output_config)?.format) ?? record(body.output_format);
     if (format?.type === "json_schema" && record(format.schema)) {
       s.jsonSchema = record(format.schema);
     }
-    return {
-      chat: {
-        model: body.model,
-        messages,
-        ...(tools && tools.length ? { tools } : {}),
-        settings: s as ChatSettings,
-      },
-      stream: body.stream === true,
-      includeUsage: true,
-    };
+    return wireRequest(body, messages, tools?.length ? tools : undefined, s, true);
   },
   blocking(res, request) {
     const content: Array<Record<string, unknown>> = [];
@@ -272,7 +253,7 @@ export const anthropicWire: Wire = {
         type: "tool_use",
         id: c.id,
         name: c.name,
-        input: c.rawArgs === undefined ? c.args : argsOf(c.rawArgs).args,
+        input: c.rawArgs === undefined ? c.args : parseArgs(c.id, c.name, c.rawArgs).args,
       });
     }
     return {

@@ -4,16 +4,9 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import {
-  argsOf,
-  data,
-  type Problem,
-  record,
-  type StreamEncoder,
-  textOf,
-  type Wire,
-  type WireRequest,
-} from "./_wire.ts";
+import { parseArgs } from "../../runtime/internal.ts";
+import { data, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
+import { NOT_AN_OBJECT, record, type SettingsDraft, textOf, wireRequest } from "./_wire_request.ts";
 
 const ROLES: Record<string, Message["role"]> = {
   system: "system",
@@ -129,7 +122,7 @@ function parseMessages(value: unknown): Message[] | Problem {
           );
         }
         const args = typeof f.arguments === "string" ? f.arguments : "";
-        toolCalls.push({ id: c.id, name: f.name, ...argsOf(args) });
+        toolCalls.push(parseArgs(c.id, f.name, args));
       }
       out.push({ role, content, toolCalls });
       continue;
@@ -162,12 +155,7 @@ function parseTools(value: unknown): ToolSpec[] | Problem | undefined {
 }
 
 function parseSettings(body: Record<string, unknown>): ChatSettings | undefined {
-  const s: {
-    maxTokens?: number;
-    temperature?: number;
-    jsonSchema?: Record<string, unknown>;
-    jsonSchemaName?: string;
-  } = {};
+  const s: SettingsDraft = {};
   const max = body.max_completion_tokens ?? body.max_tokens;
   if (typeof max === "number") s.maxTokens = max;
   if (typeof body.temperature === "number") s.temperature = body.temperature;
@@ -256,7 +244,7 @@ export const openAIChatWire: Wire = {
   errorBody: openAIError,
   parse(value: unknown): WireRequest | Problem {
     const body = record(value);
-    if (!body) return bad("The request body must be a JSON object.");
+    if (!body) return NOT_AN_OBJECT;
     if (typeof body.model !== "string" || body.model === "") {
       return bad("you must provide a model parameter", "model", "missing_required_parameter");
     }
@@ -264,17 +252,8 @@ export const openAIChatWire: Wire = {
     if (!Array.isArray(messages)) return messages;
     const tools = parseTools(body.tools);
     if (tools && !Array.isArray(tools)) return tools;
-    const settings = parseSettings(body);
-    return {
-      chat: {
-        model: body.model,
-        messages,
-        ...(tools ? { tools } : {}),
-        ...(settings ? { settings } : {}),
-      },
-      stream: body.stream === true,
-      includeUsage: record(body.stream_options)?.include_usage === true,
-    };
+    const includeUsage = record(body.stream_options)?.include_usage === true;
+    return wireRequest(body, messages, tools, parseSettings(body), includeUsage);
   },
   blocking(res, request, created) {
     const message: Record<string, unknown> = {

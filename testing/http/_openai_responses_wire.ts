@@ -1,21 +1,14 @@
 // The OpenAI Responses wire, server side (POST /v1/responses): what OpenAI
 // Agents JS speaks by default.
-import type { ChatResponse, ChatSettings } from "../../ports/chat.ts";
+import type { ChatResponse } from "../../ports/chat.ts";
 import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { openAIError, openAIKeyProblem } from "./_openai_chat_wire.ts";
-import {
-  argsOf,
-  named,
-  type Problem,
-  record,
-  type StreamEncoder,
-  textOf,
-  type Wire,
-  type WireRequest,
-} from "./_wire.ts";
+import { parseArgs } from "../../runtime/internal.ts";
+import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
+import { NOT_AN_OBJECT, record, type SettingsDraft, textOf, wireRequest } from "./_wire_request.ts";
 
 const ROLES: Record<string, Message["role"]> = {
   system: "system",
@@ -137,11 +130,8 @@ function parseInput(value: unknown, out: Message[]): Problem | undefined {
       if (typeof item.call_id !== "string" || typeof item.name !== "string") {
         return bad(`Invalid 'input[${i}]': a function_call needs call_id and name.`, `input[${i}]`);
       }
-      const call: ToolCall = {
-        id: item.call_id,
-        name: item.name,
-        ...argsOf(typeof item.arguments === "string" ? item.arguments : ""),
-      };
+      const args = typeof item.arguments === "string" ? item.arguments : "";
+      const call = parseArgs(item.call_id, item.name, args);
       // Calls of one turn follow its message (if any): they join it.
       const last = out.at(-1);
       if (last?.role === "assistant") {
@@ -285,7 +275,7 @@ export const openAIResponsesWire: Wire = {
   errorBody: openAIError,
   parse(value: unknown): WireRequest | Problem {
     const body = record(value);
-    if (!body) return bad("The request body must be a JSON object.");
+    if (!body) return NOT_AN_OBJECT;
     if (typeof body.model !== "string" || body.model === "") {
       return { status: 400, message: "Missing required parameter: 'model'.", param: "model" };
     }
@@ -296,12 +286,7 @@ export const openAIResponsesWire: Wire = {
     const problem = parseInput(body.input, messages);
     if (problem) return problem;
     const tools = parseTools(body.tools);
-    const s: {
-      maxTokens?: number;
-      temperature?: number;
-      jsonSchema?: Record<string, unknown>;
-      jsonSchemaName?: string;
-    } = {};
+    const s: SettingsDraft = {};
     if (typeof body.max_output_tokens === "number") s.maxTokens = body.max_output_tokens;
     if (typeof body.temperature === "number") s.temperature = body.temperature;
     const format = record(record(body.text)?.format);
@@ -309,16 +294,7 @@ export const openAIResponsesWire: Wire = {
       s.jsonSchema = record(format.schema);
       if (typeof format.name === "string") s.jsonSchemaName = format.name;
     }
-    return {
-      chat: {
-        model: body.model,
-        messages,
-        ...(tools ? { tools } : {}),
-        ...(Object.keys(s).length ? { settings: s as ChatSettings } : {}),
-      },
-      stream: body.stream === true,
-      includeUsage: true,
-    };
+    return wireRequest(body, messages, tools, Object.keys(s).length ? s : undefined, true);
   },
   blocking(res: ChatResponse, request, created) {
     const output: Array<Record<string, unknown>> = [];

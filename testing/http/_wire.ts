@@ -60,36 +60,3 @@ export function data(json: unknown): string {
 export function named(event: string, json: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(json)}\n\n`;
 }
-
-/** A plain object, or undefined. */
-export function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : undefined;
-}
-
-/** The text of a content that is a string or an array of text parts. */
-export function textOf(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
-  if (content === null || content === undefined) return "";
-  if (!Array.isArray(content)) return undefined;
-  let text = "";
-  for (const part of content) {
-    const p = record(part);
-    if (!p) return undefined;
-    if (typeof p.text === "string") text += p.text;
-  }
-  return text;
-}
-
-/** Arguments text to an object, or the text kept raw. */
-export function argsOf(text: string): { args: Record<string, unknown>; rawArgs?: string } {
-  if (text === "") return { args: {} };
-  try {
-    const args = JSON.parse(text);
-    if (record(args)) return { args };
-  } catch {
-    // kept raw
-  }
-  return { args: {}, rawArgs: text };
-}
