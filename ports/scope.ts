@@ -35,7 +35,7 @@ export class Scope {
   readonly orgId: number;
   /** The domain. */
   readonly domainId: number;
-  readonly #key: string;
+  #key?: string;
 
   /**
    * Creates the instance.
@@ -44,16 +44,10 @@ export class Scope {
    */
   constructor(options: ScopeOptions = {}) {
     const { orgId = 0, domainId = 0 } = options;
-    for (const [name, v] of [["orgId", orgId], ["domainId", domainId]] as const) {
-      if (!Number.isInteger(v) || v < 0) {
-        throw new RangeError(
-          `Cannot build a Scope: ${name} must be a non-negative integer, got ${JSON.stringify(v)}`,
-        );
-      }
-    }
+    checkId("orgId", orgId);
+    checkId("domainId", domainId);
     this.orgId = orgId;
     this.domainId = domainId;
-    this.#key = `org${orgId}:dom${domainId}`;
   }
 
   /**
@@ -61,6 +55,15 @@ export class Scope {
    * @returns The key.
    */
   key(): string {
-    return this.#key;
+    // Made on first use: most contexts never ask for it.
+    return this.#key ??= `org${this.orgId}:dom${this.domainId}`;
+  }
+}
+
+function checkId(name: string, v: number): void {
+  if (!Number.isInteger(v) || v < 0) {
+    throw new RangeError(
+      `Cannot build a Scope: ${name} must be a non-negative integer, got ${JSON.stringify(v)}`,
+    );
   }
 }

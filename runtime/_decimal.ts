@@ -7,6 +7,13 @@ import { preview } from "./_preview.ts";
 export const SCALE_DIGITS = 12;
 const SCALE = 10n ** BigInt(SCALE_DIGITS);
 
+// Amounts already parsed, by how they were written: a suite builds the same
+// `new Budget({ maxCostUsd: "0.10" })` in every test, and charges the same
+// reported costs, so each is parsed (and checked) once. Bounded: amounts
+// that vary without end are parsed each time past the bound.
+const PARSED = new Map<number | string, { readonly units: bigint; fixed: string | undefined }>();
+const PARSED_MAX = 512;
+
 /**
  * Parses a money amount (`"0.10"`, `0.1`, `1e-7`) into scaled units. An amount
  * is non-negative and finite; a string has at most 12 decimals and no stray
@@ -14,6 +21,8 @@ const SCALE = 10n ** BigInt(SCALE_DIGITS);
  * otherwise become a budget of 0).
  */
 export function toUnits(value: number | string, what = "amount"): bigint {
+  const known = PARSED.get(value);
+  if (known !== undefined) return known.units;
   if (typeof value !== "number" && typeof value !== "string") {
     throw new TypeError(
       `Cannot use ${what} ${preview(value)}: pass a number or a decimal string like "0.10"`,
@@ -30,7 +39,20 @@ export function toUnits(value: number | string, what = "amount"): bigint {
   const [whole, frac = ""] = text.split(".");
   // A string has at most 12 decimals by now; a number is read as it prints,
   // and a float's binary noise past the twelfth decimal is dropped.
-  return BigInt((whole || "0") + frac.padEnd(SCALE_DIGITS, "0").slice(0, SCALE_DIGITS));
+  const units = BigInt((whole || "0") + frac.padEnd(SCALE_DIGITS, "0").slice(0, SCALE_DIGITS));
+  if (PARSED.size < PARSED_MAX) PARSED.set(value, { units, fixed: undefined });
+  return units;
+}
+
+/**
+ * A limit as a `Budget` or a `Quota` keeps it: its units and its 6-decimal
+ * text (`"0.100000"`), both made once per distinct amount.
+ */
+export function limitOf(value: number | string, what: string): { units: bigint; text: string } {
+  const units = toUnits(value, what);
+  const known = PARSED.get(value);
+  if (known === undefined) return { units, text: formatUnits(units) };
+  return { units, text: known.fixed ??= formatUnits(units) };
 }
 
 function numberToPlain(n: number): string {
@@ -44,6 +66,7 @@ function numberToPlain(n: number): string {
  * non-negative, finite, at most 12 decimals, no stray whitespace.
  */
 export function moneyProblem(value: number | string): MoneyProblem | undefined {
+  if (PARSED.has(value)) return undefined;
   const text = moneyText(value);
   if (text === undefined) return undefined;
   return { kind: text.startsWith("is not a decimal") ? "type" : "range", text };

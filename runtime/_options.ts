@@ -34,6 +34,8 @@ export interface CheckSettings {
 }
 
 const TYPE: Fail = { kind: "type" };
+const NO_SETTINGS: CheckSettings = {};
+const NONE: readonly string[] = [];
 const RANGE: Fail = { kind: "range" };
 
 function normalise(s: string): string {
@@ -88,6 +90,25 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+// Above 0 while a caller builds objects from options it has checked itself
+// against the same or stricter rules (makeTestCtx's knobs): the inner
+// constructors skip their own check.
+let prechecked = 0;
+
+/**
+ * Runs `build` with the options checks of the constructors it calls turned
+ * off: for a factory whose own check already covers every option it passes
+ * on, so a test context is not checked three times over.
+ */
+export function withChecked<T>(build: () => T): T {
+  prechecked++;
+  try {
+    return build();
+  } finally {
+    prechecked--;
+  }
+}
+
 /**
  * Checks an options bag against `rules` and returns it. `where` names the
  * entry as a user wrote it: `new Budget()`, `meter()`, `agent.run()`.
@@ -96,9 +117,10 @@ export function checkOptions<T>(
   where: string,
   options: T,
   rules: Readonly<Record<string, Rule>>,
-  settings: CheckSettings = {},
+  settings: CheckSettings = NO_SETTINGS,
 ): T {
-  const required = settings.required ?? [];
+  if (prechecked > 0) return options;
+  const required = settings.required ?? NONE;
   if (options === undefined || (settings.optional && options === null)) {
     if (required.length) {
       throw new TypeError(
@@ -114,19 +136,24 @@ export function checkOptions<T>(
       }`,
     );
   }
-  const known = Object.keys(rules);
   const bag = options as Record<string, unknown>;
-  for (const key of Object.keys(bag)) {
-    if (Object.hasOwn(rules, key)) continue;
-    const hint = settings.hints?.[key];
-    const near = hint ? undefined : nearest(key, known);
-    throw new TypeError(
-      `${where}: unknown option "${key}"${hint ? `; ${hint}` : ""}${
-        near ? `; did you mean "${near}"?` : ""
-      } (the options are ${known.length ? known.join(", ") : "none"})`,
-    );
+  // One pass over the given keys: most bags are small and right, so the
+  // rules of absent options are not visited. An unknown key throws at once
+  // (as before any value is tested); a bad value, or a required option,
+  // sends the check down the ordered pass below, which reports the same
+  // first failure as always.
+  const keys = Object.keys(bag);
+  let ordered = required.length > 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (!Object.hasOwn(rules, key)) unknownOption(where, key, rules, settings);
+    const value = bag[key];
+    if (!ordered && value !== undefined && rules[key].test(value, key) !== undefined) {
+      ordered = true;
+    }
   }
-  for (const key of known) {
+  if (!ordered) return options;
+  for (const key of Object.keys(rules)) {
     const value = bag[key];
     if (value === undefined) {
       if (required.includes(key)) {
@@ -139,6 +166,22 @@ export function checkOptions<T>(
     fail(where, `option "${key}"`, value, rules[key], key);
   }
   return options;
+}
+
+function unknownOption(
+  where: string,
+  key: string,
+  rules: Readonly<Record<string, Rule>>,
+  settings: CheckSettings,
+): never {
+  const known = Object.keys(rules);
+  const hint = settings.hints?.[key];
+  const near = hint ? undefined : nearest(key, known);
+  throw new TypeError(
+    `${where}: unknown option "${key}"${hint ? `; ${hint}` : ""}${
+      near ? `; did you mean "${near}"?` : ""
+    } (the options are ${known.length ? known.join(", ") : "none"})`,
+  );
 }
 
 /** Throws when `value` breaks `rule`; `what` names it (`option "ms"`, `the ctx`). */
@@ -291,6 +334,11 @@ export const is = {
   port: (name: string, methods: readonly string[]): Rule =>
     rule(`${name} (an object with ${methods.map((m) => `${m}()`).join(", ")})`, (v, option) => {
       if (v === null || (typeof v !== "object" && typeof v !== "function")) return TYPE;
+      let all = true;
+      for (let i = 0; all && i < methods.length; i++) {
+        all = typeof (v as Record<string, unknown>)[methods[i]] === "function";
+      }
+      if (all) return undefined;
       const missing = methods.filter((m) =>
         typeof (v as Record<string, unknown>)[m] !== "function"
       );

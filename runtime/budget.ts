@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatUnits, toUnits } from "./_decimal.ts";
+import { formatUnits, limitOf, toUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "./errors.ts";
 import { checkOptions, LIMITS } from "./_options.ts";
 import type { Charge, Meter } from "./meter.ts";
@@ -55,8 +55,9 @@ export class Budget implements Meter {
   constructor(options: BudgetOptions = {}) {
     checkOptions("new Budget()", options, LIMITS);
     if (options.maxCostUsd !== undefined) {
-      this.#maxUnits = toUnits(options.maxCostUsd, "maxCostUsd");
-      this.maxCostUsd = formatUnits(this.#maxUnits);
+      const limit = limitOf(options.maxCostUsd, "maxCostUsd");
+      this.#maxUnits = limit.units;
+      this.maxCostUsd = limit.text;
     }
     this.maxCalls = options.maxCalls;
     this.maxTokens = options.maxTokens;

@@ -18,7 +18,13 @@ import type {
   ToolMiddleware,
   ToolNext,
 } from "./middleware/types.ts";
-import { checkOptions, is } from "./_options.ts";
+import { checkOptions, is, type Rule } from "./_options.ts";
+
+const INVOKER_OPTIONS: Readonly<Record<string, Rule>> = {
+  llm: is.port("an LLMPort", ["chat"]),
+  chatMiddleware: is.arrayOf(is.middleware("chat")),
+  toolMiddleware: is.arrayOf(is.middleware("tool")),
+};
 
 /** Options for {@linkcode Invoker}. */
 export interface InvokerOptions {
@@ -73,11 +79,7 @@ export class Invoker {
     ) {
       throw new TypeError("Cannot build an Invoker without an llm: pass new Invoker({ llm })");
     }
-    checkOptions("new Invoker()", options, {
-      llm: is.port("an LLMPort", ["chat"]),
-      chatMiddleware: is.arrayOf(is.middleware("chat")),
-      toolMiddleware: is.arrayOf(is.middleware("tool")),
-    });
+    checkOptions("new Invoker()", options, INVOKER_OPTIONS);
     const { llm } = options;
     this.llm = llm;
     this.chatMiddleware = options.chatMiddleware ? [...options.chatMiddleware] : [];

@@ -5,7 +5,7 @@
  */
 import type { Ctx } from "../ports/context.ts";
 import type { Scope } from "../ports/scope.ts";
-import { formatUnits, toUnits } from "./_decimal.ts";
+import { formatUnits, limitOf } from "./_decimal.ts";
 import { BudgetExceeded } from "./errors.ts";
 import { checkOptions, LIMITS } from "./_options.ts";
 import type { Charge, Meter } from "./meter.ts";
@@ -141,8 +141,9 @@ export class Quota implements Meter {
   constructor(options: QuotaOptions = {}) {
     checkOptions("new Quota()", options, LIMITS);
     if (options.maxCostUsd !== undefined) {
-      this.#maxUnits = toUnits(options.maxCostUsd, "maxCostUsd");
-      this.maxCostUsd = formatUnits(this.#maxUnits);
+      const limit = limitOf(options.maxCostUsd, "maxCostUsd");
+      this.#maxUnits = limit.units;
+      this.maxCostUsd = limit.text;
     }
     this.maxCalls = options.maxCalls;
     this.maxTokens = options.maxTokens;

@@ -5,7 +5,7 @@
  */
 import FakeTimers from "@sinonjs/fake-timers";
 import type { ClockPort } from "../ports/clock.ts";
-import { checkOptions, is } from "../runtime/internal.ts";
+import { checkOptions, is, type Rule } from "../runtime/internal.ts";
 
 /** Options for {@linkcode FakeClock}. */
 export interface FakeClockOptions {
@@ -31,6 +31,10 @@ const SETTLE_TURNS = 64;
 // consecutive firings with no new sleep in between.
 const MAX_CHAINED_FIRINGS = 10_000;
 const RESOLVED: Promise<void> = Promise.resolve();
+const CLOCK_OPTIONS: Readonly<Record<string, Rule>> = {
+  start: is.number(),
+  autoAdvance: is.boolean,
+};
 
 // deno-lint-ignore no-explicit-any
 type EngineClock = any;
@@ -89,7 +93,7 @@ export class FakeClock implements ClockPort, Disposable {
    * @param options Start time and auto-advance.
    */
   constructor(options: FakeClockOptions = {}) {
-    checkOptions("new FakeClock()", options, { start: is.number(), autoAdvance: is.boolean });
+    checkOptions("new FakeClock()", options, CLOCK_OPTIONS);
     const start = options.start ?? 0;
     this.autoAdvance = options.autoAdvance ?? true;
     this.#start = start;

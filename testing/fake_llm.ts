@@ -303,7 +303,7 @@ export class FakeLLM implements LLMPort, Disposable {
         "FakeLLM.script needs at least one turn; a script of none would fail on the first call",
       );
     }
-    const parsed = turns.map((t, i) => parseTurn(t, `turn ${i + 1}`));
+    const parsed = turns.map((t, i) => parseTurn(t, turnName(i)));
     const fake = new FakeLLM("", options);
     fake.#answer = { kind: "script", turns: parsed };
     return fake;
@@ -806,6 +806,13 @@ function checkOptions(options: FakeLLMOptions): FakeLLMOptions {
   }
   if (options.usage !== undefined) parseTurn({ usage: options.usage }, "FakeLLM options");
   return options;
+}
+
+// The names of the first turns, made once: a script is built in every test.
+const TURN_NAMES: readonly string[] = Array.from({ length: 32 }, (_, i) => `turn ${i + 1}`);
+
+function turnName(i: number): string {
+  return i < TURN_NAMES.length ? TURN_NAMES[i] : `turn ${i + 1}`;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

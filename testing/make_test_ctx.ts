@@ -19,7 +19,14 @@ import type { Meter } from "../runtime/meter.ts";
 import type { ChatMiddleware, ToolMiddleware } from "../runtime/middleware/types.ts";
 import type { PriceTable } from "../runtime/price_table.ts";
 import { Services } from "../runtime/services.ts";
-import { checkOptions, is, ports, type Rule } from "../runtime/internal.ts";
+import {
+  checkOptions,
+  type CheckSettings,
+  is,
+  ports,
+  type Rule,
+  withChecked,
+} from "../runtime/internal.ts";
 import { FakeClock } from "./fake_clock.ts";
 
 /** The knobs of {@linkcode makeTestCtx}; every one is optional. */
@@ -92,10 +99,12 @@ const KNOBS: Readonly<Record<string, Rule>> = {
   allowModelRequests: is.boolean,
 };
 
-const HINTS: Readonly<Record<string, string>> = {
-  tools: "tools go to new ReActCognition({ tools }) or a FakeTool in a ScriptedProvider",
-  model: 'the model goes to new Agent(name, { model: "..." })',
-  provider: "a tool provider goes to new ReActCognition({ provider })",
+const HINTS: CheckSettings = {
+  hints: {
+    tools: "tools go to new ReActCognition({ tools }) or a FakeTool in a ScriptedProvider",
+    model: 'the model goes to new Agent(name, { model: "..." })',
+    provider: "a tool provider goes to new ReActCognition({ provider })",
+  },
 };
 
 /**
@@ -132,7 +141,7 @@ const HINTS: Readonly<Record<string, string>> = {
  * ```
  */
 export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
-  checkOptions("makeTestCtx()", options, KNOBS, { hints: HINTS });
+  checkOptions("makeTestCtx()", options, KNOBS, HINTS);
   const o = options;
   if (o.llm && o.invoker) {
     throw new TypeError(
@@ -144,6 +153,12 @@ export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
       "Cannot build a test context with invoker and chatMiddleware/toolMiddleware: a built invoker has its chains; put the middleware in new Invoker({ llm, chatMiddleware }) or pass llm instead",
     );
   }
+  // Every option below was checked against KNOBS (the same rules or
+  // stricter), so the constructors skip their own checks.
+  return withChecked(() => build(o));
+}
+
+function build(o: TestCtxOptions): RunContext {
   const invoker = o.invoker ??
     (o.llm
       ? new Invoker({
@@ -152,18 +167,18 @@ export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
         toolMiddleware: o.toolMiddleware,
       })
       : undefined);
-  // Only set fields are forwarded, so Services keeps its own defaults
-  // (NoopObserver, NoopTrace) instead of receiving undefined.
+  // Unset fields stay undefined: Services gives them its own defaults
+  // (NoopObserver, NoopTrace, PriceTable.default()).
   const services = new Services({
     invoker,
     clock: o.clock ?? new FakeClock(),
-    ...(o.observer ? { observer: o.observer } : {}),
-    ...(o.trace ? { trace: o.trace } : {}),
-    ...(o.store ? { store: o.store } : {}),
-    ...(o.vector ? { vector: o.vector } : {}),
-    ...(o.checkpointer ? { checkpointer: o.checkpointer } : {}),
-    ...(o.asker ? { asker: o.asker } : {}),
-    ...(o.prices ? { prices: o.prices } : {}),
+    observer: o.observer,
+    trace: o.trace,
+    store: o.store,
+    vector: o.vector,
+    checkpointer: o.checkpointer,
+    asker: o.asker,
+    prices: o.prices,
   });
   return new RunContext({
     services,

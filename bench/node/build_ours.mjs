@@ -5,7 +5,7 @@
 //
 // The package comes from, in order: --from (bench/run.ts passes a fresh
 // `deno task build:npm --out=...`), the repository's dist/npm, or (always
-// with --transpile) a local transpile of the sources with esbuild (zod and @sinonjs/fake-timers stay
+// with --transpile) a local transpile of the sources with esbuild (zod, @sinonjs/fake-timers and eventsource-parser stay
 // external, resolved from this harness's node_modules like a consumer's).
 // It is installed as node_modules/@agentkit/testing; the cases bundle, which
 // keeps `@agentkit/testing/*` and `zod` external, goes to
@@ -49,7 +49,7 @@ if (from) {
     platform: "node",
     target: "node20",
     outdir: target,
-    external: ["zod", "@sinonjs/fake-timers"],
+    external: ["zod", "@sinonjs/fake-timers", "eventsource-parser"],
     logLevel: "warning",
   });
   const exports = {};

@@ -18,7 +18,7 @@ import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
 import { stopReasonOf } from "./cognition.ts";
-import { checkOptions, is, ports } from "../_options.ts";
+import { checkOptions, type CheckSettings, is, ports, type Rule } from "../_options.ts";
 
 /** Options for {@linkcode ReActCognition}: give `tools` or `provider`. */
 export interface ReActOptions {
@@ -34,6 +34,16 @@ export interface ReActOptions {
   /** A deadline per tool call on `ctx.clock`; a late call becomes an error tool message. */
   readonly toolTimeoutMs?: number;
 }
+
+const REACT_OPTIONS: Readonly<Record<string, Rule>> = {
+  tools: is.arrayOf(ports.tool),
+  provider: ports.provider,
+  maxIterations: is.number({ min: 1, integer: true }),
+  toolTimeoutMs: is.positiveMs,
+};
+const REACT_HINTS: CheckSettings = {
+  hints: { tool: 'did you mean "tools"? (an array: { tools: [myTool] })' },
+};
 
 const APPROVED = /^\s*(y|yes|ok|approve|approved|allow)\s*[.!]?\s*$/i;
 
@@ -80,12 +90,7 @@ export class ReActCognition implements Cognition {
    * @param options Tools or provider, and limits.
    */
   constructor(options: ReActOptions = {}) {
-    checkOptions("new ReActCognition()", options, {
-      tools: is.arrayOf(ports.tool),
-      provider: ports.provider,
-      maxIterations: is.number({ min: 1, integer: true }),
-      toolTimeoutMs: is.positiveMs,
-    }, { hints: { tool: 'did you mean "tools"? (an array: { tools: [myTool] })' } });
+    checkOptions("new ReActCognition()", options, REACT_OPTIONS, REACT_HINTS);
     if (options.tools && options.provider) {
       throw new TypeError(
         "Cannot build a ReActCognition with both tools and provider: pass one of them",

@@ -10,7 +10,11 @@ import type { RunContext } from "../context.ts";
 import type { PriceTable } from "../price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
-import { checkOptions, is } from "../_options.ts";
+import { checkOptions, is, type Rule } from "../_options.ts";
+
+const METER_OPTIONS: Readonly<Record<string, Rule>> = {
+  prices: is.port("a PriceTable", ["costUnits"]),
+};
 
 /** Options for {@linkcode meter}. */
 export interface MeterOptions {
@@ -44,7 +48,7 @@ export interface MeterOptions {
  * ```
  */
 export function meter(options: MeterOptions = {}): ChatMiddleware {
-  checkOptions("meter()", options, { prices: is.port("a PriceTable", ["costUnits"]) });
+  checkOptions("meter()", options, METER_OPTIONS);
   const charge = (ctx: RunContext, model: string, usage: Usage): void =>
     chargeMeters(ctx, model, usage, options.prices);
   const check = checkMeters;

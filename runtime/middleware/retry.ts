@@ -6,9 +6,16 @@
 import { ProviderError } from "../../ports/provider_errors.ts";
 import type { RunContext } from "../context.ts";
 import { isHarnessError } from "../harness_error.ts";
-import { checkOptions, is } from "../_options.ts";
+import { checkOptions, is, type Rule } from "../_options.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { prefetched, type Source, streamOf, type StreamStage, withStage } from "./_stream_stage.ts";
+
+const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
+  maxAttempts: is.number({ min: 1, integer: true }),
+  sleep: is.function,
+  backoff: is.function,
+  retryOn: is.function,
+};
 
 /** Options for {@linkcode retry}. */
 export interface RetryOptions {
@@ -88,12 +95,7 @@ function waitFor(error: unknown, backoffMs: number): number {
  * ```
  */
 export function retry(options: RetryOptions = {}): ChatMiddleware {
-  checkOptions("retry()", options, {
-    maxAttempts: is.number({ min: 1, integer: true }),
-    sleep: is.function,
-    backoff: is.function,
-    retryOn: is.function,
-  });
+  checkOptions("retry()", options, RETRY_OPTIONS);
   const maxAttempts = options.maxAttempts ?? 3;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new RangeError(
