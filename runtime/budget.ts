@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { formatUnits, limitOf, toUnits } from "./_decimal.ts";
+import { formatUnits, toUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "./errors.ts";
-import { checkOptions, LIMITS } from "./_options.ts";
+import { type Limits, parseLimits, reachedLimit } from "./_limits.ts";
 import type { Charge, Meter } from "./meter.ts";
 
 /** Options for {@linkcode Budget}. No limit is set unless given. */
@@ -42,7 +42,7 @@ export class Budget implements Meter {
   readonly maxCalls?: number;
   /** The token limit. */
   readonly maxTokens?: number;
-  readonly #maxUnits?: bigint;
+  readonly #limits: Limits;
   #spentUnits = 0n;
   #calls = 0;
   #tokens = 0;
@@ -53,14 +53,10 @@ export class Budget implements Meter {
    * @param options The limits.
    */
   constructor(options: BudgetOptions = {}) {
-    checkOptions("new Budget()", options, LIMITS);
-    if (options.maxCostUsd !== undefined) {
-      const limit = limitOf(options.maxCostUsd, "maxCostUsd");
-      this.#maxUnits = limit.units;
-      this.maxCostUsd = limit.text;
-    }
-    this.maxCalls = options.maxCalls;
-    this.maxTokens = options.maxTokens;
+    const limits = this.#limits = parseLimits("new Budget()", options);
+    this.maxCostUsd = limits.maxCostUsd;
+    this.maxCalls = limits.maxCalls;
+    this.maxTokens = limits.maxTokens;
   }
 
   /**
@@ -73,7 +69,7 @@ export class Budget implements Meter {
 
   /** True when a cost limit is set: an unpriced model then fails instead of costing $0. */
   get requiresPrice(): boolean {
-    return this.#maxUnits !== undefined;
+    return this.#limits.maxUnits !== undefined;
   }
 
   /** How many model calls were charged. */
@@ -100,15 +96,8 @@ export class Budget implements Meter {
    * @throws {BudgetExceeded} When the next call must not happen.
    */
   check(): void {
-    if (this.maxCalls !== undefined && this.#calls >= this.maxCalls) {
-      throw new BudgetExceeded("maxCalls", String(this.maxCalls), `${this.#calls} calls`);
-    }
-    if (this.#maxUnits !== undefined && this.#spentUnits >= this.#maxUnits) {
-      throw new BudgetExceeded("maxCostUsd", this.maxCostUsd!, `$${this.spent()}`);
-    }
-    if (this.maxTokens !== undefined && this.#tokens >= this.maxTokens) {
-      throw new BudgetExceeded("maxTokens", String(this.maxTokens), `${this.#tokens} tokens`);
-    }
+    const reached = reachedLimit(this.#limits, this.#calls, this.#spentUnits, this.#tokens);
+    if (reached) throw new BudgetExceeded(...reached);
   }
 
   /**

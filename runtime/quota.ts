@@ -5,9 +5,9 @@
  */
 import type { Ctx } from "../ports/context.ts";
 import type { Scope } from "../ports/scope.ts";
-import { formatUnits, limitOf } from "./_decimal.ts";
+import { formatUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "./errors.ts";
-import { checkOptions, LIMITS } from "./_options.ts";
+import { type Limits, parseLimits, reachedLimit } from "./_limits.ts";
 import type { Charge, Meter } from "./meter.ts";
 
 /**
@@ -129,7 +129,7 @@ export class Quota implements Meter {
   readonly maxCalls?: number;
   /** The per-tenant token limit. */
   readonly maxTokens?: number;
-  readonly #maxUnits?: bigint;
+  readonly #limits: Limits;
   readonly #accounts = new Map<string, Account>();
 
   /**
@@ -139,19 +139,15 @@ export class Quota implements Meter {
    * @throws {RangeError} For a negative or non-integer limit.
    */
   constructor(options: QuotaOptions = {}) {
-    checkOptions("new Quota()", options, LIMITS);
-    if (options.maxCostUsd !== undefined) {
-      const limit = limitOf(options.maxCostUsd, "maxCostUsd");
-      this.#maxUnits = limit.units;
-      this.maxCostUsd = limit.text;
-    }
-    this.maxCalls = options.maxCalls;
-    this.maxTokens = options.maxTokens;
+    const limits = this.#limits = parseLimits("new Quota()", options);
+    this.maxCostUsd = limits.maxCostUsd;
+    this.maxCalls = limits.maxCalls;
+    this.maxTokens = limits.maxTokens;
   }
 
   /** True when a cost limit is set: an unpriced model then fails instead of costing $0. */
   get requiresPrice(): boolean {
-    return this.#maxUnits !== undefined;
+    return this.#limits.maxUnits !== undefined;
   }
 
   /**
@@ -171,20 +167,8 @@ export class Quota implements Meter {
    */
   check(ctx: Ctx): void {
     const a = this.#accounts.get(ctx.scope.key()) ?? EMPTY;
-    if (this.maxCalls !== undefined && a.calls >= this.maxCalls) {
-      throw new QuotaExceeded(ctx.scope, "maxCalls", String(this.maxCalls), `${a.calls} calls`);
-    }
-    if (this.#maxUnits !== undefined && a.units >= this.#maxUnits) {
-      throw new QuotaExceeded(
-        ctx.scope,
-        "maxCostUsd",
-        this.maxCostUsd!,
-        `$${formatUnits(a.units)}`,
-      );
-    }
-    if (this.maxTokens !== undefined && a.tokens >= this.maxTokens) {
-      throw new QuotaExceeded(ctx.scope, "maxTokens", String(this.maxTokens), `${a.tokens} tokens`);
-    }
+    const reached = reachedLimit(this.#limits, a.calls, a.units, a.tokens);
+    if (reached) throw new QuotaExceeded(ctx.scope, ...reached);
   }
 
   /**
