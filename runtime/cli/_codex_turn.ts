@@ -2,48 +2,20 @@
 // events, charged from turn.completed. Shared by CodexCliCognition and
 // CodexCliSession.
 import type { ToolCall } from "../../ports/message.ts";
-import type { SpawnPort } from "../../ports/spawn.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { CognitionInput } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
 import { checkMeters } from "../_charge.ts";
-import {
-  endProcess,
-  killProcess,
-  type LiveProcess,
-  spawnFailure,
-  startProcess,
-} from "./_live_process.ts";
+import { endProcess, killProcess, spawnFailure, startProcess } from "./_live_process.ts";
 import { screen, skipped } from "./_observe.ts";
 import { isRecord, resultText, type TurnState } from "./_turn_state.ts";
-import { checkCliOptions, type CommonCliOptions } from "./_options.ts";
+import type { CliSetup } from "./_options.ts";
 import { codexUsage } from "./_usage.ts";
 import { CliTurnError } from "./cli_turn_error.ts";
 import { tail } from "../_preview.ts";
 
-/** How to run codex. */
-export interface CodexSetup {
-  readonly spawn: SpawnPort;
-  readonly binary: string;
-  readonly args: readonly string[];
-  readonly cwd?: string;
-  readonly env?: Readonly<Record<string, string>>;
-}
-
-/** Builds the shared setup from validated options. */
-export function codexSetup(where: string, options: CommonCliOptions): CodexSetup {
-  const spawn = checkCliOptions(where, options);
-  return {
-    spawn,
-    binary: options.binary ?? "codex",
-    args: [...(options.args ?? [])],
-    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
-  };
-}
-
 /** The argv of a turn: a fresh thread, or a resumed one. */
-export function codexArgv(setup: CodexSetup, prompt: string, threadId?: string): string[] {
+export function codexArgv(setup: CliSetup, prompt: string, threadId?: string): string[] {
   return [
     setup.binary,
     "exec",
@@ -65,7 +37,7 @@ const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call",
 
 /** Runs one codex turn; `onThread` learns the thread id from `thread.started`. */
 export async function* codexTurn(
-  setup: CodexSetup,
+  setup: CliSetup,
   argv: readonly string[],
   input: CognitionInput,
   ctx: RunContext,
@@ -78,12 +50,7 @@ export async function* codexTurn(
   const { binary } = setup;
   const agent = input.agent.name;
   const model = input.agent.model;
-  const live: LiveProcess = startProcess(setup.spawn, argv, {
-    stdin: "null",
-    clock: ctx.clock,
-    ...(setup.cwd !== undefined ? { cwd: setup.cwd } : {}),
-    ...(setup.env !== undefined ? { env: setup.env } : {}),
-  }, binary);
+  const live = startProcess(setup, argv, "null", ctx.clock);
   const onAbort = () => killProcess(live);
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   t.messageId = messageId;
@@ -227,7 +194,7 @@ async function mapItem(
   t: TurnState,
   seen: Set<string>,
   ctx: RunContext,
-  setup: CodexSetup,
+  setup: CliSetup,
   agent: string,
 ): Promise<StreamEvent[]> {
   const id = typeof item.id === "string" ? item.id : `line-${line}`;

@@ -1,11 +1,13 @@
 // A spawned CLI process as a cognition holds it: the line reader over its
 // stdout, the stderr tail, and its exit, recorded without ever rejecting.
 import type { CliStderr } from "../../ports/cli.ts";
-import type { SpawnedProcess, SpawnOptions, SpawnPort } from "../../ports/spawn.ts";
+import type { ClockPort } from "../../ports/clock.ts";
+import type { SpawnedProcess } from "../../ports/spawn.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { CliTurnError } from "./cli_turn_error.ts";
 import { JsonlReader } from "./_jsonl_reader.ts";
 import { StderrTail } from "./_stderr_tail.ts";
+import type { CliSetup } from "./_options.ts";
 
 /** One running CLI process. */
 export interface LiveProcess {
@@ -24,17 +26,22 @@ export interface LiveProcess {
 
 /** Spawns, wrapping a failure to start in a `CliTurnError` (harness errors escape as they are). */
 export function startProcess(
-  spawn: SpawnPort,
+  setup: CliSetup,
   argv: readonly string[],
-  options: SpawnOptions,
-  binary: string,
+  stdin: "piped" | "null",
+  clock: ClockPort,
 ): LiveProcess {
   let proc: SpawnedProcess;
   try {
-    proc = spawn(argv, options);
+    proc = setup.spawn(argv, {
+      stdin,
+      clock,
+      ...(setup.cwd !== undefined ? { cwd: setup.cwd } : {}),
+      ...(setup.env !== undefined ? { env: setup.env } : {}),
+    });
   } catch (error) {
     rethrowIfFatal(error);
-    throw spawnFailure(binary, error);
+    throw spawnFailure(setup.binary, error);
   }
   const live: LiveProcess = {
     argv,

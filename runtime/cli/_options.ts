@@ -1,17 +1,44 @@
-// Build-time checks of a CLI cognition's options (no zod in the runtime's
-// hot path; these run once, in the constructor).
+// A CLI cognition's options, checked once in its constructor (no zod in the
+// runtime's hot path), and the setup they give: how to start the process.
 import type { Spawner, SpawnPort } from "../../ports/spawn.ts";
 import { checkOptions, describe, is, type Rule } from "../_options.ts";
 
-/** The options every CLI cognition takes. */
-export interface CommonCliOptions {
+/** Options for {@linkcode CodexCliCognition} and {@linkcode CodexCliSession}. */
+export interface CodexCliOptions {
+  /** Starts the process: `systemSpawn` for the real binary, or a `FakeCodexCli`. */
   readonly spawn: SpawnPort | Spawner;
+  /**
+   * The program to run.
+   * @default {"codex"}
+   */
   readonly binary?: string;
+  /**
+   * Extra arguments, right after `exec` (`["--skip-git-repo-check", "-m", "gpt-5"]`).
+   * @default {[]}
+   */
   readonly args?: readonly string[];
+  /**
+   * The working directory of the process.
+   * @default {the parent's}
+   */
+  readonly cwd?: string;
+  /**
+   * Variables set on top of the parent's environment.
+   * @default {none}
+   */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** How to start a CLI: its checked options, with the defaults filled in. */
+export interface CliSetup {
+  readonly spawn: SpawnPort;
+  readonly binary: string;
+  readonly args: readonly string[];
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
 }
 
+// The options every CLI cognition takes; ClaudeCliOptions adds `model`.
 const COMMON: Readonly<Record<string, Rule>> = {
   spawn: is.any,
   binary: is.text,
@@ -20,12 +47,17 @@ const COMMON: Readonly<Record<string, Rule>> = {
   env: is.recordOf(is.string),
 };
 
-/** Validates the options (`extra` adds the cognition's own); returns the spawn function. */
-export function checkCliOptions(
+/**
+ * Validates the options (`extra` adds the cognition's own: every CLI
+ * cognition's options have {@linkcode CodexCliOptions}' shape) and returns
+ * the setup, running `binary` unless they name another.
+ */
+export function cliSetup(
   where: string,
-  options: CommonCliOptions,
+  options: CodexCliOptions,
+  binary: string,
   extra: Readonly<Record<string, Rule>> = {},
-): SpawnPort {
+): CliSetup {
   if (options === null || typeof options !== "object") {
     throw new TypeError(`${where} takes an options object with spawn, got ${describe(options)}`);
   }
@@ -44,5 +76,11 @@ export function checkCliOptions(
       }: pass { spawn: systemSpawn } for the real binary, or a double such as { spawn: FakeClaudeCli.script([...]) }`,
     );
   }
-  return spawn;
+  return {
+    spawn,
+    binary: options.binary ?? binary,
+    args: [...(options.args ?? [])],
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  };
 }

@@ -18,7 +18,7 @@ import {
   startProcess,
 } from "./_live_process.ts";
 import { screen, skipped } from "./_observe.ts";
-import { checkCliOptions } from "./_options.ts";
+import { type CliSetup, cliSetup } from "./_options.ts";
 import { is } from "../_options.ts";
 import { isRecord, resultText, type TurnState } from "./_turn_state.ts";
 import { Turns, turnStream } from "./_turns.ts";
@@ -117,10 +117,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
   readonly binary: string;
   /** The `--model` passed, if any. */
   readonly model?: string;
-  readonly #spawn: SpawnPort;
-  readonly #args: readonly string[];
-  readonly #cwd?: string;
-  readonly #env?: Readonly<Record<string, string>>;
+  readonly #setup: CliSetup;
   #live?: LiveProcess;
   #sessionId?: string;
   readonly #turns = new Turns();
@@ -132,12 +129,9 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
    * @throws {TypeError} For a missing spawn, a malformed option, or an unknown one.
    */
   constructor(options: ClaudeCliOptions) {
-    this.#spawn = checkCliOptions("new ClaudeCliCognition()", options, { model: is.text });
-    this.binary = options.binary ?? "claude";
+    this.#setup = cliSetup("new ClaudeCliCognition()", options, "claude", { model: is.text });
+    this.binary = this.#setup.binary;
     this.model = options.model;
-    this.#args = [...(options.args ?? [])];
-    this.#cwd = options.cwd;
-    this.#env = options.env;
   }
 
   /** The CLI's session id, once its first line reported one. */
@@ -195,7 +189,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
       ...(this.model ? ["--model", this.model] : []),
       ...(system ? ["--append-system-prompt", system] : []),
       ...(this.#sessionId ? ["--resume", this.#sessionId] : []),
-      ...this.#args,
+      ...this.#setup.args,
     ];
   }
 
@@ -226,12 +220,7 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
       }
       if (!live) {
         const argv = this.#argv(input.agent.system);
-        live = startProcess(this.#spawn, argv, {
-          stdin: "piped",
-          clock: ctx.clock,
-          ...(this.#cwd !== undefined ? { cwd: this.#cwd } : {}),
-          ...(this.#env !== undefined ? { env: this.#env } : {}),
-        }, this.binary);
+        live = startProcess(this.#setup, argv, "piped", ctx.clock);
         this.#live = live;
         await ctx.emit("cli.spawn", argv.join(" "), { payload: { argv }, agent });
       }

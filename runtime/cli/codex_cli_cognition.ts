@@ -3,39 +3,15 @@
  *
  * @module
  */
-import type { Spawner, SpawnPort } from "../../ports/spawn.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
-import { codexArgv, codexPrompt, type CodexSetup, codexSetup, codexTurn } from "./_codex_turn.ts";
+import { codexArgv, codexPrompt, codexTurn } from "./_codex_turn.ts";
+import { type CliSetup, cliSetup, type CodexCliOptions } from "./_options.ts";
 import type { TurnState } from "./_turn_state.ts";
 import { turnStream } from "./_turns.ts";
 
-/** Options for {@linkcode CodexCliCognition} and {@linkcode CodexCliSession}. */
-export interface CodexCliOptions {
-  /** Starts the process: `systemSpawn` for the real binary, or a `FakeCodexCli`. */
-  readonly spawn: SpawnPort | Spawner;
-  /**
-   * The program to run.
-   * @default {"codex"}
-   */
-  readonly binary?: string;
-  /**
-   * Extra arguments, right after `exec` (`["--skip-git-repo-check", "-m", "gpt-5"]`).
-   * @default {[]}
-   */
-  readonly args?: readonly string[];
-  /**
-   * The working directory of the process.
-   * @default {the parent's}
-   */
-  readonly cwd?: string;
-  /**
-   * Variables set on top of the parent's environment.
-   * @default {none}
-   */
-  readonly env?: Readonly<Record<string, string>>;
-}
+export type { CodexCliOptions };
 
 /**
  * Runs `codex exec --json "<task>"` once per run, each on a fresh thread (a
@@ -82,7 +58,7 @@ export class CodexCliCognition implements Cognition {
   readonly name: string = "codex-cli";
   /** The program run. */
   readonly binary: string;
-  readonly #setup: CodexSetup;
+  readonly #setup: CliSetup;
   #turns = 0;
 
   /**
@@ -92,7 +68,7 @@ export class CodexCliCognition implements Cognition {
    * @throws {TypeError} For a missing spawn, a malformed option, or an unknown one.
    */
   constructor(options: CodexCliOptions) {
-    this.#setup = codexSetup("new CodexCliCognition()", options);
+    this.#setup = cliSetup("new CodexCliCognition()", options, "codex");
     this.binary = this.#setup.binary;
   }
 

@@ -6,8 +6,8 @@
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
-import { codexArgv, codexPrompt, type CodexSetup, codexSetup, codexTurn } from "./_codex_turn.ts";
-import type { CodexCliOptions } from "./codex_cli_cognition.ts";
+import { codexArgv, codexPrompt, codexTurn } from "./_codex_turn.ts";
+import { type CliSetup, cliSetup, type CodexCliOptions } from "./_options.ts";
 import type { TurnState } from "./_turn_state.ts";
 import { Turns, turnStream } from "./_turns.ts";
 
@@ -41,7 +41,7 @@ export class CodexCliSession implements Cognition {
   readonly name: string = "codex-cli-session";
   /** The program run. */
   readonly binary: string;
-  readonly #setup: CodexSetup;
+  readonly #setup: CliSetup;
   #threadId?: string;
   readonly #turns = new Turns();
 
@@ -52,7 +52,7 @@ export class CodexCliSession implements Cognition {
    * @throws {TypeError} For a missing spawn, a malformed option, or an unknown one.
    */
   constructor(options: CodexCliOptions) {
-    this.#setup = codexSetup("new CodexCliSession()", options);
+    this.#setup = cliSetup("new CodexCliSession()", options, "codex");
     this.binary = this.#setup.binary;
   }
 
