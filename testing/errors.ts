@@ -94,10 +94,18 @@ export class UnusedTurns extends HarnessError {
    * @param scripted How many turns it has.
    * @param used How many were asked for.
    * @param unit What a turn is called for this double.
+   * @param names Which ones were never used, when they have names.
    */
-  constructor(double: string, scripted: number, used: number, unit = "turn") {
+  constructor(
+    double: string,
+    scripted: number,
+    used: number,
+    unit = "turn",
+    names?: readonly string[],
+  ) {
+    const which = names?.length ? ` (never used: ${names.join(", ")})` : "";
     super(
-      `${double} has ${scripted} ${unit}(s), but the run used only ${used}; the run ended earlier than the test claims, so fix the run or the script, or pass { allowUnused: true }`,
+      `${double} has ${scripted} ${unit}(s), but the run used only ${used}${which}; the run ended earlier than the test claims, so fix the run or the script, or pass { allowUnused: true }`,
     );
     this.unused = scripted - used;
   }

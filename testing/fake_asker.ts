@@ -101,6 +101,25 @@ export class FakeAsker implements AskerPort, Disposable {
     this.#options = options;
   }
 
+  /**
+   * How many questions took an answer from the script, the one that found
+   * it exhausted included.
+   *
+   * @example
+   * ```ts
+   * import { FakeAsker } from "@agentkit/testing/testing";
+   * import { NullCtx } from "@agentkit/testing/runtime";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const asker = new FakeAsker(["yes", "no"]);
+   * await asker.ask("Deploy?", new NullCtx());
+   * assertEquals([asker.turnsTaken, asker.unusedAnswers], [1, 1]);
+   * ```
+   */
+  get turnsTaken(): number {
+    return this.#next;
+  }
+
   /** How many answers were not asked for yet. */
   get unusedAnswers(): number {
     return Math.max(0, this.#answers.length - this.#next);

@@ -393,6 +393,25 @@ export class FakeLLM implements LLMPort, Disposable {
     return this.#state.harnessErrors;
   }
 
+  /**
+   * How many scripted turns were asked for, the one that found the script
+   * exhausted included (0 for the other forms; a call failed by `failTimes`
+   * takes no turn).
+   *
+   * @example
+   * ```ts
+   * import { FakeLLM } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const llm = FakeLLM.script(["one", "two"]);
+   * await llm.chat({ model: "m", messages: [] });
+   * assertEquals([llm.turnsTaken, llm.unusedTurns], [1, 1]);
+   * ```
+   */
+  get turnsTaken(): number {
+    return this.#answer.kind === "script" ? this.#state.nextTurn : 0;
+  }
+
   /** How many scripted turns were not used yet (0 for the other forms). */
   get unusedTurns(): number {
     return this.#answer.kind === "script"

@@ -7,7 +7,7 @@ import type { Ctx } from "../ports/context.ts";
 import type { JsonSchema } from "../ports/tool_spec.ts";
 import type { ParseSchema, ToolPort } from "../ports/tool.ts";
 import { type PreparedTool, prepareTool } from "../runtime/tool_schema.ts";
-import { InvalidScript } from "./errors.ts";
+import { InvalidScript, UnusedTurns } from "./errors.ts";
 import { checkOptions, is, type Rule } from "../runtime/internal.ts";
 import { copyValue } from "./_copy.ts";
 
@@ -19,6 +19,7 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
   failWith: is.either(is.error, is.string, "an Error or a message"),
   failTimes: is.count,
   requiresApproval: is.boolean,
+  allowUnused: is.boolean,
 };
 
 /** Options for {@linkcode FakeTool}. */
@@ -34,17 +35,34 @@ export interface FakeToolOptions {
    * needed when `failWith` makes every call fail.
    */
   readonly responder?: unknown;
-  /** Every call (or the first `failTimes`) throws this. */
+  /**
+   * What a failing call throws (a string becomes an `Error`). Alone, every
+   * call fails; with `failTimes`, only the first n.
+   * @default {an Error naming the tool, when only failTimes is given}
+   */
   readonly failWith?: Error | string;
-  /** With `failWith`: only the first n calls fail. */
+  /**
+   * The first n calls with valid arguments throw `failWith`, then the tool
+   * answers with `responder`. The count lives on the instance, and it is a
+   * finite claim: `verify()` reports failures the run never reached.
+   * @default {every call fails when failWith is given, else none}
+   */
   readonly failTimes?: number;
   /** Under `autonomy: "manual"` the asker is asked first. */
   readonly requiresApproval?: boolean;
+  /**
+   * `verify()` and disposal accept `failTimes` failures the run never reached.
+   * @default {false}
+   */
+  readonly allowUnused?: boolean;
 }
 
 /**
  * A tool that answers from a value or a function and records a copy of every
- * arguments object it was called with.
+ * arguments object it was called with. `failTimes` scripts a flaky tool: its
+ * first n calls throw, then it answers. That is a finite claim, so
+ * `verify()` (and `using`, at scope exit) fails a test whose run stopped
+ * before reaching every scripted failure.
  *
  * @example
  * ```ts
@@ -63,7 +81,7 @@ export interface FakeToolOptions {
  * assertEquals(tool.calls, [{ host: "a" }, { host: 1 }]);
  * ```
  */
-export class FakeTool implements ToolPort {
+export class FakeTool implements ToolPort, Disposable {
   /** The tool's name. */
   readonly name: string;
   /** Its description. */
@@ -77,30 +95,62 @@ export class FakeTool implements ToolPort {
   readonly #prepared?: PreparedTool;
   readonly #responder: unknown;
   readonly #failWith?: Error;
-  #failsLeft: number;
+  readonly #failTimes: number;
+  readonly #allowUnused: boolean;
+  #taken = 0;
 
   /**
-   * Creates the instance.
+   * Creates the tool, checking its options now.
    *
    * @param options Name, schema, answer, failures.
+   * @throws {TypeError} On an unknown or mistyped option.
+   * @throws {RangeError} On a negative or fractional `failTimes`.
+   * @throws {InvalidScript} When some call would have no answer: no
+   * `responder` and no `failWith`, or `failTimes` with no `responder` for
+   * the calls after the failures.
    */
   constructor(options: FakeToolOptions) {
     checkOptions("new FakeTool()", options, OPTIONS, { required: ["name"] });
-    if (!("responder" in options) && options.failWith === undefined) {
+    const { name, failTimes } = options;
+    if (!("responder" in options) && (options.failWith === undefined || failTimes !== undefined)) {
       throw new InvalidScript(
-        `FakeTool "${options.name}" needs a responder (a value or a function) or failWith`,
+        failTimes === undefined
+          ? `FakeTool "${name}" needs a responder (a value or a function) or failWith`
+          : `FakeTool "${name}" fails only its first ${failTimes} call(s) (failTimes) and has no responder for the calls after; add a responder, or drop failTimes to fail every call`,
       );
     }
-    this.name = options.name;
+    this.name = name;
     this.description = options.description ?? "";
     this.parameters = options.parameters ?? { type: "object" };
     this.requiresApproval = options.requiresApproval;
     this.#responder = options.responder;
     this.#failWith = typeof options.failWith === "string"
       ? new Error(options.failWith)
-      : options.failWith;
-    this.#failsLeft = options.failTimes ?? (this.#failWith ? Infinity : 0);
+      : options.failWith ??
+        (failTimes ? new Error(`FakeTool "${name}" failed, as scripted by failTimes`) : undefined);
+    this.#failTimes = failTimes ?? (this.#failWith ? Infinity : 0);
+    this.#allowUnused = options.allowUnused ?? false;
     if (options.parameters !== undefined) this.#prepared = prepareTool(this);
+  }
+
+  /**
+   * How many calls reached the script (a scripted failure or an answer).
+   * A call whose arguments fail `parameters` is recorded in `calls` but
+   * never reaches it.
+   *
+   * @example
+   * ```ts
+   * import { FakeTool } from "@agentkit/testing/testing";
+   * import { NullCtx } from "@agentkit/testing/runtime";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const tool = new FakeTool({ name: "t", responder: "ok" });
+   * await tool.call({}, new NullCtx());
+   * assertEquals(tool.turnsTaken, 1);
+   * ```
+   */
+  get turnsTaken(): number {
+    return this.#taken;
   }
 
   /**
@@ -112,11 +162,37 @@ export class FakeTool implements ToolPort {
   async call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
     this.calls.push(copyValue(args));
     const valid = this.#prepared ? this.#prepared.parse(args) : args;
-    if (this.#failWith && this.#failsLeft > 0) {
-      this.#failsLeft--;
-      throw this.#failWith;
-    }
+    if (this.#taken++ < this.#failTimes) throw this.#failWith;
     const r = this.#responder;
     return typeof r === "function" ? await r(valid, ctx) : r;
+  }
+
+  /**
+   * Throws `UnusedTurns` when the run stopped before reaching every failure
+   * `failTimes` scripted (unless `allowUnused`): a test of a retry that never
+   * retried should not pass. A tool without `failTimes` claims nothing.
+   *
+   * @throws {UnusedTurns} As described.
+   *
+   * @example
+   * ```ts
+   * import { FakeTool, UnusedTurns } from "@agentkit/testing/testing";
+   * import { NullCtx } from "@agentkit/testing/runtime";
+   * import { assertRejects, assertThrows } from "@std/assert";
+   *
+   * const tool = new FakeTool({ name: "flaky", responder: "ok", failWith: "busy", failTimes: 2 });
+   * await assertRejects(() => tool.call({}, new NullCtx()), Error, "busy");
+   * assertThrows(() => tool.verify(), UnusedTurns, "has 2 scripted failure(s), but the run used only 1");
+   * ```
+   */
+  verify(): void {
+    const failTimes = this.#failTimes;
+    if (this.#allowUnused || failTimes === Infinity || this.#taken >= failTimes) return;
+    throw new UnusedTurns(`FakeTool "${this.name}"`, failTimes, this.#taken, "scripted failure");
+  }
+
+  /** `using tool = new FakeTool(...)` verifies at scope exit. */
+  [Symbol.dispose](): void {
+    this.verify();
   }
 }

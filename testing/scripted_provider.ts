@@ -8,9 +8,10 @@ import type { Ctx } from "../ports/context.ts";
 import type { ToolCall } from "../ports/message.ts";
 import type { ToolProvider, ToolResult } from "../ports/tool.ts";
 import type { JsonSchema, ToolSpec } from "../ports/tool_spec.ts";
-import { rethrowIfFatal } from "../runtime/harness_error.ts";
+import { type HarnessError, isHarnessError, rethrowIfFatal } from "../runtime/harness_error.ts";
+import { checkOptions, is, type Rule } from "../runtime/internal.ts";
 import { nearest, parseOrExplain } from "./_validate.ts";
-import { InvalidScript } from "./errors.ts";
+import { InvalidScript, UnusedTurns } from "./errors.ts";
 
 /**
  * A scripted tool answer computed per call, from the parsed arguments, the
@@ -73,6 +74,12 @@ export interface ScriptedProviderOptions {
    * @default {{} (no gates)}
    */
   readonly blockCall?: Readonly<Record<string, Promise<unknown>>>;
+  /**
+   * `verify()` and disposal accept scripted tools the run never called
+   * (decoys offered to the model on purpose).
+   * @default {false}
+   */
+  readonly allowUnused?: boolean;
 }
 
 /**
@@ -111,29 +118,25 @@ interface MutableRecord {
   result: ToolResult | undefined;
 }
 
-const isPromise = (v: unknown): boolean =>
-  v !== null && (typeof v === "object" || typeof v === "function") &&
-  typeof (v as { then?: unknown }).then === "function";
+const promise: Rule = is.port("a Promise", ["then"]);
 
-const promiseSchema = z.custom<Promise<unknown>>(isPromise, { message: "must be a Promise" });
+const OPTIONS: Readonly<Record<string, Rule>> = {
+  tools: is.arrayOf(is.object, 1),
+  results: is.object,
+  blockOn: promise,
+  latencyMs: is.recordOf(is.ms),
+  blockCall: is.recordOf(promise),
+  allowUnused: is.boolean,
+};
+const WITH_GRANTS: Readonly<Record<string, Rule>> = {
+  ...OPTIONS,
+  grants: is.arrayOf(is.string),
+};
 
 const toolSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
-});
-
-const optionsShape = {
-  tools: z.array(toolSchema).min(1, "needs at least one tool"),
-  results: z.record(z.string(), z.unknown()),
-  blockOn: promiseSchema.optional(),
-  latencyMs: z.record(z.string(), z.number().nonnegative().finite()).optional(),
-  blockCall: z.record(z.string(), promiseSchema).optional(),
-};
-const optionsSchema = z.strictObject(optionsShape);
-const withGrantsSchema = z.strictObject({
-  ...optionsShape,
-  grants: z.array(z.string()).optional(),
 });
 
 /**
@@ -149,6 +152,13 @@ const withGrantsSchema = z.strictObject({
  * It has no `grants()` method, on purpose: the runtime synchronises grants
  * only with providers that have one, and {@linkcode ScriptedProviderWithGrants}
  * is the other side of that branch.
+ *
+ * Its script is a finite claim that the run calls every scripted tool:
+ * `verify()` (and `using`, at scope exit) fails a test whose run never
+ * called one, unless `allowUnused`, and rethrows a harness error that passed
+ * through a call even if user code caught it. `turnsTaken` counts the
+ * `executeToolCalls` batches answered (the ReAct loop sends each call as a
+ * batch of its own).
  *
  * @example A tool loop against a scripted provider
  * ```ts
@@ -192,7 +202,7 @@ const withGrantsSchema = z.strictObject({
  * assertEquals(results[0].content, "disk on fire");
  * ```
  */
-export class ScriptedProvider implements ToolProvider {
+export class ScriptedProvider implements ToolProvider, Disposable {
   /** Every call received, in order, with its result once answered. */
   readonly recordedCalls: readonly RecordedToolCall[];
   readonly #records: MutableRecord[] = [];
@@ -202,24 +212,39 @@ export class ScriptedProvider implements ToolProvider {
   readonly #blockOn?: Promise<unknown>;
   readonly #latency: Readonly<Record<string, number>>;
   readonly #gates: Readonly<Record<string, Promise<unknown>>>;
+  readonly #allowUnused: boolean;
+  readonly #double: string;
+  readonly #harnessErrors: HarnessError[] = [];
   #batches = 0;
 
   /**
-   * Builds the provider, validating the script now: an unknown option or
-   * tool key, a tool without a result, or a result for no tool is an
-   * `InvalidScript` naming it (and the nearest valid name).
+   * Builds the provider, checking its options and its script now. The
+   * options bag is checked like every other: an unknown option or a wrong
+   * type is a `TypeError` (with the nearest valid name), a negative latency
+   * a `RangeError`. The script is checked too: an unknown tool key, a tool
+   * without a result, or a result for no tool is an `InvalidScript` naming
+   * it (and the nearest valid name).
    *
    * @param options Tools, results, and the blocking and latency knobs.
+   * @throws {TypeError} On an unknown or mistyped option.
+   * @throws {RangeError} On an out-of-range option (no tools, a negative latency).
    * @throws {InvalidScript} When the script is malformed.
    */
   constructor(options: ScriptedProviderOptions) {
-    const o = parseOrExplain(
-      "grants" in new.target.prototype ? withGrantsSchema : optionsSchema,
+    const double = new.target.name;
+    checkOptions(
+      `new ${double}()`,
       options,
-      `${new.target.name} options`,
+      "grants" in new.target.prototype ? WITH_GRANTS : OPTIONS,
+      { required: ["tools", "results"] },
+    );
+    const o = options;
+    const tools = o.tools.map((tool, i) =>
+      parseOrExplain(toolSchema, tool, `${double} tools[${i}]`)
     );
     this.recordedCalls = this.#records;
-    this.#specs = o.tools.map((t) =>
+    this.#double = double;
+    this.#specs = tools.map((t) =>
       Object.freeze({
         name: t.name,
         description: t.description ?? "",
@@ -230,14 +255,14 @@ export class ScriptedProvider implements ToolProvider {
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup !== undefined) {
       throw new InvalidScript(
-        `${new.target.name} offers two tools named "${dup}"; tool names must be unique`,
+        `${double} offers two tools named "${dup}"; tool names must be unique`,
       );
     }
     for (const key of Object.keys(o.results)) {
       if (!names.includes(key)) {
         const near = nearest(key, names);
         throw new InvalidScript(
-          `${new.target.name} has a result for "${key}", which is not one of its tools (${
+          `${double} has a result for "${key}", which is not one of its tools (${
             names.join(", ")
           })${near ? `; did you mean "${near}"?` : ""}`,
         );
@@ -246,7 +271,7 @@ export class ScriptedProvider implements ToolProvider {
     for (const name of names) {
       if (!Object.hasOwn(o.results, name)) {
         throw new InvalidScript(
-          `${new.target.name} offers tool "${name}" but scripts no result for it; add results: { ${name}: ... }`,
+          `${double} offers tool "${name}" but scripts no result for it; add results: { ${name}: ... }`,
         );
       }
     }
@@ -256,6 +281,7 @@ export class ScriptedProvider implements ToolProvider {
     this.#blockOn = o.blockOn;
     this.#latency = o.latencyMs ?? {};
     this.#gates = o.blockCall ?? {};
+    this.#allowUnused = o.allowUnused ?? false;
     // A gate that rejects before any call reaches it is a scripted refusal,
     // not an unhandled rejection.
     for (const gate of [o.blockOn, ...Object.values(this.#gates)]) {
@@ -280,6 +306,82 @@ export class ScriptedProvider implements ToolProvider {
    * @returns One result per call.
    */
   async executeToolCalls(calls: readonly ToolCall[], ctx: Ctx): Promise<readonly ToolResult[]> {
+    try {
+      return await this.#execute(calls, ctx);
+    } catch (error) {
+      if (isHarnessError(error)) this.#harnessErrors.push(error);
+      throw error;
+    }
+  }
+
+  /**
+   * How many `executeToolCalls` batches were answered, a batch of failures
+   * included (the ReAct loop sends each call as a batch of its own).
+   *
+   * @example
+   * ```ts
+   * import { NullCtx } from "@agentkit/testing/runtime";
+   * import { ScriptedProvider } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const provider = new ScriptedProvider({ tools: [{ name: "t" }], results: { t: "ok" } });
+   * await provider.executeToolCalls([{ id: "c1", name: "t", args: {} }, { id: "c2", name: "t", args: {} }], new NullCtx());
+   * assertEquals([provider.turnsTaken, provider.recordedCalls.length], [1, 2]);
+   * ```
+   */
+  get turnsTaken(): number {
+    return this.#batches;
+  }
+
+  /** Harness errors that passed through a call (a swallowed one still shows here). */
+  get harnessErrors(): readonly HarnessError[] {
+    return this.#harnessErrors;
+  }
+
+  /**
+   * Throws what a finished test must not hide: the first harness error that
+   * passed through a call (even if user code caught it), or `UnusedTurns`
+   * naming the scripted tools the run never called (unless `allowUnused`).
+   *
+   * @throws {HarnessError} As described.
+   *
+   * @example
+   * ```ts
+   * import { NullCtx } from "@agentkit/testing/runtime";
+   * import { ScriptedProvider, UnusedTurns } from "@agentkit/testing/testing";
+   * import { assertThrows } from "@std/assert";
+   *
+   * const provider = new ScriptedProvider({
+   *   tools: [{ name: "fs_read" }, { name: "fs_write" }],
+   *   results: { fs_read: "hello", fs_write: "ok" },
+   * });
+   * await provider.executeToolCalls([{ id: "c1", name: "fs_read", args: {} }], new NullCtx());
+   * assertThrows(() => provider.verify(), UnusedTurns, "(never used: fs_write)");
+   * ```
+   */
+  verify(): void {
+    const swallowed = this.#harnessErrors[0];
+    if (swallowed) throw swallowed;
+    if (this.#allowUnused) return;
+    const called = new Set(this.#records.map((r) => r.name));
+    const unused = this.#names.filter((n) => !called.has(n));
+    if (unused.length > 0) {
+      throw new UnusedTurns(
+        this.#double,
+        this.#names.length,
+        this.#names.length - unused.length,
+        "scripted tool",
+        unused,
+      );
+    }
+  }
+
+  /** `using provider = new ScriptedProvider(...)` verifies at scope exit. */
+  [Symbol.dispose](): void {
+    this.verify();
+  }
+
+  async #execute(calls: readonly ToolCall[], ctx: Ctx): Promise<readonly ToolResult[]> {
     const batch = ++this.#batches;
     const records = calls.map((call): MutableRecord => {
       const record: MutableRecord = {

@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects, assertThrows } from "@std/assert";
 import { NullCtx, ToolArgsInvalid } from "@agentkit/testing/runtime";
-import { FakeTool, InvalidScript } from "@agentkit/testing/testing";
+import { FakeTool, InvalidScript, UnusedTurns } from "@agentkit/testing/testing";
 import { z } from "zod";
 
 const ctx = new NullCtx();
@@ -55,8 +55,106 @@ Deno.test("FakeTool failWith fails every call, or the first failTimes", async ()
   assertEquals(flaky.calls.length, 2);
 });
 
+Deno.test("FakeTool failTimes throws the scripted error n times, then answers", async (t) => {
+  await t.step("the same error each time, then the responder, for good", async () => {
+    const busy = new Error("busy");
+    const tool = new FakeTool({ name: "f", failWith: busy, failTimes: 2, responder: "ok" });
+    assertEquals(await Promise.allSettled([tool.call({}, ctx), tool.call({}, ctx)]), [
+      { status: "rejected", reason: busy },
+      { status: "rejected", reason: busy },
+    ]);
+    assertEquals([await tool.call({}, ctx), await tool.call({}, ctx)], ["ok", "ok"]);
+    assertEquals([tool.turnsTaken, tool.calls.length], [4, 4]);
+  });
+  await t.step("without failWith, an error naming the tool", async () => {
+    const tool = new FakeTool({ name: "dns", failTimes: 1, responder: "1.2.3.4" });
+    await assertRejects(() => tool.call({}, ctx), Error, 'FakeTool "dns" failed, as scripted');
+    assertEquals(await tool.call({}, ctx), "1.2.3.4");
+  });
+  await t.step("a call with invalid arguments does not use up a failure", async () => {
+    const tool = new FakeTool({
+      name: "v",
+      parameters: z.object({ n: z.number() }),
+      failWith: "busy",
+      failTimes: 1,
+      responder: "ok",
+    });
+    await assertRejects(() => tool.call({ n: "x" }, ctx), ToolArgsInvalid);
+    assertEquals([tool.turnsTaken, tool.calls.length], [0, 1]);
+    await assertRejects(() => tool.call({ n: 1 }, ctx), Error, "busy");
+    assertEquals(await tool.call({ n: 2 }, ctx), "ok");
+  });
+  await t.step("failTimes: 0 never fails", async () => {
+    const tool = new FakeTool({ name: "z", failWith: "busy", failTimes: 0, responder: "ok" });
+    assertEquals(await tool.call({}, ctx), "ok");
+    tool.verify();
+  });
+});
+
+Deno.test("FakeTool verify() and disposal report scripted failures the run never reached", async (t) => {
+  await t.step("verify() names the tool and how many were used", async () => {
+    const tool = new FakeTool({ name: "flaky", failWith: "busy", failTimes: 3, responder: "ok" });
+    await assertRejects(() => tool.call({}, ctx), Error, "busy");
+    const e = assertThrows(
+      () => tool.verify(),
+      UnusedTurns,
+      'FakeTool "flaky" has 3 scripted failure(s), but the run used only 1',
+    );
+    assertEquals(e.unused, 2);
+  });
+  await t.step("using throws at scope exit", () => {
+    assertThrows(
+      () => {
+        using _tool = new FakeTool({ name: "f", failTimes: 1, responder: "ok" });
+      },
+      UnusedTurns,
+      "allowUnused",
+    );
+  });
+  await t.step(
+    "passes once every failure was reached, with allowUnused, or with no claim",
+    async () => {
+      using tool = new FakeTool({ name: "f", failTimes: 1, responder: "ok" });
+      await assertRejects(() => tool.call({}, ctx));
+      using _opted = new FakeTool({ name: "g", failTimes: 1, responder: "ok", allowUnused: true });
+      using _plain = new FakeTool({ name: "h", responder: "ok" });
+      using _always = new FakeTool({ name: "i", failWith: "down" });
+    },
+  );
+});
+
 Deno.test("FakeTool rejects a setup that cannot answer or a mistyped option", () => {
   assertThrows(() => new FakeTool({ name: "x" }), InvalidScript, "needs a responder");
+  assertThrows(
+    () => new FakeTool({ name: "x", failWith: "busy", failTimes: 2 }),
+    InvalidScript,
+    "fails only its first 2 call(s) (failTimes) and has no responder for the calls after",
+  );
+  assertThrows(
+    () => new FakeTool({ name: "x", responder: 1, failTimes: -1 }),
+    RangeError,
+    "failTimes",
+  );
+  assertThrows(
+    () => new FakeTool({ name: "x", responder: 1, failTimes: 1.5 }),
+    RangeError,
+    "failTimes",
+  );
+  assertThrows(
+    () => new FakeTool({ name: "x", responder: 1, failTimes: "2" } as never),
+    TypeError,
+    "failTimes",
+  );
+  assertThrows(
+    () => new FakeTool({ name: "x", responder: 1, allowUnused: "yes" } as never),
+    TypeError,
+    "allowUnused",
+  );
+  assertThrows(
+    () => new FakeTool({ name: "x", responder: 1, allowUnsed: true } as never),
+    TypeError,
+    'did you mean "allowUnused"?',
+  );
   assertThrows(
     () => new FakeTool({ name: "x", responce: 1 } as never),
     TypeError,

@@ -7,6 +7,7 @@ import {
   ScriptedProvider,
   ScriptedProviderWithGrants,
   ScriptExhausted,
+  UnusedTurns,
 } from "@agentkit/testing/testing";
 
 const call = (id: string, name: string, args: Record<string, unknown> = {}): ToolCall => ({
@@ -213,11 +214,18 @@ Deno.test("ScriptedProvider lets a harness error from a responder escape", async
 Deno.test("ScriptedProvider validates its script when built", async (t) => {
   // deno-lint-ignore no-explicit-any
   const build = (o: any) => () => new ScriptedProvider(o);
-  await t.step("an unknown option, with the nearest one", () => {
+  await t.step("an unknown option, with the nearest one, through the shared checker", () => {
     assertThrows(
       build({ tools: [{ name: "t" }], results: { t: 1 }, latency: {} }),
-      InvalidScript,
-      'unknown key "latency" in ScriptedProvider options; did you mean "latencyMs"?',
+      TypeError,
+      'new ScriptedProvider(): unknown option "latency"; did you mean "latencyMs"?',
+    );
+    assertThrows(build(undefined), TypeError, "new ScriptedProvider()");
+    assertThrows(build({ results: { t: 1 } }), TypeError, "tools");
+    assertThrows(
+      build({ tools: [{ name: "t" }], results: { t: 1 }, allowUnused: 1 }),
+      TypeError,
+      "allowUnused",
     );
   });
   await t.step("an unknown key in a tool", () => {
@@ -245,23 +253,23 @@ Deno.test("ScriptedProvider validates its script when built", async (t) => {
       InvalidScript,
       "unique",
     );
-    assertThrows(build({ tools: [], results: {} }), InvalidScript, "at least one tool");
+    assertThrows(build({ tools: [], results: {} }), RangeError, "at least 1");
     assertThrows(
       build({ tools: [{ name: "a" }], results: { a: 1 }, latencyMs: { a: -5 } }),
-      InvalidScript,
+      RangeError,
       "latencyMs.a",
     );
     assertThrows(
       build({ tools: [{ name: "a" }], results: { a: 1 }, blockOn: "soon" }),
-      InvalidScript,
+      TypeError,
       "must be a Promise",
     );
   });
   await t.step("grants only on the class that has them", () => {
     assertThrows(
       build({ tools: [{ name: "a" }], results: { a: 1 }, grants: [] }),
-      InvalidScript,
-      'unknown key "grants"',
+      TypeError,
+      'unknown option "grants"',
     );
   });
 });
@@ -277,7 +285,67 @@ Deno.test("ScriptedProviderWithGrants has grants(); ScriptedProvider does not, s
   assertThrows(
     // deno-lint-ignore no-explicit-any
     () => new ScriptedProviderWithGrants({ ...opts, grant: [] } as any),
-    InvalidScript,
-    'unknown key "grant" in ScriptedProviderWithGrants options; did you mean "grants"?',
+    TypeError,
+    'new ScriptedProviderWithGrants(): unknown option "grant"; did you mean "grants"?',
   );
+});
+
+Deno.test("ScriptedProvider.turnsTaken counts batches; a batch of failures counts too", async () => {
+  const provider = new ScriptedProvider({ tools: [{ name: "a" }], results: { a: "ok" } });
+  assertEquals(provider.turnsTaken, 0);
+  await provider.executeToolCalls([call("c1", "a"), call("c2", "a")], new NullCtx());
+  await provider.executeToolCalls([call("c3", "nope")], new NullCtx());
+  assertEquals([provider.turnsTaken, provider.recordedCalls.length], [2, 3]);
+});
+
+Deno.test("ScriptedProvider verify() and disposal report scripted tools the run never called", async (t) => {
+  const script = {
+    tools: [{ name: "fs_read" }, { name: "fs_write" }, { name: "shell" }],
+    results: { fs_read: "hello", fs_write: "ok", shell: "" },
+  };
+  await t.step("verify() names the tools never called", async () => {
+    const provider = new ScriptedProvider(script);
+    await provider.executeToolCalls([call("c1", "fs_read"), call("c2", "fs_wrte")], new NullCtx());
+    const e = assertThrows(
+      () => provider.verify(),
+      UnusedTurns,
+      "ScriptedProvider has 3 scripted tool(s), but the run used only 1 (never used: fs_write, shell)",
+    );
+    assertEquals(e.unused, 2);
+  });
+  await t.step("using throws at scope exit", () => {
+    assertThrows(
+      () => {
+        using _provider = new ScriptedProvider(script);
+      },
+      UnusedTurns,
+      "allowUnused",
+    );
+  });
+  await t.step("passes when every tool was called, or with allowUnused", async () => {
+    using provider = new ScriptedProviderWithGrants({ ...script, grants: [] });
+    await provider.executeToolCalls(
+      [call("c1", "fs_read"), call("c2", "fs_write"), call("c3", "shell")],
+      new NullCtx(),
+    );
+    using _decoys = new ScriptedProvider({ ...script, allowUnused: true });
+  });
+  await t.step("a harness error caught by user code is still reported, first", async () => {
+    const provider = new ScriptedProvider({
+      tools: [{ name: "t" }, { name: "u" }],
+      results: {
+        t: () => {
+          throw new ScriptExhausted("FakeAsker", 1, 2, "answer");
+        },
+        u: "ok",
+      },
+    });
+    try {
+      await provider.executeToolCalls([call("c1", "t")], new NullCtx());
+    } catch {
+      // user code that swallows it
+    }
+    assertEquals(provider.harnessErrors.length, 1);
+    assertThrows(() => provider.verify(), ScriptExhausted, "FakeAsker has 1 answer(s)");
+  });
 });
