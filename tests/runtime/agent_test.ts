@@ -2,13 +2,18 @@ import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
 import {
   Agent,
   type ChatMiddleware,
+  type Cognition,
+  type CognitionResult,
   Invoker,
   NullCtx,
   RunContext,
   Services,
+  Session,
+  UnmeteredBudget,
 } from "@agentkit/testing/runtime";
-import { Scope } from "@agentkit/testing/ports";
-import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+import { Scope, type StreamEvent } from "@agentkit/testing/ports";
+import { FakeLLM, makeTestCtx, RecordingTracer } from "@agentkit/testing/testing";
+import { isInternalError } from "../fuzz/_fuzz.ts";
 
 Deno.test("Agent.run() composes system prompt, earlier context and the task, and returns an AgentResult", async () => {
   const llm = new FakeLLM("answer");
@@ -127,4 +132,268 @@ Deno.test("new Services() is fully usable with no arguments", async () => {
   await ctx.clock.sleep(0);
   assert(ctx.correlationId.startsWith("run-"));
   await new NullCtx().emit("k", "t");
+});
+
+// A cognition that streams `events`, then returns `returned`; `closed` counts
+// the times its stream was closed (finished or stopped early).
+function scripted(
+  events: StreamEvent[],
+  returned?: unknown,
+  onClose: () => void = () => {},
+): Cognition {
+  return {
+    name: "scripted",
+    async *stream() {
+      try {
+        for (const e of events) yield e;
+        return returned as CognitionResult;
+      } finally {
+        onClose();
+      }
+    },
+  };
+}
+
+const said = (id: string, text: string): StreamEvent[] => [
+  { type: "message_start", messageId: id },
+  { type: "text_delta", messageId: id, content: text },
+  {
+    type: "message_end",
+    messageId: id,
+    finishReason: "stop",
+    usage: { inputTokens: 1, outputTokens: 2 },
+  },
+];
+
+Deno.test("new Agent() checks its name and options bag, and the ports it is given", () => {
+  for (const name of ["", 5, undefined]) {
+    assertThrows(() => new Agent(name as never, { model: "m" }), TypeError);
+  }
+  for (const options of [undefined, null]) {
+    const e = assertThrows(() => new Agent("a", options as never), TypeError);
+    assert(!isInternalError(e), e.message);
+  }
+  const bad = [{ builder: {} }, { builder: { build: 1 } }, { output: {} }, { hooks: 5 }, {
+    cognition: {},
+  }];
+  for (const extra of bad) {
+    assertThrows(() => new Agent("a", { model: "m", ...extra } as never), TypeError);
+  }
+});
+
+Deno.test("new Agent() and agent.run() point a misplaced key to where it belongs", async () => {
+  const where: Record<string, string> = {
+    tools: "ReActCognition",
+    tool: "ReActCognition",
+    provider: "ReActCognition",
+    maxIterations: "ReActCognition",
+    llm: "makeTestCtx",
+    budget: "makeTestCtx",
+    chatMiddleware: "makeTestCtx",
+  };
+  for (const [key, place] of Object.entries(where)) {
+    const e = assertThrows(() => new Agent("a", { model: "m", [key]: 1 } as never), TypeError);
+    assert(e.message.includes(place), `${key}: ${e.message}`);
+  }
+  const agent = new Agent("a", { model: "m" });
+  const e = await assertRejects(
+    () => agent.run("x", makeTestCtx(), { budget: 1 } as never),
+    TypeError,
+  );
+  assert(e.message.includes("makeTestCtx"), e.message);
+  assertThrows(() => agent.start("x", makeTestCtx(), { budget: 1 } as never), TypeError);
+  await assertRejects(() => agent.run("x", makeTestCtx(), { session: {} } as never), TypeError);
+  const partial = { beginRun() {}, endRun() {}, run() {} };
+  await assertRejects(
+    () => agent.run("x", makeTestCtx(), { session: partial } as never),
+    TypeError,
+  );
+});
+
+Deno.test("Agent spans: one invoke_agent span per run, its model, stop reason, streaming flag, ended", async () => {
+  const ended: string[] = [];
+  const trace = new RecordingTracer({ exporter: (s) => void ended.push(s.name) });
+  const agent = new Agent("analyst", { model: "fake-model" });
+  const ctx = () => makeTestCtx({ llm: FakeLLM.script(["a", "b", "c"]), trace });
+  await agent.run("x", ctx());
+  await Array.fromAsync(agent.stream("x", ctx()));
+  const [run, stream] = trace.named("invoke_agent");
+  assertEquals([run.kind, run.attrs], ["client", {
+    "gen_ai.agent.name": "analyst",
+    "gen_ai.request.model": "fake-model",
+    "agentkit.stop_reason": "stop",
+  }]);
+  assertEquals(stream.attrs.streaming, true);
+  assertEquals(ended.filter((n) => n === "invoke_agent").length, 2);
+});
+
+Deno.test("Agent spans: a run that fails on an error event, or throws, records the error on its span", async () => {
+  const trace = new RecordingTracer();
+  const agent = new Agent("a", { model: "fake-model" });
+  const failing = FakeLLM.script([{ error: "the model broke" }]);
+  await assertRejects(() => agent.run("x", makeTestCtx({ llm: failing, trace })), Error, "broke");
+  const throwing: Cognition = {
+    name: "throws",
+    stream() {
+      throw new RangeError("no way");
+    },
+  };
+  await assertRejects(
+    () => new Agent("b", { model: "m", cognition: throwing }).run("x", makeTestCtx({ trace })),
+    RangeError,
+  );
+  const spans = trace.named("invoke_agent");
+  assertEquals(spans.map((s) => s.events.map((e) => e.name)), [["error"], ["error"]]);
+});
+
+Deno.test("Agent.stream(): a run that fails on an error event returns its result, unsaved and without afterRun", async () => {
+  const after: unknown[] = [];
+  const agent = new Agent("a", {
+    model: "fake-model",
+    hooks: { afterRun: [{ name: "after", afterRun: (r) => void after.push(r) }] },
+  });
+  const session = new Session("s1");
+  const events = agent.stream("x", makeTestCtx({ llm: FakeLLM.script([{ error: "broke" }]) }), {
+    session,
+  });
+  let step = await events.next();
+  while (!step.done) step = await events.next();
+  assertEquals([step.value.stopReason, session.transcript.length, after.length], ["error", 0, 0]);
+});
+
+Deno.test("Agent: a consumer that stops early closes the cognition's stream; a failing close is dropped unless fatal", async () => {
+  let closed = 0;
+  const agent = new Agent("a", {
+    model: "m",
+    cognition: scripted([...said("m1", "one"), ...said("m2", "two")], undefined, () => closed++),
+  });
+  for await (const e of agent.stream("x", makeTestCtx())) if (e.type === "text_delta") break;
+  assertEquals(closed, 1);
+  // A finished stream is not closed twice.
+  await agent.run("x", makeTestCtx());
+  assertEquals(closed, 2);
+  const failingClose = (error: Error) =>
+    new Agent("b", {
+      model: "m",
+      cognition: scripted(said("m", "x"), undefined, () => {
+        throw error;
+      }),
+    });
+  for await (const e of failingClose(new Error("cleanup")).stream("x", makeTestCtx())) {
+    if (e.type === "text_delta") break;
+  }
+  await assertRejects(async () => {
+    for await (const e of failingClose(new UnmeteredBudget()).stream("x", makeTestCtx())) {
+      if (e.type === "text_delta") break;
+    }
+  }, UnmeteredBudget);
+});
+
+Deno.test("Agent: a cognition's returned result is the answer, unless a hook rewrote the stream", async () => {
+  const returned: CognitionResult = {
+    output: "returned",
+    usage: { inputTokens: 5, outputTokens: 5 },
+    messages: [{ role: "user", content: "x" }, { role: "assistant", content: "streamed" }],
+    stopReason: "stop",
+  };
+  const plain = new Agent("a", {
+    model: "m",
+    cognition: scripted(said("m", "streamed"), returned),
+  });
+  assertEquals((await plain.run("x", makeTestCtx())).output, "returned");
+  const seen: string[] = [];
+  const watching = new Agent("b", {
+    model: "m",
+    cognition: scripted(said("m", "streamed"), returned),
+    hooks: { onStreamEvent: [{ name: "watch", onStreamEvent: (e) => void seen.push(e.type) }] },
+  });
+  assertEquals((await watching.run("x", makeTestCtx())).output, "returned");
+  assertEquals(seen, ["message_start", "text_delta", "message_end"]);
+  const rewriting = new Agent("c", {
+    model: "m",
+    cognition: scripted(said("m", "streamed"), returned),
+    hooks: {
+      onStreamEvent: [{
+        name: "upper",
+        onStreamEvent: (e) =>
+          e.type === "text_delta" ? [{ ...e, content: "REWRITTEN" }] : undefined,
+      }],
+    },
+  });
+  assertEquals((await rewriting.run("x", makeTestCtx())).output, "REWRITTEN");
+});
+
+Deno.test("Agent: a cognition's stream must return a CognitionResult or nothing", async () => {
+  const good: CognitionResult = {
+    output: "o",
+    usage: { inputTokens: 0, outputTokens: 0 },
+    messages: [],
+    stopReason: "stop",
+  };
+  const bads = [
+    null,
+    "text",
+    5,
+    { ...good, output: 1 },
+    { ...good, usage: null },
+    { ...good, usage: 1 },
+    { ...good, messages: {} },
+    { ...good, stopReason: undefined },
+    { output: "o" },
+  ];
+  for (const bad of bads) {
+    const agent = new Agent("a", { model: "m", cognition: { ...scripted([], bad), name: "odd" } });
+    const e = await assertRejects(() => agent.run("x", makeTestCtx()), TypeError);
+    assert(
+      e.message.includes("odd") && !isInternalError(e),
+      `${JSON.stringify(bad)}: ${e.message}`,
+    );
+  }
+  const fine = new Agent("a", { model: "m", cognition: scripted([], good) });
+  assertEquals((await fine.run("x", makeTestCtx())).output, "o");
+});
+
+Deno.test("Agent: a session of another tenant is refused before the run begins; its volatile cache is kept", async () => {
+  const session = new Session("s", { scope: new Scope({ orgId: 1 }) });
+  session.volatile.set("k", 1);
+  const llm = new FakeLLM("x");
+  await assertRejects(
+    () =>
+      new Agent("a", { model: "m" }).run(
+        "go",
+        makeTestCtx({ llm, scope: new Scope({ orgId: 2 }) }),
+        {
+          session,
+        },
+      ),
+    TypeError,
+  );
+  assertEquals([session.volatile.get("k"), llm.calls], [1, 0]);
+});
+
+Deno.test("Agent: a session's transcript goes before the task, with no context given", async () => {
+  const session = new Session("s");
+  const llm = FakeLLM.script(["first", "second"]);
+  const agent = new Agent("a", { model: "m" });
+  await agent.run("one", makeTestCtx({ llm }), { session });
+  await agent.run("two", makeTestCtx({ llm }), { session });
+  assertEquals(llm.requests[1].messages, [
+    { role: "user", content: "one" },
+    { role: "assistant", content: "first" },
+    { role: "user", content: "two" },
+  ]);
+});
+
+Deno.test("Agent: a run halted with an empty reply streams no text", async () => {
+  const agent = new Agent("a", {
+    model: "m",
+    hooks: { beforeRun: [{ name: "stop", beforeRun: () => ({ reply: "" }) }] },
+  });
+  const llm = new FakeLLM("x");
+  const events = await Array.fromAsync(agent.stream("go", makeTestCtx({ llm })));
+  assertEquals(events.map((e) => e.type), ["message_start", "message_end"]);
+  assertEquals([(await agent.run("go", makeTestCtx({ llm }))).stopReason, llm.calls], [
+    "halted",
+    0,
+  ]);
 });
