@@ -8,7 +8,7 @@ import type { Agent } from "../../runtime/agent.ts";
 import type { RunContext } from "../../runtime/context.ts";
 import { InMemorySessionStore } from "../../runtime/in_memory_session_store.ts";
 import { Session } from "../../runtime/session.ts";
-import { hasDenoServe, type HttpReply, listenDeno, listenNode } from "./_http_listen.ts";
+import { type HttpReply, listen } from "./_http_listen.ts";
 import { nearest } from "../_validate.ts";
 import { makeTestCtx } from "../make_test_ctx.ts";
 import { checkOptions, is, ports } from "../../runtime/internal.ts";
@@ -219,9 +219,7 @@ export async function serveAgent(
 
   const hostname = options.hostname ?? "127.0.0.1";
   const port = options.port ?? 0;
-  const listener = hasDenoServe()
-    ? await listenDeno(handle, hostname, port)
-    : await listenNode(handle, hostname, port);
+  const listener = await listen(handle, hostname, port);
   const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
   return {
     url: `http://${host}:${listener.port}/`,

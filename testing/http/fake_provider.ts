@@ -15,7 +15,7 @@ import { FakeClock } from "../fake_clock.ts";
 import { anthropicWire } from "./_anthropic_wire.ts";
 import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
 import { openAIResponsesWire } from "./_openai_responses_wire.ts";
-import { serve } from "./_serve.ts";
+import { serve } from "../_serve.ts";
 import { isProblem, type Problem, type ProviderApi, type Wire } from "./_wire.ts";
 
 export type { ProviderApi } from "./_wire.ts";
@@ -206,9 +206,11 @@ export class FakeProvider implements Disposable {
     const open = new Set<AbortController>();
     const served = await serve(
       (request, signal) => read(request, undefined, { signal }).then((r) => this.#handle(r, open)),
-      () => {
-        for (const c of open) c.abort(new DOMException("The FakeProvider closed", "AbortError"));
-        open.clear();
+      {
+        abortOpen: () => {
+          for (const c of open) c.abort(new DOMException("The FakeProvider closed", "AbortError"));
+          open.clear();
+        },
       },
     );
     const url = `http://127.0.0.1:${served.port}`;

@@ -1,6 +1,7 @@
-// Serves a fetch-style handler (Request in, Response out, bodies streamed) on
-// loopback: Deno.serve under Deno, node:http under Node. Closing aborts what
-// is still open (a stalled stream would otherwise hold the server forever).
+// Serves a fetch-style handler (Request in, Response out, bodies streamed):
+// Deno.serve under Deno, node:http under Node. The one server behind
+// FakeProvider.listen() and serveAgent(). Closing aborts what is still open
+// (a stalled stream would otherwise hold the server forever).
 
 /**
  * A fetch-style handler. `signal` aborts when the client goes away before
@@ -10,14 +11,25 @@
  */
 export type Handler = (request: Request, signal: AbortSignal | undefined) => Promise<Response>;
 
+/** Where to listen, and what to end on close. */
+export interface ServeOptions {
+  /** @default {"127.0.0.1"} */
+  readonly hostname?: string;
+  /** @default {0: a free port} */
+  readonly port?: number;
+  /** Ends the answers still open when the server closes. */
+  readonly abortOpen?: () => void;
+}
+
 /** A listening server. */
 export interface Served {
+  readonly hostname: string;
   readonly port: number;
   close(): Promise<void>;
 }
 
 interface DenoServer {
-  readonly addr: { readonly port: number };
+  readonly addr: { readonly hostname: string; readonly port: number };
   shutdown(): Promise<void>;
   readonly finished: Promise<void>;
 }
@@ -29,34 +41,33 @@ interface DenoLike {
   ): DenoServer;
 }
 
-/**
- * Serves `handler` on 127.0.0.1 at a free port; `abortOpen` ends the
- * answers still open when the server closes.
- */
-export function serve(handler: Handler, abortOpen: () => void): Promise<Served> {
+/** Serves `handler` with Deno.serve where there is one, else node:http. */
+export function serve(handler: Handler, options: ServeOptions = {}): Promise<Served> {
   const deno = (globalThis as { Deno?: Partial<DenoLike> }).Deno;
-  if (typeof deno?.serve === "function") return serveDeno(deno as DenoLike, handler, abortOpen);
-  return serveNode(handler, abortOpen);
+  if (typeof deno?.serve === "function") return serveDeno(deno as DenoLike, handler, options);
+  return serveNode(handler, options);
 }
 
-function serveDeno(deno: DenoLike, handler: Handler, abortOpen: () => void): Promise<Served> {
+function serveDeno(deno: DenoLike, handler: Handler, options: ServeOptions): Promise<Served> {
   const server = deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
     (request) => handler(request, undefined),
   );
   let closed: Promise<void> | undefined;
   return Promise.resolve({
+    hostname: server.addr.hostname,
     port: server.addr.port,
     close: () =>
       closed ??= (async () => {
-        abortOpen();
+        options.abortOpen?.();
         await server.shutdown();
         await server.finished;
       })(),
   });
 }
 
-async function serveNode(handler: Handler, abortOpen: () => void): Promise<Served> {
+/** Serves `handler` with node:http (what Node users run; Deno has it too). */
+export async function serveNode(handler: Handler, options: ServeOptions = {}): Promise<Served> {
   const http = await import("node:http");
   const server = http.createServer(async (req, res) => {
     const controller = new AbortController();
@@ -96,17 +107,19 @@ async function serveNode(handler: Handler, abortOpen: () => void): Promise<Serve
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(options.port ?? 0, options.hostname ?? "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });
   });
+  const address = server.address() as { address: string; port: number };
   let closed: Promise<void> | undefined;
   return {
-    port: (server.address() as { port: number }).port,
+    hostname: address.address,
+    port: address.port,
     close: () =>
       closed ??= new Promise<void>((resolve, reject) => {
-        abortOpen();
+        options.abortOpen?.();
         server.close((error) => error ? reject(error) : resolve());
         server.closeAllConnections?.();
       }),
