@@ -38,6 +38,7 @@ import { checkStreamEvent } from "./stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
 import { spanError } from "./_span.ts";
+import { pull } from "./_pull.ts";
 
 // Where code that imported it from here still finds it; it lives beside CognitionResult.
 export type { AgentResult } from "./cognition/cognition.ts";
@@ -297,7 +298,9 @@ export class Agent<D = undefined> {
         let rewritten = false;
         let returned: unknown;
         for (;;) {
-          const step = session ? await session.run(() => it.next()) : await it.next();
+          // A ready event is taken without a promise (see ./_pull.ts).
+          let step = session ? session.run(() => pull(it)) : pull(it);
+          if (step instanceof Promise) step = await step;
           if (step.done) {
             returned = step.value;
             break;

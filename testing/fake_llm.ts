@@ -13,7 +13,7 @@ import type { JsonSchema, ToolSpec } from "../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../ports/usage.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
-import { isAppendOnly, markCut, untilAborted } from "../runtime/internal.ts";
+import { isAppendOnly, markCut, nextOf, PULL, untilAborted } from "../runtime/internal.ts";
 import {
   InvalidScript,
   ScriptExhausted,
@@ -572,12 +572,84 @@ export class FakeLLM implements LLMPort, Disposable {
    * @param ctx The run (for the clock and cancellation).
    * @returns The events.
    */
-  async *stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
+  stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
+    return new FakeStream(() => this.#open(request, ctx));
+  }
+
+  // The call, made on the stream's first step: its events at once when the
+  // turn waits on nothing, else the generator that waits for them.
+  #open(
+    request: ChatRequest,
+    ctx: Ctx | undefined,
+  ):
+    | StreamEvent[]
+    | AsyncIterator<StreamEvent, void, undefined>
+    | Promise<
+      StreamEvent[] | AsyncIterator<StreamEvent, void, undefined>
+    > {
     const id = `fake-stream-${++this.#state.ids}`;
     const next = this.#next(request, "stream");
-    const turn = next instanceof Promise ? await next : next;
+    if (next instanceof Promise) return next.then((turn) => this.#play(turn, id, request, ctx));
+    return this.#play(next, id, request, ctx);
+  }
+
+  #play(
+    turn: Turn,
+    id: string,
+    request: ChatRequest,
+    ctx: Ctx | undefined,
+  ): StreamEvent[] | AsyncIterator<StreamEvent, void, undefined> {
     if (turn.toolCalls?.length) this.#checkTools(turn, request, ctx);
     const signal = request.signal ?? ctx?.signal;
+    if (
+      this.#options.delayMs || turn.gate || signal?.aborted || turn.stall ||
+      turn.firstChunkDelayMs || turn.chunkDelayMs
+    ) return this.#waiting(turn, id, ctx, signal);
+    // The same events, in the same order, as the waiting path below.
+    const usage = turn.usage ?? this.#usage;
+    const chunks = turn.chunks ?? (turn.content ? [turn.content] : []);
+    const events: StreamEvent[] = [{ type: "message_start", messageId: id }];
+    const upTo = turn.failAfterChunks ?? chunks.length;
+    for (let i = 0; i < upTo; i++) {
+      events.push({ type: "text_delta", messageId: id, content: chunks[i] });
+    }
+    if (turn.failAfterChunks !== undefined) {
+      const error = markCut(toError(
+        turn.error ?? `stream failed after ${upTo} chunk(s)`,
+        "mid_stream",
+        turn.finishReason,
+        usage,
+      ));
+      for (const call of turn.toolCalls ?? []) {
+        events.push({ type: "tool_call", messageId: id, call });
+      }
+      events.push({ type: "error", messageId: id, error, finishReason: turn.finishReason, usage });
+      return events;
+    }
+    const toolCalls = turn.toolCalls ?? [];
+    for (const call of toolCalls) events.push({ type: "tool_call", messageId: id, call });
+    if (turn.error !== undefined) {
+      const error = toError(turn.error, "mid_stream", turn.finishReason, usage);
+      events.push({ type: "error", messageId: id, error, finishReason: turn.finishReason, usage });
+      return events;
+    }
+    events.push({
+      type: "message_end",
+      messageId: id,
+      finishReason: turn.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
+      usage,
+    });
+    return events;
+  }
+
+  // A turn that waits (a delay, a gate, pacing, a stall, a cancelled
+  // signal): its events as they come.
+  async *#waiting(
+    turn: Turn,
+    id: string,
+    ctx: Ctx | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
     if (this.#options.delayMs || turn.gate || signal?.aborted) {
       await this.#hold(turn, id, ctx, signal);
     }
@@ -870,4 +942,102 @@ function toError(
 ): Error {
   if (typeof error !== "string") return error;
   return new ProviderResponseError(error, { phase, finishReason, usage });
+}
+
+type Opened = StreamEvent[] | AsyncIterator<StreamEvent, void, undefined>;
+
+const DONE: IteratorReturnResult<void> = Object.freeze({ done: true, value: undefined });
+
+// What `stream()` returns: an async generator's face over the call, which
+// is made on the first step (as a generator's body runs on its first
+// `next()`). A turn that waits on nothing has all its events at once, and
+// hands each out ready (through `[PULL]`, without a promise each).
+class FakeStream implements AsyncGenerator<StreamEvent, void, undefined> {
+  #open: (() => Opened | Promise<Opened>) | undefined;
+  #events: StreamEvent[] | undefined;
+  #waiting: AsyncIterator<StreamEvent, void, undefined> | undefined;
+  #i = 0;
+  #done = false;
+
+  constructor(open: () => Opened | Promise<Opened>) {
+    this.#open = open;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, void>> {
+    return nextOf(() => this[PULL]());
+  }
+
+  [PULL](): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
+    if (this.#done) return DONE;
+    const events = this.#events;
+    if (events !== undefined) return this.#take(events);
+    if (this.#waiting !== undefined) return this.#fromWaiting(this.#waiting);
+    const open = this.#open!;
+    this.#open = undefined;
+    let opened: Opened | Promise<Opened>;
+    try {
+      opened = open();
+    } catch (error) {
+      this.#done = true;
+      throw error;
+    }
+    if (opened instanceof Promise) {
+      return opened.then((o) => this.#first(o), (error) => {
+        this.#done = true;
+        throw error;
+      });
+    }
+    return this.#first(opened);
+  }
+
+  #first(
+    opened: Opened,
+  ): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
+    if (Array.isArray(opened)) {
+      this.#events = opened;
+      return this.#take(opened);
+    }
+    this.#waiting = opened;
+    return this.#fromWaiting(opened);
+  }
+
+  #take(events: StreamEvent[]): IteratorResult<StreamEvent, void> {
+    if (this.#i < events.length) return { done: false, value: events[this.#i++] };
+    this.#done = true;
+    return DONE;
+  }
+
+  #fromWaiting(
+    it: AsyncIterator<StreamEvent, void, undefined>,
+  ): Promise<IteratorResult<StreamEvent, void>> {
+    return it.next().then((step) => {
+      if (step.done) this.#done = true;
+      return step;
+    }, (error) => {
+      this.#done = true;
+      throw error;
+    });
+  }
+
+  async return(): Promise<IteratorResult<StreamEvent, void>> {
+    this.#open = undefined;
+    if (!this.#done) {
+      this.#done = true;
+      await this.#waiting?.return?.();
+    }
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<StreamEvent, void>> {
+    await this.return();
+    throw error;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
 }

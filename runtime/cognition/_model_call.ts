@@ -9,6 +9,7 @@ import type { ErrorEvent, StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { RunContext } from "../context.ts";
 import type { Invoker } from "../invoker.ts";
+import { nextOf, PULL, type Pullable } from "../_pull.ts";
 
 /** The events of one model call through the invoker's chain. */
 export function modelCall(
@@ -34,10 +35,12 @@ function blockingCall(
   const DONE: IteratorReturnResult<void> = { done: true, value: undefined };
   const step = (): IteratorResult<StreamEvent, void> =>
     i < events!.length ? { done: false, value: events![i++] } : DONE;
-  const it: AsyncIterableIterator<StreamEvent, void, undefined> = {
+  const it: Pullable<StreamEvent, void> & AsyncIterableIterator<StreamEvent, void, undefined> = {
     [Symbol.asyncIterator]: () => it,
-    next: () => {
-      if (events) return Promise.resolve(step());
+    next: () => nextOf(() => it[PULL]!()),
+    // The answer's events after the first are ready: no promise each.
+    [PULL]: () => {
+      if (events) return step();
       return answer(invoker, request, ctx).then((e) => {
         events = e;
         return step();

@@ -14,6 +14,7 @@ import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
 import { untilAborted } from "../_until_aborted.ts";
 import { linkSignal } from "../_link_signal.ts";
+import { pull } from "../_pull.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
@@ -159,9 +160,28 @@ export class ReActCognition implements Cognition {
         ctx.checkCancelled();
         const turn = new ModelTurn();
         const request = { messages, model: input.agent.model, tools, settings: input.settings };
-        for await (const event of modelCall(invoker, request, ctx, streaming)) {
-          turn.add(event);
-          yield event;
+        // for-await, but a ready event is taken without a promise (see ../_pull.ts).
+        const events = modelCall(invoker, request, ctx, streaming)[Symbol.asyncIterator]();
+        let finished = false;
+        try {
+          for (;;) {
+            let step;
+            try {
+              step = pull(events);
+              if (step instanceof Promise) step = await step;
+            } catch (error) {
+              finished = true; // as for-await: a stream that threw is not closed
+              throw error;
+            }
+            if (step.done) {
+              finished = true;
+              break;
+            }
+            turn.add(step.value);
+            yield step.value;
+          }
+        } finally {
+          if (!finished) await events.return?.();
         }
         if (turn.usage) usage = addUsage(usage, turn.usage);
         if (turn.error) {

@@ -6,6 +6,7 @@
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { ZERO_USAGE } from "../../ports/usage.ts";
 import { modelCall, ModelTurn } from "./_model_call.ts";
+import { nextOf, PULL, pull, type Pullable } from "../_pull.ts";
 import type { RunContext } from "../context.ts";
 import {
   type Cognition,
@@ -54,21 +55,32 @@ export class SingleShotCognition implements Cognition {
       Symbol.asyncIterator
     ]();
     const turn = new ModelTurn();
-    // Hand-written rather than a generator: it is on every event's path, and
-    // all it adds is the fold of the turn.
-    const it: AsyncIterableIterator<StreamEvent, CognitionResult | undefined, undefined> = {
-      [Symbol.asyncIterator]: () => it,
-      next: () =>
-        events.next().then((step): IteratorResult<StreamEvent, CognitionResult | undefined> => {
-          if (step.done) return { done: true, value: resultOf(input, turn) };
-          turn.add(step.value);
-          return step;
-        }),
-      return: async (): Promise<IteratorResult<StreamEvent, CognitionResult | undefined>> => {
-        await events.return?.();
-        return { done: true, value: undefined };
-      },
+    const fold = (step: IteratorResult<StreamEvent, unknown>) => {
+      if (step.done) return { done: true, value: resultOf(input, turn) } as const;
+      turn.add(step.value);
+      return step;
     };
+    // Hand-written rather than a generator: it is on every event's path, and
+    // all it adds is the fold of the turn; a ready event passes through
+    // without a promise.
+    const it:
+      & Pullable<StreamEvent, CognitionResult | undefined>
+      & AsyncIterableIterator<
+        StreamEvent,
+        CognitionResult | undefined,
+        undefined
+      > = {
+        [Symbol.asyncIterator]: () => it,
+        next: () => nextOf(() => it[PULL]!()),
+        [PULL]: () => {
+          const step = pull(events);
+          return step instanceof Promise ? step.then(fold) : fold(step);
+        },
+        return: async (): Promise<IteratorResult<StreamEvent, CognitionResult | undefined>> => {
+          await events.return?.();
+          return { done: true, value: undefined };
+        },
+      };
     return it;
   }
 }

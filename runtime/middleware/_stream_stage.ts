@@ -9,6 +9,7 @@ import type { ChatRequest } from "../../ports/chat.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { RunContext } from "../context.ts";
 import type { ChatMiddleware, StreamNext } from "./types.ts";
+import { nextOf, PULL, pull, type Pullable } from "../_pull.ts";
 
 /** What a layer watches on a call's events. Taps run innermost first. */
 export interface Tap {
@@ -113,38 +114,95 @@ class Driven implements AsyncGenerator<StreamEvent, void, undefined> {
     return this;
   }
 
-  async next(): Promise<IteratorResult<StreamEvent, void>> {
+  next(): Promise<IteratorResult<StreamEvent, void>> {
+    return nextOf(() => this[PULL]());
+  }
+
+  // The step as soon as it is ready: a scripted double's events cross the
+  // chain without a promise each.
+  [PULL](): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
     if (this.#done) return DONE;
-    let src = this.#src;
-    if (src === undefined) {
+    const src = this.#src;
+    if (src !== undefined) return this.#step(src);
+    let opened: Source | Promise<Source>;
+    try {
+      opened = this.#open();
+    } catch (error) {
+      this.#close();
+      throw error;
+    }
+    if (opened instanceof Promise) {
+      return opened.then((s) => this.#step(this.#opened(s)), (error) => {
+        this.#close();
+        throw error;
+      });
+    }
+    return this.#step(this.#opened(opened));
+  }
+
+  #opened(src: Source): Source {
+    this.#src = src;
+    this.#watch = src.taps.length === 0 ? undefined : eventTaps(src.taps);
+    return src;
+  }
+
+  #step(
+    src: Source,
+  ): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
+    let step: IteratorResult<StreamEvent, unknown> | Promise<IteratorResult<StreamEvent, unknown>>;
+    try {
+      step = pull(src.iterator);
+    } catch (error) {
+      this.#failed(src, error);
+    }
+    if (step instanceof Promise) {
+      return step.then((s) => this.#took(src, s), (error) => this.#failed(src, error));
+    }
+    return this.#took(src, step);
+  }
+
+  #took(
+    src: Source,
+    step: IteratorResult<StreamEvent, unknown>,
+  ): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
+    if (step.done) {
+      this.#done = true;
+      return this.#ended(src.taps, 0);
+    }
+    this.#watch?.(step.value);
+    return step;
+  }
+
+  // The end taps in order, each awaited only when it returns a promise.
+  #ended(
+    taps: readonly Tap[],
+    from: number,
+  ): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
+    for (let i = from; i < taps.length; i++) {
+      const end = taps[i].end;
+      if (!end) continue;
+      let ended: void | Promise<void>;
       try {
-        src = await this.#open();
+        ended = end.call(taps[i]);
       } catch (error) {
         this.#close();
         throw error;
       }
-      this.#src = src;
-      this.#watch = src.taps.length === 0 ? undefined : eventTaps(src.taps);
-    }
-    let step: IteratorResult<StreamEvent, unknown>;
-    try {
-      step = await src.iterator.next();
-    } catch (error) {
-      this.#close();
-      for (const tap of src.taps) tap.fail?.(error);
-      throw error;
-    }
-    if (step.done) {
-      this.#done = true;
-      try {
-        for (const tap of src.taps) if (tap.end) await tap.end();
-      } finally {
-        this.#close();
+      if (ended instanceof Promise) {
+        return ended.then(() => this.#ended(taps, i + 1), (error) => {
+          this.#close();
+          throw error;
+        });
       }
-      return DONE;
     }
-    this.#watch?.(step.value);
-    return step;
+    this.#close();
+    return DONE;
+  }
+
+  #failed(src: Source, error: unknown): never {
+    this.#close();
+    for (const tap of src.taps) tap.fail?.(error);
+    throw error;
   }
 
   async return(): Promise<IteratorResult<StreamEvent, void>> {
@@ -197,18 +255,25 @@ export function prefetched(
   rest: AsyncIterator<StreamEvent, unknown, undefined>,
 ): AsyncIterator<StreamEvent, unknown, undefined> {
   let head: IteratorResult<StreamEvent, unknown> | undefined = first;
-  return {
+  const it: Pullable<StreamEvent, unknown> = {
     next() {
       if (head === undefined) return rest.next();
       const h = head;
       head = undefined;
       return Promise.resolve(h);
     },
+    [PULL]() {
+      if (head === undefined) return pull(rest);
+      const h = head;
+      head = undefined;
+      return h;
+    },
     return(value?: unknown) {
       head = undefined;
       return rest.return ? rest.return(value) : Promise.resolve({ done: true, value });
     },
   };
+  return it;
 }
 
 /** An iterator over stored events (a cache hit). */

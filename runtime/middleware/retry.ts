@@ -9,6 +9,7 @@ import { isHarnessError } from "../harness_error.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { prefetched, type Source, streamOf, type StreamStage, withStage } from "./_stream_stage.ts";
+import { pull } from "../_pull.ts";
 
 const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   maxAttempts: is.number({ min: 1, integer: true }),
@@ -110,22 +111,50 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   const wait = (ms: number, ctx: RunContext): Promise<void> =>
     sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal);
   // A streamed call is re-opened until its first event arrives; after that
-  // its tokens were sent, and a failure is the caller's.
-  const stage: StreamStage = async (req, ctx, next) => {
-    for (let attempt = 1;; attempt++) {
-      let src: Source | undefined;
+  // its tokens were sent, and a failure is the caller's. An attempt whose
+  // first event is ready hands the stream on without a promise.
+  const stage: StreamStage = (req, ctx, next) => {
+    const failed = (error: unknown, src: Source | undefined, attempt: number): Promise<Source> => {
+      // The layers below see their attempt fail (meter bills what it reported).
+      if (src) { for (const tap of src.taps) tap.fail?.(error); }
+      if (
+        attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+      ) return Promise.reject(error);
+      return Promise.resolve(wait(waitFor(error, backoff(attempt)), ctx)).then(() =>
+        open(attempt + 1)
+      );
+    };
+    const first = (src: Source, attempt: number): Source | Promise<Source> => {
+      let step;
       try {
-        src = await next(req, ctx);
-        return { iterator: prefetched(await src.iterator.next(), src.iterator), taps: src.taps };
+        step = pull(src.iterator);
       } catch (error) {
-        // The layers below see their attempt fail (meter bills what it reported).
-        if (src) { for (const tap of src.taps) tap.fail?.(error); }
-        if (
-          attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-        ) throw error;
-        await wait(waitFor(error, backoff(attempt)), ctx);
+        return failed(error, src, attempt);
       }
-    }
+      if (step instanceof Promise) {
+        return step.then(
+          (s) => ({ iterator: prefetched(s, src.iterator), taps: src.taps }),
+          (error) => failed(error, src, attempt),
+        );
+      }
+      return { iterator: prefetched(step, src.iterator), taps: src.taps };
+    };
+    const open = (attempt: number): Source | Promise<Source> => {
+      let opened;
+      try {
+        opened = next(req, ctx);
+      } catch (error) {
+        return failed(error, undefined, attempt);
+      }
+      if (opened instanceof Promise) {
+        return opened.then(
+          (src) => first(src, attempt),
+          (error) => failed(error, undefined, attempt),
+        );
+      }
+      return first(opened, attempt);
+    };
+    return open(1);
   };
   return withStage({
     name: "retry",

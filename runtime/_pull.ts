@@ -1,0 +1,41 @@
+// A step of an async iterator taken without a promise when it is ready.
+//
+// A streamed call crosses a few hand-written iterators (the double, the
+// invoker's driver, the cognition's fold) before the agent's one generator.
+// Through `next()` each layer adds a promise and a microtask turn per event,
+// though a scripted double has every event ready. An iterator of the package
+// may also offer `[PULL]()`: the same step as `next()`, returned as is when
+// it is ready and as a promise when it is not, and thrown rather than
+// rejected. Callers take it through `pull()`, which falls back to `next()`
+// for any other iterator, so every layer keeps its plain async-iterator face.
+
+/** The method an iterator offers for a step without a promise. */
+export const PULL: unique symbol = Symbol("agentkit.pull");
+
+/** An iterator that may offer `[PULL]()`. */
+export interface Pullable<T, R> extends AsyncIterator<T, R, undefined> {
+  [PULL]?(): IteratorResult<T, R> | Promise<IteratorResult<T, R>>;
+}
+
+/**
+ * The next step of `it`: as is when it is ready, else a promise of it. A
+ * failure may be thrown (a ready failure) or come as a rejected promise.
+ */
+export function pull<T, R>(
+  it: AsyncIterator<T, R, undefined>,
+): IteratorResult<T, R> | Promise<IteratorResult<T, R>> {
+  const own = (it as Pullable<T, R>)[PULL];
+  return own === undefined ? it.next() : own.call(it);
+}
+
+/** `next()` on top of a `[PULL]()`: its step, always as a promise. */
+export function nextOf<T, R>(
+  step: () => IteratorResult<T, R> | Promise<IteratorResult<T, R>>,
+): Promise<IteratorResult<T, R>> {
+  try {
+    const s = step();
+    return s instanceof Promise ? s : Promise.resolve(s);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
