@@ -5,7 +5,7 @@ import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { parseArgs } from "../../runtime/internal.ts";
 import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
-import { NOT_AN_OBJECT, record, type SettingsDraft, textOf, wireRequest } from "./_wire_request.ts";
+import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
 const STOP: Record<FinishReason, string> = {
   stop: "end_turn",
@@ -214,10 +214,7 @@ export const anthropicWire: Wire = {
     }
     return undefined;
   },
-  parse(value: unknown): WireRequest | Problem {
-    const body = record(value);
-    if (!body) return NOT_AN_OBJECT;
-    if (typeof body.model !== "string" || body.model === "") return bad("model: Field required");
+  parse: wireParser(bad("model: Field required"), (body) => {
     if (typeof body.max_tokens !== "number") return bad("max_tokens: Field required");
     if (!Array.isArray(body.messages)) return bad("messages: Field required");
     const messages: Message[] = [];
@@ -242,7 +239,7 @@ export const anthropicWire: Wire = {
       s.jsonSchema = record(format.schema);
     }
     return wireRequest(body, messages, tools?.length ? tools : undefined, s, true);
-  },
+  }),
   blocking(res, request) {
     const content: Array<Record<string, unknown>> = [];
     if (res.content !== "" || res.toolCalls.length === 0) {

@@ -6,7 +6,7 @@ import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { parseArgs } from "../../runtime/internal.ts";
 import { data, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
-import { NOT_AN_OBJECT, record, type SettingsDraft, textOf, wireRequest } from "./_wire_request.ts";
+import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
 const ROLES: Record<string, Message["role"]> = {
   system: "system",
@@ -60,6 +60,13 @@ export function openAIKeyProblem(headers: Headers): Problem | undefined {
       "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
   };
 }
+
+/** What both OpenAI wires answer alike: the key check and the error JSON. */
+export const openAIVendor: Pick<Wire, "vendor" | "checkHeaders" | "errorBody"> = {
+  vendor: "openai",
+  checkHeaders: openAIKeyProblem,
+  errorBody: openAIError,
+};
 
 function bad(message: string, param?: string, code?: string): Problem {
   return { status: 400, message, param, code };
@@ -239,22 +246,18 @@ class ChatEncoder implements StreamEncoder {
 /** POST /v1/chat/completions. */
 export const openAIChatWire: Wire = {
   api: "chat.completions",
-  vendor: "openai",
-  checkHeaders: openAIKeyProblem,
-  errorBody: openAIError,
-  parse(value: unknown): WireRequest | Problem {
-    const body = record(value);
-    if (!body) return NOT_AN_OBJECT;
-    if (typeof body.model !== "string" || body.model === "") {
-      return bad("you must provide a model parameter", "model", "missing_required_parameter");
-    }
-    const messages = parseMessages(body.messages);
-    if (!Array.isArray(messages)) return messages;
-    const tools = parseTools(body.tools);
-    if (tools && !Array.isArray(tools)) return tools;
-    const includeUsage = record(body.stream_options)?.include_usage === true;
-    return wireRequest(body, messages, tools, parseSettings(body), includeUsage);
-  },
+  ...openAIVendor,
+  parse: wireParser(
+    bad("you must provide a model parameter", "model", "missing_required_parameter"),
+    (body) => {
+      const messages = parseMessages(body.messages);
+      if (!Array.isArray(messages)) return messages;
+      const tools = parseTools(body.tools);
+      if (tools && !Array.isArray(tools)) return tools;
+      const includeUsage = record(body.stream_options)?.include_usage === true;
+      return wireRequest(body, messages, tools, parseSettings(body), includeUsage);
+    },
+  ),
   blocking(res, request, created) {
     const message: Record<string, unknown> = {
       role: "assistant",

@@ -5,10 +5,10 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import { openAIError, openAIKeyProblem } from "./_openai_chat_wire.ts";
+import { openAIVendor } from "./_openai_chat_wire.ts";
 import { parseArgs } from "../../runtime/internal.ts";
 import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
-import { NOT_AN_OBJECT, record, type SettingsDraft, textOf, wireRequest } from "./_wire_request.ts";
+import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
 const ROLES: Record<string, Message["role"]> = {
   system: "system",
@@ -267,18 +267,17 @@ class ResponsesEncoder implements StreamEncoder {
   }
 }
 
+const NO_MODEL: Problem = {
+  status: 400,
+  message: "Missing required parameter: 'model'.",
+  param: "model",
+};
+
 /** POST /v1/responses. */
 export const openAIResponsesWire: Wire = {
   api: "responses",
-  vendor: "openai",
-  checkHeaders: openAIKeyProblem,
-  errorBody: openAIError,
-  parse(value: unknown): WireRequest | Problem {
-    const body = record(value);
-    if (!body) return NOT_AN_OBJECT;
-    if (typeof body.model !== "string" || body.model === "") {
-      return { status: 400, message: "Missing required parameter: 'model'.", param: "model" };
-    }
+  ...openAIVendor,
+  parse: wireParser(NO_MODEL, (body) => {
     const messages: Message[] = [];
     if (typeof body.instructions === "string" && body.instructions) {
       messages.push({ role: "system", content: body.instructions });
@@ -295,7 +294,7 @@ export const openAIResponsesWire: Wire = {
       if (typeof format.name === "string") s.jsonSchemaName = format.name;
     }
     return wireRequest(body, messages, tools, Object.keys(s).length ? s : undefined, true);
-  },
+  }),
   blocking(res: ChatResponse, request, created) {
     const output: Array<Record<string, unknown>> = [];
     if (res.content !== "" || res.toolCalls.length === 0) {

@@ -37,19 +37,38 @@ export function textOf(content: unknown): string | undefined {
   return text;
 }
 
+/** A request body that is a JSON object naming a model. */
+export type WireBody = Readonly<Record<string, unknown>> & { readonly model: string };
+
+/**
+ * A wire's parse: what every wire checks first (a JSON object, a model;
+ * `noModel` is the wire's own 400 for a missing one), then `rest`.
+ */
+export function wireParser(
+  noModel: Problem,
+  rest: (body: WireBody) => WireRequest | Problem,
+): (value: unknown) => WireRequest | Problem {
+  return (value) => {
+    const body = record(value);
+    if (!body) return NOT_AN_OBJECT;
+    if (typeof body.model !== "string" || body.model === "") return noModel;
+    return rest(body as WireBody);
+  };
+}
+
 /**
  * The parsed request: `body.model` (checked by the wire) with the messages,
  * the tools and settings when there are any, and `stream` as the body asks.
  */
 export function wireRequest(
-  body: Readonly<Record<string, unknown>>,
+  body: WireBody,
   messages: Message[],
   tools: ToolSpec[] | undefined,
   settings: ChatSettings | undefined,
   includeUsage: boolean,
 ): WireRequest {
   const chat: ChatRequest = {
-    model: body.model as string,
+    model: body.model,
     messages,
     ...(tools ? { tools } : {}),
     ...(settings ? { settings } : {}),
