@@ -5,7 +5,7 @@
 import type { Message, ToolCall } from "../ports/message.ts";
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "../runtime/cognition/cognition.ts";
-import type { Run } from "../runtime/run.ts";
+import { Run } from "../runtime/run.ts";
 import { FakeLLM } from "./fake_llm.ts";
 import { FakeTool } from "./fake_tool.ts";
 import { ScriptedProvider } from "./scripted_provider.ts";
@@ -37,14 +37,24 @@ function indent(text: string): string {
 }
 
 /** A settled subject: a run becomes its result, or the text of its failure. */
-export async function settle(
-  subject: Run,
-): Promise<{ result: AgentResult } | { failure: string }> {
+async function settle(subject: Run): Promise<{ result: AgentResult } | { failure: string }> {
   try {
     return { result: await subject.result };
   } catch {
     return { failure: await transcript(subject) };
   }
+}
+
+/**
+ * `check` of the subject; of a `Run`, once it settles, on its result (a run
+ * that failed fails the check, showing what it streamed and its error).
+ */
+export function checkSettled(
+  subject: unknown,
+  check: (settled: unknown) => Check,
+): Check | Promise<Check> {
+  if (!(subject instanceof Run)) return check(subject);
+  return settle(subject).then((s) => "result" in s ? check(s.result) : failedRun(s.failure));
 }
 
 /** Where a subject keeps the tool calls it made or saw. */
@@ -244,7 +254,7 @@ export function render(subject: unknown, text: unknown, fn: string): string {
 }
 
 /** The failure of a run a check wanted a result from. */
-export function failedRun(failure: string): Check {
+function failedRun(failure: string): Check {
   return {
     pass: false,
     message: () => `Expected a finished run, but it failed.\n\nTranscript:\n${indent(failure)}`,

@@ -9,10 +9,9 @@ import type { StopReason } from "../runtime/cognition/cognition.ts";
 import {
   calledTool,
   type Check,
+  checkSettled,
   equal,
-  failedRun,
   render,
-  settle,
   spent,
   stopReason,
   transcriptContaining,
@@ -29,6 +28,11 @@ export type SettledOf<S> = S extends Run ? Promise<void> : void;
 
 function enforce(check: Check): void {
   if (!check.pass) throw new AssertionError(check.message(false));
+}
+
+// A check now, or (of a Run) once it settles.
+function enforced<S>(check: Check | Promise<Check>): SettledOf<S> {
+  return (check instanceof Promise ? check.then(enforce) : enforce(check)) as SettledOf<S>;
 }
 
 /**
@@ -68,14 +72,9 @@ export function assertCalledTool<S extends Transcribable | Run>(
   args?: unknown,
 ): SettledOf<S> {
   const withArgs = arguments.length > 2;
-  const check = (x: unknown) =>
-    enforce(calledTool(x, name, args, withArgs, equal, "assertCalledTool"));
-  if (subject instanceof Run) {
-    return settle(subject).then((s) =>
-      "result" in s ? check(s.result) : enforce(failedRun(s.failure))
-    ) as SettledOf<S>;
-  }
-  return check(subject) as SettledOf<S>;
+  return enforced(
+    checkSettled(subject, (x) => calledTool(x, name, args, withArgs, equal, "assertCalledTool")),
+  );
 }
 
 /**
@@ -103,14 +102,7 @@ export function assertStopReason<S extends Transcribable | Run>(
   subject: S,
   reason: StopReason,
 ): SettledOf<S> {
-  if (subject instanceof Run) {
-    return settle(subject).then((s) =>
-      "result" in s
-        ? enforce(stopReason(s.result, reason, "assertStopReason"))
-        : enforce(failedRun(s.failure))
-    ) as SettledOf<S>;
-  }
-  return enforce(stopReason(subject, reason, "assertStopReason")) as SettledOf<S>;
+  return enforced(checkSettled(subject, (x) => stopReason(x, reason, "assertStopReason")));
 }
 
 /**

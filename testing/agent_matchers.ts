@@ -8,10 +8,9 @@ import type { StopReason } from "../runtime/cognition/cognition.ts";
 import {
   calledTool,
   type Check,
+  checkSettled,
   equal,
-  failedRun,
   render,
-  settle,
   spent,
   stopReason,
   transcriptContaining,
@@ -120,6 +119,14 @@ function result(ctx: AgentMatcherContext, check: Check): AgentMatcherResult {
   return { pass: check.pass, message: () => check.message(ctx.isNot === true) };
 }
 
+// A check now, or (of a Run) once it settles.
+function reported(
+  ctx: AgentMatcherContext,
+  check: Check | Promise<Check>,
+): AgentMatcherResult | Promise<AgentMatcherResult> {
+  return check instanceof Promise ? check.then((c) => result(ctx, c)) : result(ctx, check);
+}
+
 /**
  * Agent matchers for `expect.extend`, in Vitest and in Jest (or Jest's
  * standalone `expect` package): `toHaveCalledTool(name, args?)`,
@@ -156,24 +163,16 @@ export const agentMatchers: AgentMatcherFunctions = {
   toHaveCalledTool(received, name, args) {
     const withArgs = arguments.length > 2;
     const equals = this.equals ?? equal;
-    const check = (x: unknown) =>
-      result(this, calledTool(x, name, args, withArgs, equals, "toHaveCalledTool"));
-    if (received instanceof Run) {
-      return settle(received).then((s) =>
-        "result" in s ? check(s.result) : result(this, failedRun(s.failure))
-      );
-    }
-    return check(received);
+    return reported(
+      this,
+      checkSettled(
+        received,
+        (x) => calledTool(x, name, args, withArgs, equals, "toHaveCalledTool"),
+      ),
+    );
   },
   toHaveStopReason(received, reason) {
-    if (received instanceof Run) {
-      return settle(received).then((s) =>
-        "result" in s
-          ? result(this, stopReason(s.result, reason, "toHaveStopReason"))
-          : result(this, failedRun(s.failure))
-      );
-    }
-    return result(this, stopReason(received, reason, "toHaveStopReason"));
+    return reported(this, checkSettled(received, (x) => stopReason(x, reason, "toHaveStopReason")));
   },
   toHaveSpent(received, amount) {
     return result(this, spent(received, amount, "toHaveSpent"));
