@@ -45,6 +45,8 @@ Deno.test("nearest(): case and separators do not count; a near key, a unique ste
   // Too short for a stem.
   assertEquals(nearest("ma", ["maxCostUsd", "zzzzzzzzzz"]), undefined);
   assertEquals(nearest("q", []), undefined);
+  // Between equally near keys, the first listed.
+  assertEquals(nearest("ab", ["ax", "ay"]), "ax");
 });
 
 Deno.test("describe(): how each kind of value reads in a message", () => {
