@@ -605,7 +605,12 @@ export class FakeLLM implements LLMPort, Disposable {
       this.#options.delayMs || turn.gate || signal?.aborted || turn.stall ||
       turn.firstChunkDelayMs || turn.chunkDelayMs
     ) return this.#waiting(turn, id, ctx, signal);
-    // The same events, in the same order, as the waiting path below.
+    return this.#events(turn, id);
+  }
+
+  // A turn's events, in order: the whole answer of a turn that waits on
+  // nothing, and what the waiting path below yields as it comes.
+  #events(turn: Turn, id: string): StreamEvent[] {
     const usage = turn.usage ?? this.#usage;
     const chunks = turn.chunks ?? (turn.content ? [turn.content] : []);
     const events: StreamEvent[] = [{ type: "message_start", messageId: id }];
@@ -653,51 +658,23 @@ export class FakeLLM implements LLMPort, Disposable {
     if (this.#options.delayMs || turn.gate || signal?.aborted) {
       await this.#hold(turn, id, ctx, signal);
     }
-    const usage = turn.usage ?? this.#usage;
-    const chunks = turn.chunks ?? (turn.content ? [turn.content] : []);
-    yield { type: "message_start", messageId: id };
-    const upTo = turn.failAfterChunks ?? chunks.length;
-    if (turn.firstChunkDelayMs || turn.chunkDelayMs) {
-      if (turn.firstChunkDelayMs) await this.#pace(turn.firstChunkDelayMs, id, ctx, signal);
-      for (let i = 0; i < upTo; i++) {
-        if (i > 0 && turn.chunkDelayMs) await this.#pace(turn.chunkDelayMs, id, ctx, signal);
-        yield { type: "text_delta", messageId: id, content: chunks[i] };
-      }
-    } else {
-      for (let i = 0; i < upTo; i++) {
-        yield { type: "text_delta", messageId: id, content: chunks[i] };
-      }
+    // message_start, a text_delta per chunk, then the tool calls and the end
+    // (or the error: a cut after failAfterChunks is marked, so a FakeProvider
+    // serves it as a broken connection).
+    const events = this.#events(turn, id);
+    yield events[0];
+    if (turn.firstChunkDelayMs) await this.#pace(turn.firstChunkDelayMs, id, ctx, signal);
+    const chunks = turn.failAfterChunks ??
+      (turn.chunks ?? (turn.content ? [turn.content] : [])).length;
+    for (let i = 1; i <= chunks; i++) {
+      if (i > 1 && turn.chunkDelayMs) await this.#pace(turn.chunkDelayMs, id, ctx, signal);
+      yield events[i];
     }
-    if (turn.failAfterChunks !== undefined) {
-      // Marked as a cut: a FakeProvider serves it as a broken connection.
-      const error = markCut(toError(
-        turn.error ?? `stream failed after ${upTo} chunk(s)`,
-        "mid_stream",
-        turn.finishReason,
-        usage,
-      ));
-      // The failure-path order: tool calls, then the error with reason and usage.
-      for (const call of turn.toolCalls ?? []) yield { type: "tool_call", messageId: id, call };
-      yield { type: "error", messageId: id, error, finishReason: turn.finishReason, usage };
-      return;
-    }
-    if (turn.stall) {
+    if (turn.stall && turn.failAfterChunks === undefined) {
       await this.#stallUntilCancelled(id, signal);
       return;
     }
-    const toolCalls = turn.toolCalls ?? [];
-    for (const call of toolCalls) yield { type: "tool_call", messageId: id, call };
-    if (turn.error !== undefined) {
-      const error = toError(turn.error, "mid_stream", turn.finishReason, usage);
-      yield { type: "error", messageId: id, error, finishReason: turn.finishReason, usage };
-      return;
-    }
-    yield {
-      type: "message_end",
-      messageId: id,
-      finishReason: turn.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
-      usage,
-    };
+    for (let i = chunks + 1; i < events.length; i++) yield events[i];
   }
 
   /**
