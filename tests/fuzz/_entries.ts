@@ -46,6 +46,8 @@ import {
   RecordingHook,
   RecordingTracer,
   runSettled,
+  ScriptedProvider,
+  ScriptedProviderWithGrants,
   serveAgent,
 } from "@agentkit/testing/testing";
 
@@ -163,7 +165,25 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
       failWith: [5, {}],
       failTimes: COUNT,
       requiresApproval: BOOL,
+      allowUnused: BOOL,
     },
+  },
+  "new ScriptedProvider()": {
+    call: (o) => new ScriptedProvider(o as never),
+    base: { tools: [{ name: "t" }], results: { t: "ok" } },
+    bad: {
+      tools: [[], 5, "x", [5]],
+      results: [5, "x", null],
+      blockOn: ["soon", 5],
+      latencyMs: [{ t: -5 }, { t: "5" }, 5],
+      blockCall: [{ t: 5 }, 5],
+      allowUnused: BOOL,
+    },
+  },
+  "new ScriptedProviderWithGrants()": {
+    call: (o) => new ScriptedProviderWithGrants(o as never),
+    base: { tools: [{ name: "t" }], results: { t: "ok" } },
+    bad: { grants: [5, "x", [5]], allowUnused: BOOL },
   },
   "new FakeClock()": {
     call: (o) => new FakeClock(o as never),
