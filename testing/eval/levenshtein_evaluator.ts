@@ -5,6 +5,7 @@
  */
 import { editDistance } from "../../runtime/internal.ts";
 import type { Metric } from "./evaluation_result.ts";
+import { thresholdMetric } from "./_threshold_metric.ts";
 import type { Evaluator, LLMInput, ScoreInput } from "./evaluator.ts";
 
 /**
@@ -59,15 +60,7 @@ export class LevenshteinEvaluator implements Evaluator {
   evaluateByScore(input: ScoreInput): Metric {
     const threshold = input.threshold ?? 0.8;
     const score = Math.max(...input.expected.map((e) => levenshteinRatio(input.actual, e)));
-    const passed = score >= threshold;
-    return {
-      name: this.name,
-      mode: "score",
-      score,
-      threshold,
-      passed,
-      code: passed ? "passed" : "below_threshold",
-    };
+    return thresholdMetric(this.name, "score", score, threshold);
   }
 
   /**

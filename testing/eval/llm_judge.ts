@@ -5,6 +5,7 @@
  */
 import type { LLMPort } from "../../ports/llm.ts";
 import type { Metric } from "./evaluation_result.ts";
+import { thresholdMetric } from "./_threshold_metric.ts";
 import { checkOptions, is } from "../../runtime/internal.ts";
 
 /** Options for {@linkcode LLMJudge}. */
@@ -196,16 +197,7 @@ export class LLMJudge {
         reason: `the judge's reply has no score: ${JSON.stringify(shown)}`,
       };
     }
-    const passed = verdict.score >= this.threshold;
-    return {
-      name: "llmJudge",
-      mode: "llm",
-      score: verdict.score,
-      threshold: this.threshold,
-      passed,
-      code: passed ? "passed" : "below_threshold",
-      ...(verdict.reason ? { reason: verdict.reason } : {}),
-    };
+    return thresholdMetric("llmJudge", "llm", verdict.score, this.threshold, verdict.reason);
   }
 }
 
