@@ -1,7 +1,11 @@
 /**
  * The doubles and the test context: `makeTestCtx` builds the real runtime,
  * and `FakeLLM`, `FakeTool`, `FakeClock`, `RecordingTracer` and friends sit at
- * the ports. Every double records what it saw.
+ * the ports. Every double records what it saw. The sub-products live in
+ * rooms of their own, each with a `mod.ts` this entry re-exports: `cli/`
+ * (the CLI doubles), `contracts/` (the port contract suites), `eval/` (the
+ * evaluation harness), `http/` (the provider wire), `frameworks/` and
+ * `cassette/`.
  *
  * @example A scripted tool loop
  * ```ts
