@@ -8,14 +8,36 @@ export function spanError(span: Span, error: unknown): void {
   span.addEvent("error", { message: String((error as Error)?.message ?? error) });
 }
 
-/** Runs `work` in `span`: a failure is recorded, and the span ends either way. */
-export async function inSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
+/**
+ * Runs `work` in `span`: a failure is recorded, and the span ends either way;
+ * `settled` sees the value first (to set attributes from it). Chained rather
+ * than async: one promise on every model and tool call.
+ */
+export function inSpan<T>(
+  span: Span,
+  work: () => T | Promise<T>,
+  settled?: (value: T) => void,
+): Promise<T> {
+  const failed = (error: unknown): never => {
     spanError(span, error);
-    throw error;
-  } finally {
     span.end();
+    throw error;
+  };
+  let called: Promise<T>;
+  try {
+    called = Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error).catch(failed);
   }
+  return called.then((value) => {
+    if (settled) {
+      try {
+        settled(value);
+      } catch (error) {
+        failed(error);
+      }
+    }
+    span.end();
+    return value;
+  }, failed);
 }

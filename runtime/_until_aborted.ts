@@ -1,7 +1,9 @@
 // Settles with `promise`, or rejects with the abort reason as soon as
 // `signal` aborts, for work that does not honour cancellation itself (a gate,
 // a tool that ignores its signal). The listener is removed either way.
+import { NEVER } from "./_never.ts";
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === NEVER) return promise; // nothing to race: no listener to add and remove
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.reject(signal.reason);

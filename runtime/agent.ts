@@ -31,7 +31,7 @@ import {
 import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
 import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
-import { RequestBuilder } from "./request_builder.ts";
+import { buildNow, RequestBuilder } from "./request_builder.ts";
 import { checkOptions, checkValue, describe, is, ports, type Rule } from "./_options.ts";
 import type { Session } from "./session.ts";
 import { checkStreamEvent } from "./stream_event_schema.ts";
@@ -78,6 +78,12 @@ function checkRun(
   ctx: unknown,
   options: unknown,
 ): void {
+  // The common call (a string, a context, no options or known ones) passes
+  // without building a message.
+  if (
+    typeof task === "string" && ports.ctx.test(ctx, "ctx") === undefined &&
+    (options === NO_OPTIONS || options === undefined)
+  ) return;
   const where = `agent.${method}() of agent "${agent}"`;
   if (typeof task !== "string") {
     throw new TypeError(
@@ -85,10 +91,16 @@ function checkRun(
     );
   }
   checkValue(where, "the ctx (second argument)", ctx, ports.ctx);
-  checkOptions(where, options, RUN_OPTIONS, {
-    hints: { budget: "a budget goes to the context: makeTestCtx({ budget })" },
-  });
+  checkOptions(where, options, RUN_OPTIONS, RUN_HINTS);
 }
+
+const RUN_HINTS = {
+  hints: { budget: "a budget goes to the context: makeTestCtx({ budget })" },
+};
+// The default options of run/start/stream: one object, so the check above
+// knows it has nothing to look at.
+const NO_OPTIONS: AgentRunOptions = Object.freeze({});
+const NO_MESSAGES: readonly Message[] = Object.freeze([]);
 
 /** Options for {@linkcode Agent}; `D` is the type of `result.data`. */
 export interface AgentOptions<D = undefined> {
@@ -212,8 +224,9 @@ export class Agent<D = undefined> {
   async run(
     task: string,
     ctx: RunContext,
-    options: AgentRunOptions = {},
+    options: AgentRunOptions = NO_OPTIONS,
   ): Promise<TypedAgentResult<D>> {
+    // The same path as stream(); with blocking model calls it yields nothing.
     const events = this.#events(task, ctx, options, false);
     let step = await events.next();
     while (!step.done) step = await events.next();
@@ -233,7 +246,7 @@ export class Agent<D = undefined> {
   stream(
     task: string,
     ctx: RunContext,
-    options: AgentRunOptions = {},
+    options: AgentRunOptions = NO_OPTIONS,
   ): AsyncGenerator<StreamEvent, TypedAgentResult<D>, undefined> {
     return this.#events(task, ctx, options, true);
   }
@@ -246,11 +259,13 @@ export class Agent<D = undefined> {
     streaming: boolean,
   ): AsyncGenerator<StreamEvent, TypedAgentResult<D>, undefined> {
     checkRun(this.name, streaming ? "stream" : "run", task, ctx, options);
-    const span = ctx.trace.span("invoke_agent", "client", {
-      "gen_ai.agent.name": this.name,
-      "gen_ai.request.model": this.model,
-      ...(streaming ? { streaming: true } : {}),
-    });
+    const span = ctx.trace.span(
+      "invoke_agent",
+      "client",
+      streaming
+        ? { "gen_ai.agent.name": this.name, "gen_ai.request.model": this.model, streaming: true }
+        : { "gen_ai.agent.name": this.name, "gen_ai.request.model": this.model },
+    );
     const session = options.session;
     // Inside a session every step of the run is in its async context.
     const inSession = <T>(fn: () => T): T => session ? session.run(fn) : fn();
@@ -264,17 +279,22 @@ export class Agent<D = undefined> {
       began = true;
       ctx.checkCancelled();
       const hc: HookContext = { agent: this.#info, ctx, session };
-      const request = await inSession(() => this.#before(task, options, hc));
+      // Without a session or beforeRun hooks the request is the task as given.
+      const request: RunRequest | (RunRequest & HaltReply) = session ||
+          this.#hooks.beforeRun.length
+        ? await inSession(() => this.#before(task, options, hc))
+        : { task, context: options.context ?? NO_MESSAGES };
       const halted = "reply" in request;
       let prefix: readonly Message[];
       let input: CognitionInput | undefined;
       if (halted) {
         prefix = [...request.context, { role: "user", content: request.task }];
-        source = haltEvents(request.reply, `halted-${ctx.correlationId}`);
+        source = haltEvents((request as HaltReply).reply, `halted-${ctx.correlationId}`);
       } else {
-        prefix = await inSession(() =>
-          this.#builder.build(this.#info, request.task, ctx, request.context)
+        const built = inSession(() =>
+          buildNow(this.#builder, this.#info, request.task, ctx, request.context)
         );
+        prefix = built instanceof Promise ? await built : built;
         input = { agent: this.#info, task: request.task, messages: prefix, streaming };
         if (output) {
           input = {
@@ -308,7 +328,8 @@ export class Agent<D = undefined> {
           const event = checkStreamEvent(step.value, origin);
           if (!hooks.onStreamEvent.length) {
             fold.add(event);
-            yield event;
+            // Under run() nobody reads the events: they are folded, not handed out.
+            if (streaming) yield event;
             continue;
           }
           const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
@@ -318,7 +339,7 @@ export class Agent<D = undefined> {
               ? e as StreamEvent
               : checkStreamEvent(e, `hook "${by}"`);
             fold.add(checked);
-            yield checked;
+            if (streaming) yield checked;
           }
         }
         finished = true;
@@ -417,7 +438,7 @@ export class Agent<D = undefined> {
    * assertEquals((await run.result).output, "hello");
    * ```
    */
-  start(task: string, ctx: RunContext, options: AgentRunOptions = {}): Run {
+  start(task: string, ctx: RunContext, options: AgentRunOptions = NO_OPTIONS): Run {
     checkRun(this.name, "start", task, ctx, options);
     return new Run((runCtx) => this.#events(task, runCtx, options, true), ctx, {
       name: `run of agent "${this.name}"`,

@@ -17,6 +17,7 @@ import { NoInvoker } from "./errors.ts";
 import type { Invoker } from "./invoker.ts";
 import type { Meter } from "./meter.ts";
 import { Services } from "./services.ts";
+import { NEVER } from "./_never.ts";
 import { checkOptions, is, ports, type Rule } from "./_options.ts";
 
 /** How much a run may do without asking a human. */
@@ -58,7 +59,6 @@ export interface RunContextOptions {
 }
 
 let runCounter = 0;
-const NEVER: AbortSignal = new AbortController().signal;
 
 /**
  * Everything one run can reach. Build it with `makeTestCtx` in tests.

@@ -135,14 +135,14 @@ export class Invoker {
    * @returns The response.
    * @throws {UnmeteredBudget} When the run has meters and no `meter()`.
    */
-  async chat(request: ChatRequest, ctx: RunContext): Promise<ChatResponse> {
-    if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
+  chat(request: ChatRequest, ctx: RunContext): Promise<ChatResponse> {
+    if (ctx.allMeters.length > 0 && !this.metered) return Promise.reject(new UnmeteredBudget());
     const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
-    return await inSpan(span, async () => {
-      const res = await (this.#chat ??= this.#composeChat())(request, ctx);
-      span.setAttribute("gen_ai.response.finish_reason", res.finishReason);
-      return res;
-    });
+    return inSpan(
+      span,
+      () => (this.#chat ??= this.#composeChat())(request, ctx),
+      (res) => span.setAttribute("gen_ai.response.finish_reason", res.finishReason),
+    );
   }
 
   /**
@@ -173,12 +173,12 @@ export class Invoker {
    * @param ctx The run.
    * @returns What the tool returned.
    */
-  async callTool(invocation: ToolInvocation, ctx: RunContext): Promise<unknown> {
+  callTool(invocation: ToolInvocation, ctx: RunContext): Promise<unknown> {
     const span = ctx.trace.span("execute_tool", "tool", {
       "gen_ai.tool.name": invocation.tool.name,
       "gen_ai.tool.call.id": invocation.call.id,
     });
-    return await inSpan(span, () => (this.#tool ??= this.#composeTool())(invocation, ctx));
+    return inSpan(span, () => (this.#tool ??= this.#composeTool())(invocation, ctx));
   }
 }
 

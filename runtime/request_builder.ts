@@ -23,6 +23,15 @@ export interface RequestBuilderOptions {
   readonly compactor?: Compactor;
 }
 
+// The transcript of a builder with nothing to await, or undefined.
+let plainBuild: (
+  builder: RequestBuilder,
+  agent: AgentInfo,
+  task: string,
+  ctx: Ctx,
+  context: readonly Message[],
+) => Message[] | undefined;
+
 /**
  * Composes a request: the agent's system prompt, grounding for the task, the
  * working context (earlier turns) and the task as the last user message. It
@@ -79,6 +88,28 @@ export class RequestBuilder {
     return this.#lastHash;
   }
 
+  // The transcript of a builder with nothing to await: the system prompt,
+  // the earlier turns and the task.
+  #plain(agent: AgentInfo, task: string, ctx: Ctx, context: readonly Message[]): Message[] {
+    const span = ctx.trace.span("compose", "compose", { "agentkit.agent.name": agent.name });
+    try {
+      const system = agent.system ?? "";
+      span.setAttribute("agentkit.prompt.version", this.versionOf(system));
+      const messages: Message[] = [];
+      if (system) messages.push({ role: "system", content: system });
+      for (const m of context) messages.push(m);
+      messages.push({ role: "user", content: task });
+      return messages;
+    } finally {
+      span.end();
+    }
+  }
+
+  static {
+    plainBuild = (b, agent, task, ctx, context) =>
+      b.#grounder || b.#compactor ? undefined : b.#plain(agent, task, ctx, context);
+  }
+
   /**
    * Builds the transcript for one run.
    * @param agent The agent.
@@ -93,6 +124,7 @@ export class RequestBuilder {
     ctx: Ctx,
     context: readonly Message[] = [],
   ): Promise<Message[]> {
+    if (!this.#grounder && !this.#compactor) return this.#plain(agent, task, ctx, context);
     const span = ctx.trace.span("compose", "compose", { "agentkit.agent.name": agent.name });
     try {
       const system = agent.system ?? "";
@@ -117,6 +149,27 @@ export class RequestBuilder {
       span.end();
     }
   }
+}
+
+const PLAIN_BUILD = RequestBuilder.prototype.build;
+
+/**
+ * What `builder.build()` resolves to, without a promise when the builder is
+ * a plain `RequestBuilder` (no grounder, no compactor, `build` not
+ * overridden): the agent composes every run's transcript through it.
+ */
+export function buildNow(
+  builder: RequestBuilder,
+  agent: AgentInfo,
+  task: string,
+  ctx: Ctx,
+  context: readonly Message[],
+): Message[] | Promise<Message[]> {
+  if (builder.build === PLAIN_BUILD) {
+    const messages = plainBuild(builder, agent, task, ctx, context);
+    if (messages) return messages;
+  }
+  return builder.build(agent, task, ctx, context);
 }
 
 function fnv1a(text: string): string {

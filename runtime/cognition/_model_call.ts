@@ -9,7 +9,7 @@ import type { ErrorEvent, StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { RunContext } from "../context.ts";
 import type { Invoker } from "../invoker.ts";
-import { nextOf, PULL, type Pullable } from "../_pull.ts";
+import { nextOf, PULL } from "../_pull.ts";
 
 /** The events of one model call through the invoker's chain. */
 export function modelCall(
@@ -24,48 +24,66 @@ export function modelCall(
 let cuts = 0;
 
 // The events of a blocking call: the call is made on the first step, and its
-// answer handed out as the events of one message.
+// answer handed out as the events of one message (after the first, each
+// ready, without a promise).
 function blockingCall(
   invoker: Invoker,
   request: ChatRequest,
   ctx: RunContext,
 ): AsyncIterableIterator<StreamEvent, void, undefined> {
-  let events: StreamEvent[] | undefined;
-  let i = 0;
-  const DONE: IteratorReturnResult<void> = { done: true, value: undefined };
-  const step = (): IteratorResult<StreamEvent, void> =>
-    i < events!.length ? { done: false, value: events![i++] } : DONE;
-  const it: Pullable<StreamEvent, void> & AsyncIterableIterator<StreamEvent, void, undefined> = {
-    [Symbol.asyncIterator]: () => it,
-    next: () => nextOf(() => it[PULL]!()),
-    // The answer's events after the first are ready: no promise each.
-    [PULL]: () => {
-      if (events) return step();
-      return answer(invoker, request, ctx).then((e) => {
-        events = e;
-        return step();
-      }, (error) => {
-        events = []; // a failed call is over: no second attempt from here
-        throw error;
-      });
-    },
-    return: () => {
-      events = [];
-      return Promise.resolve(DONE);
-    },
-  };
-  return it;
+  return new BlockingCall(invoker, request, ctx);
 }
 
-async function answer(
+const DONE: IteratorReturnResult<void> = Object.freeze({ done: true, value: undefined });
+
+class BlockingCall implements AsyncIterableIterator<StreamEvent, void, undefined> {
+  readonly #invoker: Invoker;
+  readonly #request: ChatRequest;
+  readonly #ctx: RunContext;
+  #events: StreamEvent[] | undefined;
+  #i = 0;
+
+  constructor(invoker: Invoker, request: ChatRequest, ctx: RunContext) {
+    this.#invoker = invoker;
+    this.#request = request;
+    this.#ctx = ctx;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, void>> {
+    return nextOf(() => this[PULL]());
+  }
+
+  [PULL](): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
+    if (this.#events) return this.#step(this.#events);
+    return answer(this.#invoker, this.#request, this.#ctx).then((e) => {
+      this.#events = e;
+      return this.#step(e);
+    }, (error) => {
+      this.#events = []; // a failed call is over: no second attempt from here
+      throw error;
+    });
+  }
+
+  #step(events: StreamEvent[]): IteratorResult<StreamEvent, void> {
+    return this.#i < events.length ? { done: false, value: events[this.#i++] } : DONE;
+  }
+
+  return(): Promise<IteratorResult<StreamEvent, void>> {
+    this.#events = [];
+    return Promise.resolve(DONE);
+  }
+}
+
+function answer(
   invoker: Invoker,
   request: ChatRequest,
   ctx: RunContext,
 ): Promise<StreamEvent[]> {
-  let res: ChatResponse;
-  try {
-    res = await invoker.chat(request, ctx);
-  } catch (error) {
+  return invoker.chat(request, ctx).then(eventsOf, (error) => {
     // A provider that cut the answer off at the token limit gave a truncated
     // turn, not an anonymous failure: it ends the run with "length", billed.
     if (!(error instanceof ProviderError) || error.finishReason !== "length") throw error;
@@ -75,7 +93,10 @@ async function answer(
       { type: "message_start", messageId },
       { type: "error", messageId, error, finishReason: "length", ...(usage ? { usage } : {}) },
     ];
-  }
+  });
+}
+
+function eventsOf(res: ChatResponse): StreamEvent[] {
   const messageId = res.id;
   const events: StreamEvent[] = [{ type: "message_start", messageId }];
   if (res.content) events.push({ type: "text_delta", messageId, content: res.content });

@@ -155,7 +155,7 @@ export class ReActCognition implements Cognition {
       const tools = this.specs();
       let usage: Usage = ZERO_USAGE;
       let output = "";
-      await this.#syncGrants(ctx, input.agent.name);
+      if (this.#provider) await this.#syncGrants(ctx, input.agent.name);
       for (let i = 0; i < this.maxIterations; i++) {
         ctx.checkCancelled();
         const turn = new ModelTurn();

@@ -6,7 +6,7 @@
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { ZERO_USAGE } from "../../ports/usage.ts";
 import { modelCall, ModelTurn } from "./_model_call.ts";
-import { nextOf, PULL, pull, type Pullable } from "../_pull.ts";
+import { nextOf, PULL, pull } from "../_pull.ts";
 import type { RunContext } from "../context.ts";
 import {
   type Cognition,
@@ -54,36 +54,50 @@ export class SingleShotCognition implements Cognition {
     const events = modelCall(invoker, request, ctx, input.streaming !== false)[
       Symbol.asyncIterator
     ]();
-    const turn = new ModelTurn();
-    const fold = (step: IteratorResult<StreamEvent, unknown>) => {
-      if (step.done) return { done: true, value: resultOf(input, turn) } as const;
-      turn.add(step.value);
-      return step;
-    };
-    // Hand-written rather than a generator: it is on every event's path, and
-    // all it adds is the fold of the turn; a ready event passes through
-    // without a promise.
-    const it:
-      & Pullable<StreamEvent, CognitionResult | undefined>
-      & AsyncIterableIterator<
-        StreamEvent,
-        CognitionResult | undefined,
-        undefined
-      > = {
-        [Symbol.asyncIterator]: () => it,
-        next: () => nextOf(() => it[PULL]!()),
-        [PULL]: () => {
-          const step = pull(events);
-          return step instanceof Promise ? step.then(fold) : fold(step);
-        },
-        return: async (): Promise<IteratorResult<StreamEvent, CognitionResult | undefined>> => {
-          await events.return?.();
-          return { done: true, value: undefined };
-        },
-      };
-    return it;
+    return new OneCall(events, input);
   }
 }
+
+// The events of the one call, folded into its turn as they pass.
+// Hand-written rather than a generator: it is on every event's path, and
+// all it adds is the fold; a ready event passes through without a promise.
+class OneCall
+  implements AsyncIterableIterator<StreamEvent, CognitionResult | undefined, undefined> {
+  readonly #events: AsyncIterator<StreamEvent, unknown, undefined>;
+  readonly #input: CognitionInput;
+  readonly #turn = new ModelTurn();
+
+  constructor(events: AsyncIterator<StreamEvent, unknown, undefined>, input: CognitionInput) {
+    this.#events = events;
+    this.#input = input;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, CognitionResult | undefined>> {
+    return nextOf(() => this[PULL]());
+  }
+
+  [PULL](): Step | Promise<Step> {
+    const step = pull(this.#events);
+    return step instanceof Promise ? step.then((s) => this.#fold(s)) : this.#fold(step);
+  }
+
+  #fold(step: IteratorResult<StreamEvent, unknown>): Step {
+    if (step.done) return { done: true, value: resultOf(this.#input, this.#turn) };
+    this.#turn.add(step.value);
+    return step;
+  }
+
+  async return(): Promise<Step> {
+    await this.#events.return?.();
+    return { done: true, value: undefined };
+  }
+}
+
+type Step = IteratorResult<StreamEvent, CognitionResult | undefined>;
 
 // The call's result; nothing when it failed (the run fails with the stream's error).
 function resultOf(input: CognitionInput, turn: ModelTurn): CognitionResult | undefined {

@@ -37,20 +37,24 @@ export type StreamStage = (
   next: OpenNext,
 ) => Source | Promise<Source>;
 
-const stages = new WeakMap<ChatMiddleware, StreamStage>();
+// Where a built-in middleware keeps its stage: a hidden property (not a
+// WeakMap entry: every test builds its middleware, and a WeakMap of
+// thousands of dead keys costs the collector).
+const STAGE: unique symbol = Symbol("agentkit.stage");
+type Staged = ChatMiddleware & { readonly [STAGE]?: StreamStage };
 
 /**
  * Gives a built-in middleware its stage, and a `stream` method built on it
  * for callers that use the middleware directly.
  */
 export function withStage<M extends ChatMiddleware>(mw: M, stage: StreamStage): M {
-  stages.set(mw, stage);
+  Object.defineProperty(mw, STAGE, { value: stage });
   return mw;
 }
 
 /** The stage of a middleware: its own, an adapter of its `stream`, or none. */
 export function stageOf(mw: ChatMiddleware): StreamStage | undefined {
-  const own = stages.get(mw);
+  const own = (mw as Staged)[STAGE];
   if (own) return own;
   if (!mw.stream) return undefined;
   const handler = mw.stream.bind(mw);
@@ -235,7 +239,8 @@ class Driven implements AsyncGenerator<StreamEvent, void, undefined> {
 }
 
 function eventTaps(taps: readonly Tap[]): ((event: StreamEvent) => void) | undefined {
-  const fns = taps.flatMap((t) => t.event ? [t] : []);
+  const fns: Tap[] = [];
+  for (const t of taps) if (t.event) fns.push(t);
   if (fns.length === 0) return undefined;
   if (fns.length === 1) {
     const [t] = fns;
@@ -254,26 +259,40 @@ export function prefetched(
   first: IteratorResult<StreamEvent, unknown>,
   rest: AsyncIterator<StreamEvent, unknown, undefined>,
 ): AsyncIterator<StreamEvent, unknown, undefined> {
-  let head: IteratorResult<StreamEvent, unknown> | undefined = first;
-  const it: Pullable<StreamEvent, unknown> = {
-    next() {
-      if (head === undefined) return rest.next();
-      const h = head;
-      head = undefined;
-      return Promise.resolve(h);
-    },
-    [PULL]() {
-      if (head === undefined) return pull(rest);
-      const h = head;
-      head = undefined;
-      return h;
-    },
-    return(value?: unknown) {
-      head = undefined;
-      return rest.return ? rest.return(value) : Promise.resolve({ done: true, value });
-    },
-  };
-  return it;
+  return new Prefetched(first, rest);
+}
+
+class Prefetched implements Pullable<StreamEvent, unknown> {
+  #head: IteratorResult<StreamEvent, unknown> | undefined;
+  readonly #rest: AsyncIterator<StreamEvent, unknown, undefined>;
+
+  constructor(
+    first: IteratorResult<StreamEvent, unknown>,
+    rest: AsyncIterator<StreamEvent, unknown, undefined>,
+  ) {
+    this.#head = first;
+    this.#rest = rest;
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, unknown>> {
+    const h = this.#head;
+    if (h === undefined) return this.#rest.next();
+    this.#head = undefined;
+    return Promise.resolve(h);
+  }
+
+  [PULL](): IteratorResult<StreamEvent, unknown> | Promise<IteratorResult<StreamEvent, unknown>> {
+    const h = this.#head;
+    if (h === undefined) return pull(this.#rest);
+    this.#head = undefined;
+    return h;
+  }
+
+  return(value?: unknown): Promise<IteratorResult<StreamEvent, unknown>> {
+    this.#head = undefined;
+    const rest = this.#rest;
+    return rest.return ? rest.return(value) : Promise.resolve({ done: true, value });
+  }
 }
 
 /** An iterator over stored events (a cache hit). */

@@ -76,17 +76,26 @@ export function meter(options: MeterOptions = {}): ChatMiddleware {
   return withStage({
     name: "meter",
     charges: true,
-    async chat(req, ctx, next) {
-      check(ctx);
-      let res;
+    chat(req, ctx, next) {
+      // Chained rather than async: one promise per call.
       try {
-        res = await next(req, ctx);
+        check(ctx);
       } catch (error) {
+        return Promise.reject(error);
+      }
+      let answer;
+      try {
+        answer = Promise.resolve(next(req, ctx));
+      } catch (error) {
+        answer = Promise.reject(error);
+      }
+      return answer.then((res) => {
+        charge(ctx, res.model || req.model, res.usage);
+        return res;
+      }, (error) => {
         if (error instanceof ProviderError && error.usage) charge(ctx, req.model, error.usage);
         throw error;
-      }
-      charge(ctx, res.model || req.model, res.usage);
-      return res;
+      });
     },
     stream: streamOf(stage),
   }, stage);

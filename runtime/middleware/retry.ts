@@ -4,6 +4,7 @@
  * @module
  */
 import { ProviderError } from "../../ports/provider_errors.ts";
+import type { ChatResponse } from "../../ports/chat.ts";
 import type { RunContext } from "../context.ts";
 import { isHarnessError } from "../harness_error.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
@@ -158,17 +159,27 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   };
   return withStage({
     name: "retry",
-    async chat(req, ctx, next) {
-      for (let attempt = 1;; attempt++) {
+    chat(req, ctx, next) {
+      // Chained rather than an async loop: an answer on the first attempt
+      // costs one promise.
+      const again = (error: unknown, attempt: number): Promise<ChatResponse> => {
+        if (
+          attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+        ) return Promise.reject(error);
+        return Promise.resolve(wait(waitFor(error, backoff(attempt)), ctx)).then(() =>
+          call(attempt + 1)
+        );
+      };
+      const call = (attempt: number): Promise<ChatResponse> => {
+        let answer;
         try {
-          return await next(req, ctx);
+          answer = Promise.resolve(next(req, ctx));
         } catch (error) {
-          if (
-            attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-          ) throw error;
-          await wait(waitFor(error, backoff(attempt)), ctx);
+          answer = Promise.reject(error);
         }
-      }
+        return answer.then(undefined, (error) => again(error, attempt));
+      };
+      return call(1);
     },
     stream: streamOf(stage),
   }, stage);
