@@ -160,7 +160,12 @@ interface SharedState {
   /** Whether `requests` was read: from then on every record is complete when made. */
   read: boolean;
   /** Records whose `messages` still hold the whole log, with the length to cut it to. */
-  readonly unsliced: Array<{ record: Writable<RecordedRequest>; length: number }>;
+  readonly unsliced: Array<Writable<RecordedRequest>>;
+  /** The length each of `unsliced` is cut to (two arrays: no pair object per call). */
+  readonly unslicedLengths: number[];
+  /** The tools array sent last, and its copies: a loop sends the same one every call. */
+  lastTools?: readonly ToolSpec[];
+  lastToolCopies?: readonly ToolSpec[];
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -265,6 +270,7 @@ export class FakeLLM implements LLMPort, Disposable {
       unknownToolCalls: [],
       read: false,
       unsliced: [],
+      unslicedLengths: [],
     };
   }
 
@@ -369,8 +375,11 @@ export class FakeLLM implements LLMPort, Disposable {
   get requests(): readonly RecordedRequest[] {
     const s = this.#state;
     s.read = true;
-    for (const { record, length } of s.unsliced) record.messages = record.messages.slice(0, length);
+    for (let i = 0; i < s.unsliced.length; i++) {
+      s.unsliced[i].messages = s.unsliced[i].messages.slice(0, s.unslicedLengths[i]);
+    }
     s.unsliced.length = 0;
+    s.unslicedLengths.length = 0;
     return s.requests;
   }
 
@@ -779,7 +788,7 @@ export class FakeLLM implements LLMPort, Disposable {
       turn: s.calls,
       model: request.model,
       messages: s.read ? copies.slice(0, length) : copies,
-      tools: request.tools ? request.tools.map((t) => ({ ...t })) : [],
+      tools: this.#toolCopies(request.tools),
       settings: settings === undefined ? undefined : {
         jsonSchema: settings.jsonSchema === undefined
           ? undefined
@@ -791,7 +800,10 @@ export class FakeLLM implements LLMPort, Disposable {
     };
     // Until the record is first read, the slice waits (`requests` makes it):
     // a slice per call would make a long loop quadratic.
-    if (!s.read) s.unsliced.push({ record, length });
+    if (!s.read) {
+      s.unsliced.push(record);
+      s.unslicedLengths.push(length);
+    }
     s.requests.push(record);
     if (s.failsLeft > 0) {
       s.failsLeft--;
@@ -835,6 +847,18 @@ export class FakeLLM implements LLMPort, Disposable {
     }
   }
 
+  // Copies of the tool specs sent; the same array as last time (a tool loop
+  // sends one on every call) shares the last copies, read-only as records are.
+  #toolCopies(tools: readonly ToolSpec[] | undefined): readonly ToolSpec[] {
+    if (!tools) return NO_TOOLS;
+    const s = this.#state;
+    if (tools === s.lastTools && sameSpecs(tools, s.lastToolCopies!)) return s.lastToolCopies!;
+    const copies = tools.map((t) => ({ ...t }));
+    s.lastTools = tools;
+    s.lastToolCopies = copies;
+    return copies;
+  }
+
   // The copies of `messages` as they are now: the last call's copies when
   // this is the same array and it only grew since (each message still the
   // same object), else a fresh log. A message object is copied once, when
@@ -874,6 +898,26 @@ function checkOptions(options: FakeLLMOptions): FakeLLMOptions {
   }
   if (options.usage !== undefined) parseTurn({ usage: options.usage }, "FakeLLM options");
   return options;
+}
+
+const NO_TOOLS: readonly ToolSpec[] = Object.freeze([]);
+
+// Whether `copies` still match `tools` spec for spec (the array may have
+// been changed since it was last sent).
+function sameSpecs(tools: readonly ToolSpec[], copies: readonly ToolSpec[]): boolean {
+  if (tools.length !== copies.length) return false;
+  for (let i = 0; i < tools.length; i++) {
+    const t = tools[i] as unknown as Record<string, unknown>;
+    const c = copies[i] as unknown as Record<string, unknown>;
+    let keys = 0;
+    for (const key in t) {
+      if (t[key] !== c[key]) return false;
+      keys++;
+    }
+    for (const _ in c) keys--;
+    if (keys !== 0) return false;
+  }
+  return true;
 }
 
 // The names of the first turns, made once: a script is built in every test.
