@@ -11,8 +11,9 @@
  * 4. runs `deno bench` on bench/deno/ for its own view of our cases;
  * 5. writes bench/RESULTS.md.
  *
- *   deno task bench [--quick] [--passes=N] [--cases=a,b] [--ours-only=c,d]
- *   (--quick: skip `deno bench`; --ours-only: no peers on those cases)
+ *   deno task bench [--quick] [--passes=N] [--cases=a,b] [--ours-only=c,d] [--peers=p,q]
+ *   (--quick: skip `deno bench`; --ours-only: no peers on those cases;
+ *   --peers: only these peers, e.g. the ones the targets compare to)
  *
  * @module
  */
@@ -30,6 +31,8 @@ const listFlag = (name: string): string[] | undefined =>
 // --cases=a,b measures only those cases; --ours-only=c,d runs no peer on those.
 const ONLY_CASES = listFlag("cases");
 const OURS_ONLY = listFlag("ours-only") ?? [];
+// --peers=langchain,floor runs only those of the peers and floors.
+const ONLY_PEERS = listFlag("peers");
 
 interface Result {
   impl: string;
@@ -155,7 +158,9 @@ for (const id of ids) {
     log(`${id}, pass ${pass} of ${PASSES}`);
     const impls = OURS_ONLY.includes(id) ? ["ours_deno", "ours"] : [
       "ours_deno",
-      ...Object.keys(NODE_IMPLS),
+      ...Object.keys(NODE_IMPLS).filter((i) =>
+        i === "ours" || ONLY_PEERS === undefined || ONLY_PEERS.includes(i)
+      ),
     ];
     for (const impl of impls) {
       results.push(...await runCase(impl, id, pass));
@@ -280,6 +285,11 @@ lines.push(
 );
 for (const v of versions) lines.push(`- ${v}`);
 lines.push(`- our code on Node: ${ourSource}`);
+lines.push(
+  `- this run: \`deno task bench${
+    Deno.args.length ? ` ${Deno.args.join(" ")}` : ""
+  }\` (a peer or case it left out shows as —)`,
+);
 lines.push("");
 lines.push(
   `## Median µs per run over ${PASSES} passes (the ratio: the median over the passes of the peer's time over ours on Node in the same pass)`,

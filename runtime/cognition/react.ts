@@ -227,7 +227,9 @@ export class ReActCognition implements Cognition {
   ): Promise<CognitionResult["stopReason"] | undefined> {
     messages.push(
       calls.length
-        ? { role: "assistant", content, toolCalls: calls }
+        // A copy the size of the calls: the turn's array was grown by pushes
+        // and holds spare room, which a long transcript would keep per step.
+        ? { role: "assistant", content, toolCalls: calls.slice() }
         : { role: "assistant", content },
     );
     if (finish === "length") return "length";
