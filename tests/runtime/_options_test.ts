@@ -13,6 +13,7 @@ import {
   ports,
   type Rule,
   tokenCount,
+  withChecked,
 } from "../../runtime/_options.ts";
 
 // The verdict of a rule: "ok", "type" or "range".
@@ -340,4 +341,34 @@ Deno.test("tokenCount(): a non-negative integer; a missing cached count is 0", (
   assertThrows(() => tokenCount("x", { inputTokens: 1.5 }, "inputTokens"), RangeError);
   assertThrows(() => tokenCount("x", { cachedInputTokens: -1 }, "cachedInputTokens"), RangeError);
   assertThrows(() => tokenCount("x", { cachedInputTokens: null }, "cachedInputTokens"), TypeError);
+});
+
+Deno.test("withChecked(): checks are off inside, nested too, and back on after, even after a throw", () => {
+  const rules = { n: is.count };
+  const bad = { n: -1, extra: 1 };
+  assertStrictEquals(withChecked(() => checkOptions("f()", bad, rules)), bad);
+  withChecked(() => {
+    withChecked(() => checkOptions("f()", bad, rules));
+    // Still off in the outer call once the inner one is done.
+    checkOptions("f()", bad, rules);
+  });
+  assertThrows(() => checkOptions("f()", bad, rules), TypeError);
+  assertThrows(
+    () =>
+      withChecked(() => {
+        throw new Error("build failed");
+      }),
+    Error,
+    "build failed",
+  );
+  assertThrows(() => checkOptions("f()", { n: -1 }, rules), RangeError);
+});
+
+Deno.test("checkOptions(): the first failure in rule order, whatever the order of the given keys", () => {
+  const rules = { a: is.count, b: is.text };
+  assertThrows(() => checkOptions("f()", { b: 5, a: -1 }, rules), RangeError, '"a"');
+  assertThrows(() => checkOptions("f()", { b: "", a: 1 }, rules), RangeError, '"b"');
+  assertThrows(() => checkOptions("f()", { b: 5, a: 1 }, rules), TypeError, '"b"');
+  // An unknown key is reported before a bad value.
+  assertThrows(() => checkOptions("f()", { a: -1, zz: 1 }, rules), TypeError, '"zz"');
 });
