@@ -14,6 +14,7 @@ import {
 import { Scope, type StreamEvent } from "@agentkit/testing/ports";
 import { FakeLLM, makeTestCtx, RecordingTracer } from "@agentkit/testing/testing";
 import { isInternalError } from "../fuzz/_fuzz.ts";
+import { z } from "zod";
 
 Deno.test("Agent.run() composes system prompt, earlier context and the task, and returns an AgentResult", async () => {
   const llm = new FakeLLM("answer");
@@ -396,4 +397,25 @@ Deno.test("Agent: a run halted with an empty reply streams no text", async () =>
     "halted",
     0,
   ]);
+});
+
+Deno.test("Agent with output: a consumer that stops during the second answer closes that stream too", async () => {
+  let calls = 0;
+  let closed = 0;
+  const cognition: Cognition = {
+    name: "twice",
+    async *stream() {
+      calls++;
+      try {
+        yield* said(`m${calls}`, calls === 1 ? "not json" : '{"n":1}');
+      } finally {
+        closed++;
+      }
+    },
+  };
+  const agent = new Agent("a", { model: "m", cognition, output: z.object({ n: z.number() }) });
+  for await (const e of agent.stream("x", makeTestCtx())) {
+    if (e.type === "text_delta" && e.messageId === "m2") break;
+  }
+  assertEquals([calls, closed], [2, 2]);
 });
