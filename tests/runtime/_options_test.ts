@@ -73,6 +73,10 @@ Deno.test("describe(): how each kind of value reads in a message", () => {
   const nameless = Object.create({ constructor: {} });
   nameless.b = 3;
   assertEquals(describe(nameless), '{"b":3}');
+  // A prototype with no constructor at all reads the same way.
+  const orphan = Object.create(Object.create(null));
+  orphan.c = 4;
+  assertEquals(describe(orphan), '{"c":4}');
 });
 
 Deno.test("checkOptions(): returns the bag itself; undefined is no bag unless keys are required", () => {
@@ -82,6 +86,8 @@ Deno.test("checkOptions(): returns the bag itself; undefined is no bag unless ke
   assertStrictEquals(checkOptions("f()", undefined, rules), undefined);
   assertThrows(() => checkOptions("f()", undefined, rules, { required: ["b"] }), TypeError, '"b"');
   assertStrictEquals(checkOptions("f()", null, rules, { optional: true }), null);
+  // An optional bag that is given is checked.
+  assertThrows(() => checkOptions("f()", { a: -1 }, rules, { optional: true }), RangeError);
   assertThrows(
     () => checkOptions("f()", null, rules, { optional: true, required: ["a"] }),
     TypeError,
@@ -216,7 +222,7 @@ Deno.test("scalar rules: string, text, boolean, function, object, error, any", (
     "type",
     "ok",
   ]);
-  assertEquals(verdicts(is.object, [new Map()]), ["type"]);
+  assertEquals(verdicts(is.object, [new Map(), undefined]), ["type", "type"]);
   assertEquals(verdicts(is.error, [new Error("x"), new TypeError("y"), { message: "z" }]), [
     "ok",
     "ok",
