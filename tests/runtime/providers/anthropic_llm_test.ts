@@ -1,4 +1,9 @@
-import { assertEquals, assertInstanceOf, assertRejects, assertStringIncludes } from "@std/assert";
+import {
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStringIncludes,
+} from "@std/assert";
 import {
   type ChatRequest,
   type ErrorEvent,
@@ -15,16 +20,31 @@ import {
   OpenAIChatLLM,
   ReActCognition,
 } from "@agentkit/testing/runtime";
-import { FakeLLM, FakeProvider, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+import {
+  FakeLLM,
+  FakeProvider,
+  FakeTool,
+  makeTestCtx,
+} from "@agentkit/testing/testing";
 
-const hi: ChatRequest = { model: "claude-sonnet-4-5", messages: [{ role: "user", content: "hi" }] };
+const hi: ChatRequest = {
+  model: "claude-sonnet-4-5",
+  messages: [{ role: "user", content: "hi" }],
+};
 
-function port(llm: FakeLLM): { provider: FakeProvider; anthropic: AnthropicLLM } {
+function port(
+  llm: FakeLLM,
+): { provider: FakeProvider; anthropic: AnthropicLLM } {
   const provider = new FakeProvider({ llm });
-  return { provider, anthropic: new AnthropicLLM({ apiKey: "sk-ant", fetch: provider.fetch }) };
+  return {
+    provider,
+    anthropic: new AnthropicLLM({ apiKey: "sk-ant", fetch: provider.fetch }),
+  };
 }
 
-async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+async function drain(
+  events: AsyncIterable<StreamEvent>,
+): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
   for await (const e of events) out.push(e);
   return out;
@@ -32,7 +52,9 @@ async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]>
 
 function lastError(events: StreamEvent[]): ErrorEvent {
   const end = events.at(-1);
-  if (end?.type !== "error") throw new Error(`expected an error event last, got ${end?.type}`);
+  if (end?.type !== "error") {
+    throw new Error(`expected an error event last, got ${end?.type}`);
+  }
   return end;
 }
 
@@ -43,13 +65,25 @@ Deno.test("AnthropicLLM.chat() sends the Messages request with the system prompt
   }]));
   const res = await anthropic.chat({
     model: "claude-sonnet-4-5",
-    messages: [{ role: "system", content: "French only." }, { role: "user", content: "hi" }],
+    messages: [{ role: "system", content: "French only." }, {
+      role: "user",
+      content: "hi",
+    }],
     settings: { temperature: 0.2 },
   });
   assertEquals([res.content, res.finishReason], ["Bonjour.", "stop"]);
-  assertEquals(res.usage, { inputTokens: 20, outputTokens: 4, cachedInputTokens: 100 });
+  assertEquals(res.usage, {
+    inputTokens: 20,
+    outputTokens: 4,
+    cachedInputTokens: 100,
+  });
   const r = provider.requests[0];
-  assertEquals([r.path, r.api, r.headers["x-api-key"], r.headers["anthropic-version"]], [
+  assertEquals([
+    r.path,
+    r.api,
+    r.headers["x-api-key"],
+    r.headers["anthropic-version"],
+  ], [
     "/v1/messages",
     "messages",
     "***",
@@ -88,8 +122,14 @@ Deno.test("AnthropicLLM maps tools, tool_use and grouped tool_result blocks both
     model: "claude-sonnet-4-5",
     cognition: new ReActCognition({ tools: [tool] }),
   });
-  assertEquals((await agent.run("check", makeTestCtx({ llm: anthropic }))).output, "Both up.");
-  const body = provider.requests[1].body as { messages: unknown[]; tools: unknown[] };
+  assertEquals(
+    (await agent.run("check", makeTestCtx({ llm: anthropic }))).output,
+    "Both up.",
+  );
+  const body = provider.requests[1].body as {
+    messages: unknown[];
+    tools: unknown[];
+  };
   assertEquals(body.tools, [{
     name: "lookup",
     description: "Looks a host up",
@@ -100,8 +140,18 @@ Deno.test("AnthropicLLM maps tools, tool_use and grouped tool_result blocks both
       role: "assistant",
       content: [
         { type: "text", text: "Checking both." },
-        { type: "tool_use", id: "toolu_1", name: "lookup", input: { host: "a" } },
-        { type: "tool_use", id: "toolu_2", name: "lookup", input: { host: "b" } },
+        {
+          type: "tool_use",
+          id: "toolu_1",
+          name: "lookup",
+          input: { host: "a" },
+        },
+        {
+          type: "tool_use",
+          id: "toolu_2",
+          name: "lookup",
+          input: { host: "b" },
+        },
       ],
     },
     {
@@ -135,7 +185,11 @@ Deno.test("AnthropicLLM.stream() assembles text and tool_use blocks, with the us
     {
       type: "tool_call",
       messageId: id,
-      call: { id: "toolu_9", name: "lookup", args: { host: "a", deep: { n: 1 } } },
+      call: {
+        id: "toolu_9",
+        name: "lookup",
+        args: { host: "a", deep: { n: 1 } },
+      },
     },
     {
       type: "message_end",
@@ -149,17 +203,25 @@ Deno.test("AnthropicLLM.stream() assembles text and tool_use blocks, with the us
 Deno.test("AnthropicLLM sends settings.jsonSchema as output_config.format and maxTokens as max_tokens", async () => {
   const { provider, anthropic } = port(new FakeLLM("{}"));
   const schema = { type: "object", properties: {} };
-  await anthropic.chat({ ...hi, settings: { jsonSchema: schema, maxTokens: 99 } });
+  await anthropic.chat({
+    ...hi,
+    settings: { jsonSchema: schema, maxTokens: 99 },
+  });
   const body = provider.requests[0].body as Record<string, unknown>;
   assertEquals([body.output_config, body.max_tokens], [
     { format: { type: "json_schema", schema } },
     99,
   ]);
-  assertEquals((provider.llm as FakeLLM).requests[0].settings?.jsonSchema, schema);
+  assertEquals(
+    (provider.llm as FakeLLM).requests[0].settings?.jsonSchema,
+    schema,
+  );
 });
 
 Deno.test("AnthropicLLM maps stop reasons", async (t) => {
-  for (const reason of ["stop", "length", "tool_calls", "content_filter"] as const) {
+  for (
+    const reason of ["stop", "length", "tool_calls", "content_filter"] as const
+  ) {
     await t.step(reason, async () => {
       const turn = { content: "x", finishReason: reason };
       const { anthropic } = port(FakeLLM.script([turn, turn]));
@@ -173,45 +235,75 @@ Deno.test("AnthropicLLM maps stop reasons", async (t) => {
 Deno.test("AnthropicLLM classifies failures", async (t) => {
   await t.step("429 with retry-after is a RateLimitError", async () => {
     const { anthropic } = port(FakeLLM.script([{
-      error: new RateLimitError("Number of requests has exceeded your rate limit", {
-        retryAfterMs: 3000,
-      }),
+      error: new RateLimitError(
+        "Number of requests has exceeded your rate limit",
+        {
+          retryAfterMs: 3000,
+        },
+      ),
     }]));
     const e = await assertRejects(() => anthropic.chat(hi), RateLimitError);
     assertEquals([e.retryAfterMs, e.status], [3000, 429]);
-    assertStringIncludes(e.message, "Number of requests has exceeded your rate limit");
+    assertStringIncludes(
+      e.message,
+      "Number of requests has exceeded your rate limit",
+    );
   });
   await t.step("529 overloaded is retryable pre_stream", async () => {
     const { anthropic } = port(FakeLLM.script([{
       error: new ProviderError("Overloaded", { status: 529, retryable: true }),
     }]));
-    const e = await assertRejects(() => drain(anthropic.stream(hi)), ProviderError);
+    const e = await assertRejects(
+      () => drain(anthropic.stream(hi)),
+      ProviderError,
+    );
     assertEquals([e.status, e.retryable, e.phase], [529, true, "pre_stream"]);
   });
-  await t.step("400 is a ProviderResponseError with Anthropic's message", async () => {
-    const { anthropic } = port(FakeLLM.script([{
-      error: new ProviderResponseError("messages: roles must alternate", { status: 400 }),
-    }]));
-    const e = await assertRejects(() => anthropic.chat(hi), ProviderResponseError);
-    assertEquals([e.status, e.retryable], [400, false]);
-    assertStringIncludes(e.message, "messages: roles must alternate");
-  });
-  await t.step("an error event mid-stream keeps the stop reason and usage", async () => {
-    const usage = { inputTokens: 1000, outputTokens: 64 };
-    const { anthropic } = port(FakeLLM.script([{
-      chunks: ["partial"],
-      finishReason: "length",
-      error: "Overloaded",
-      usage,
-    }]));
-    const end = lastError(await drain(anthropic.stream(hi)));
-    assertEquals([end.finishReason, end.usage, end.error.message], ["length", usage, "Overloaded"]);
-    assertEquals((end.error as ProviderError).phase, "mid_stream");
-  });
+  await t.step(
+    "400 is a ProviderResponseError with Anthropic's message",
+    async () => {
+      const { anthropic } = port(FakeLLM.script([{
+        error: new ProviderResponseError("messages: roles must alternate", {
+          status: 400,
+        }),
+      }]));
+      const e = await assertRejects(
+        () => anthropic.chat(hi),
+        ProviderResponseError,
+      );
+      assertEquals([e.status, e.retryable], [400, false]);
+      assertStringIncludes(e.message, "messages: roles must alternate");
+    },
+  );
+  await t.step(
+    "an error event mid-stream keeps the stop reason and usage",
+    async () => {
+      const usage = { inputTokens: 1000, outputTokens: 64 };
+      const { anthropic } = port(FakeLLM.script([{
+        chunks: ["partial"],
+        finishReason: "length",
+        error: "Overloaded",
+        usage,
+      }]));
+      const end = lastError(await drain(anthropic.stream(hi)));
+      assertEquals([end.finishReason, end.usage, end.error.message], [
+        "length",
+        usage,
+        "Overloaded",
+      ]);
+      assertEquals((end.error as ProviderError).phase, "mid_stream");
+    },
+  );
   await t.step("a cut after the first delta is mid_stream", async () => {
-    const { anthropic } = port(FakeLLM.script([{ chunks: ["a", "b"], failAfterChunks: 1 }]));
+    const { anthropic } = port(
+      FakeLLM.script([{ chunks: ["a", "b"], failAfterChunks: 1 }]),
+    );
     const events = await drain(anthropic.stream(hi));
-    assertEquals(events.map((e) => e.type), ["message_start", "text_delta", "error"]);
+    assertEquals(events.map((e) => e.type), [
+      "message_start",
+      "text_delta",
+      "error",
+    ]);
     const error = lastError(events).error as ProviderError;
     assertInstanceOf(error, ProviderError);
     assertEquals([error.phase, error.retryable], ["mid_stream", false]);
@@ -223,9 +315,15 @@ Deno.test("AnthropicLLM under makeTestCtx refuses a real request", async () => {
     apiKey: "sk-ant-live",
     fetch: () => Promise.reject(new Error("must not be called")),
   });
-  const e = await assertRejects(() => anthropic.chat(hi, makeTestCtx()), ModelRequestsDisallowed);
+  const e = await assertRejects(
+    () => anthropic.chat(hi, makeTestCtx()),
+    ModelRequestsDisallowed,
+  );
   assertEquals(e.port, "AnthropicLLM");
-  await assertRejects(() => drain(anthropic.stream(hi, makeTestCtx())), ModelRequestsDisallowed);
+  await assertRejects(
+    () => drain(anthropic.stream(hi, makeTestCtx())),
+    ModelRequestsDisallowed,
+  );
 });
 
 Deno.test("AnthropicLLM checks its options", () => {
@@ -256,5 +354,8 @@ Deno.test("complete() on both ports sends the system and user prompts and reads 
     [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }],
     [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }],
   ]);
-  assertEquals(provider.requests.map((r) => r.api), ["messages", "chat.completions"]);
+  assertEquals(provider.requests.map((r) => r.api), [
+    "messages",
+    "chat.completions",
+  ]);
 });

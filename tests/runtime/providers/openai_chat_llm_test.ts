@@ -1,4 +1,9 @@
-import { assertEquals, assertInstanceOf, assertRejects, assertStringIncludes } from "@std/assert";
+import {
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStringIncludes,
+} from "@std/assert";
 import {
   type ChatRequest,
   type ErrorEvent,
@@ -18,22 +23,40 @@ import {
   RunContext,
   Services,
 } from "@agentkit/testing/runtime";
-import { FakeClock, FakeLLM, FakeProvider, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
+import {
+  FakeClock,
+  FakeLLM,
+  FakeProvider,
+  FakeTool,
+  makeTestCtx,
+} from "@agentkit/testing/testing";
 
-const hi: ChatRequest = { model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] };
+const hi: ChatRequest = {
+  model: "gpt-4o-mini",
+  messages: [{ role: "user", content: "hi" }],
+};
 
 function port(llm: FakeLLM): { provider: FakeProvider; openai: OpenAIChatLLM } {
   const provider = new FakeProvider({ llm });
-  return { provider, openai: new OpenAIChatLLM({ apiKey: "sk-test", fetch: provider.fetch }) };
+  return {
+    provider,
+    openai: new OpenAIChatLLM({ apiKey: "sk-test", fetch: provider.fetch }),
+  };
 }
 
-async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+async function drain(
+  events: AsyncIterable<StreamEvent>,
+): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
   for await (const e of events) out.push(e);
   return out;
 }
 
-function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
+function answering(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const seen: Request[] = [];
   const fetch = (input: string | URL | Request, init?: RequestInit) => {
     seen.push(new Request(input, init));
@@ -51,12 +74,19 @@ Deno.test("OpenAIChatLLM.chat() sends the Chat Completions request and reads the
   );
   const res = await openai.chat({
     model: "gpt-4o-mini",
-    messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }],
+    messages: [{ role: "system", content: "Be brief." }, {
+      role: "user",
+      content: "hi",
+    }],
     settings: { maxTokens: 64, temperature: 0 },
   });
   assertEquals(res.content, "Hello.");
   assertEquals(res.finishReason, "stop");
-  assertEquals(res.usage, { inputTokens: 12, outputTokens: 3, cachedInputTokens: 8 });
+  assertEquals(res.usage, {
+    inputTokens: 12,
+    outputTokens: 3,
+    cachedInputTokens: 8,
+  });
   const r = provider.requests[0];
   assertEquals([r.method, r.path, r.api, r.stream], [
     "POST",
@@ -67,7 +97,10 @@ Deno.test("OpenAIChatLLM.chat() sends the Chat Completions request and reads the
   assertEquals(r.headers.authorization, "Bearer ***");
   assertEquals(r.body, {
     model: "gpt-4o-mini",
-    messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }],
+    messages: [{ role: "system", content: "Be brief." }, {
+      role: "user",
+      content: "hi",
+    }],
     max_completion_tokens: 64,
     temperature: 0,
   });
@@ -100,10 +133,20 @@ Deno.test("OpenAIChatLLM maps tool specs, tool calls and tool results both ways"
     properties: { host: { type: "string" } },
   });
   const assistant = second.messages.find((m) => m.role === "assistant");
-  assertEquals(assistant?.toolCalls, [{ id: "call_1", name: "lookup", args: { host: "db1" } }]);
+  assertEquals(assistant?.toolCalls, [{
+    id: "call_1",
+    name: "lookup",
+    args: { host: "db1" },
+  }]);
   const toolMessage = second.messages.find((m) => m.role === "tool");
-  assertEquals([toolMessage?.toolCallId, toolMessage?.content], ["call_1", "up"]);
-  assertEquals(second.messages[0], { role: "system", content: "You check hosts." });
+  assertEquals([toolMessage?.toolCallId, toolMessage?.content], [
+    "call_1",
+    "up",
+  ]);
+  assertEquals(second.messages[0], {
+    role: "system",
+    content: "You check hosts.",
+  });
 });
 
 Deno.test("OpenAIChatLLM.stream() yields deltas, tool calls and the usage at the end", async () => {
@@ -131,26 +174,42 @@ Deno.test("OpenAIChatLLM.stream() yields deltas, tool calls and the usage at the
     },
   ]);
   const body = provider.requests[0].body as Record<string, unknown>;
-  assertEquals([body.stream, body.stream_options], [true, { include_usage: true }]);
+  assertEquals([body.stream, body.stream_options], [true, {
+    include_usage: true,
+  }]);
 });
 
 Deno.test("OpenAIChatLLM sends settings.jsonSchema as the JSON-schema response format", async () => {
   const { provider, openai } = port(new FakeLLM('{"ok":true}'));
-  const schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
-  await openai.chat({ ...hi, settings: { jsonSchema: schema, jsonSchemaName: "verdict" } });
-  assertEquals((provider.requests[0].body as Record<string, unknown>).response_format, {
-    type: "json_schema",
-    json_schema: { name: "verdict", schema },
+  const schema = {
+    type: "object",
+    properties: { ok: { type: "boolean" } },
+    required: ["ok"],
+  };
+  await openai.chat({
+    ...hi,
+    settings: { jsonSchema: schema, jsonSchemaName: "verdict" },
   });
+  assertEquals(
+    (provider.requests[0].body as Record<string, unknown>).response_format,
+    {
+      type: "json_schema",
+      json_schema: { name: "verdict", schema },
+    },
+  );
 });
 
 Deno.test("OpenAIChatLLM maps finish reasons", async (t) => {
-  for (const reason of ["stop", "length", "tool_calls", "content_filter"] as const) {
+  for (
+    const reason of ["stop", "length", "tool_calls", "content_filter"] as const
+  ) {
     await t.step(reason, async () => {
-      const { openai } = port(FakeLLM.script([{ content: "x", finishReason: reason }, {
-        content: "x",
-        finishReason: reason,
-      }]));
+      const { openai } = port(
+        FakeLLM.script([{ content: "x", finishReason: reason }, {
+          content: "x",
+          finishReason: reason,
+        }]),
+      );
       assertEquals((await openai.chat(hi)).finishReason, reason);
       const events = await drain(openai.stream(hi));
       assertEquals(events.at(-1)?.type === "message_end" && events.at(-1), {
@@ -164,23 +223,52 @@ Deno.test("OpenAIChatLLM maps finish reasons", async (t) => {
 });
 
 Deno.test("OpenAIChatLLM classifies HTTP failures", async (t) => {
-  const cases: Array<[number, Record<string, string>, (e: ProviderError) => void]> = [
+  const cases: Array<
+    [number, Record<string, string>, (e: ProviderError) => void]
+  > = [
     [429, { "retry-after-ms": "1500" }, (e) => {
       assertInstanceOf(e, RateLimitError);
-      assertEquals([(e as RateLimitError).retryAfterMs, e.retryable, e.phase, e.status], [
+      assertEquals([
+        (e as RateLimitError).retryAfterMs,
+        e.retryable,
+        e.phase,
+        e.status,
+      ], [
         1500,
         true,
         "pre_stream",
         429,
       ]);
     }],
-    [429, { "retry-after": "2" }, (e) => assertEquals((e as RateLimitError).retryAfterMs, 2000)],
+    [
+      429,
+      { "retry-after": "2" },
+      (e) => assertEquals((e as RateLimitError).retryAfterMs, 2000),
+    ],
     [408, {}, (e) => {
       assertInstanceOf(e, ProviderTimeoutError);
       assertEquals([e.retryable, e.phase], [true, "pre_stream"]);
     }],
-    [409, {}, (e) => assertEquals([e.retryable, e.phase, e.status], [true, "pre_stream", 409])],
-    [503, {}, (e) => assertEquals([e.retryable, e.phase, e.status], [true, "pre_stream", 503])],
+    [
+      409,
+      {},
+      (e) =>
+        assertEquals([e.retryable, e.phase, e.status], [
+          true,
+          "pre_stream",
+          409,
+        ]),
+    ],
+    [
+      503,
+      {},
+      (e) =>
+        assertEquals([e.retryable, e.phase, e.status], [
+          true,
+          "pre_stream",
+          503,
+        ]),
+    ],
     [400, {}, (e) => {
       assertInstanceOf(e, ProviderResponseError);
       assertEquals([e.retryable, e.status], [false, 400]);
@@ -194,7 +282,12 @@ Deno.test("OpenAIChatLLM classifies HTTP failures", async (t) => {
   for (const [status, headers, check] of cases) {
     await t.step(`${status} ${JSON.stringify(headers)}`, async () => {
       const { fetch } = answering(status, {
-        error: { message: "the provider says no", type: "x", param: null, code: null },
+        error: {
+          message: "the provider says no",
+          type: "x",
+          param: null,
+          code: null,
+        },
       }, headers);
       const openai = new OpenAIChatLLM({ apiKey: "k", fetch });
       check(await assertRejects(() => openai.chat(hi), ProviderError));
@@ -215,12 +308,22 @@ Deno.test("OpenAIChatLLM: a network failure before the first byte is retryable p
 });
 
 Deno.test("OpenAIChatLLM: a cut after the first delta is a mid_stream error event", async () => {
-  const { openai } = port(FakeLLM.script([{ chunks: ["a", "b", "c"], failAfterChunks: 2 }]));
+  const { openai } = port(
+    FakeLLM.script([{ chunks: ["a", "b", "c"], failAfterChunks: 2 }]),
+  );
   const events = await drain(openai.stream(hi));
-  assertEquals(events.map((e) => e.type), ["message_start", "text_delta", "text_delta", "error"]);
+  assertEquals(events.map((e) => e.type), [
+    "message_start",
+    "text_delta",
+    "text_delta",
+    "error",
+  ]);
   const end = lastError(events);
   assertInstanceOf(end.error, ProviderError);
-  assertEquals([(end.error as ProviderError).phase, (end.error as ProviderError).retryable], [
+  assertEquals([
+    (end.error as ProviderError).phase,
+    (end.error as ProviderError).retryable,
+  ], [
     "mid_stream",
     false,
   ]);
@@ -248,7 +351,10 @@ Deno.test("OpenAIChatLLM: ctx.signal aborts a stalled stream", async () => {
   const llm = FakeLLM.script([{ chunks: ["thinking"], stall: true }]);
   const { openai } = port(llm);
   const controller = new AbortController();
-  const ctx = new RunContext({ services: new Services(), signal: controller.signal });
+  const ctx = new RunContext({
+    services: new Services(),
+    signal: controller.signal,
+  });
   const seen: StreamEvent[] = [];
   const reason = new Error("user cancelled");
   const error = await assertRejects(async () => {
@@ -269,7 +375,11 @@ Deno.test("OpenAIChatLLM: a 429 with retry-after-ms makes retry() wait at least 
   ]);
   const { openai } = port(llm);
   const clock = new FakeClock();
-  const ctx = makeTestCtx({ llm: openai, clock, chatMiddleware: [retry({ maxAttempts: 2 })] });
+  const ctx = makeTestCtx({
+    llm: openai,
+    clock,
+    chatMiddleware: [retry({ maxAttempts: 2 })],
+  });
   const result = await new Agent("a", { model: "gpt-4o-mini" }).run("go", ctx);
   assertEquals(result.output, "ok");
   assertEquals(clock.sleeps, [5_000]);
@@ -289,7 +399,10 @@ Deno.test("OpenAIChatLLM under makeTestCtx refuses a real request with ModelRequ
     () => new Agent("a", { model: "gpt-4o-mini" }).run("go", ctx),
     ModelRequestsDisallowed,
   );
-  assertStringIncludes(error.message, "makeTestCtx({ allowModelRequests: true })");
+  assertStringIncludes(
+    error.message,
+    "makeTestCtx({ allowModelRequests: true })",
+  );
   assertStringIncludes(error.message, "AGENTKIT_ALLOW_MODEL_REQUESTS=1");
   assertEquals(calls, []);
   // The opt-in lets it through; a production context never refuses.
@@ -302,7 +415,10 @@ Deno.test("OpenAIChatLLM under makeTestCtx refuses a real request with ModelRequ
 Deno.test("OpenAIChatLLM: AGENTKIT_ALLOW_MODEL_REQUESTS=1 opts a test context in", async () => {
   const openai = new OpenAIChatLLM({
     apiKey: "k",
-    fetch: () => Promise.resolve(Response.json({ choices: [{ message: { content: "live" } }] })),
+    fetch: () =>
+      Promise.resolve(
+        Response.json({ choices: [{ message: { content: "live" } }] }),
+      ),
   });
   Deno.env.set("AGENTKIT_ALLOW_MODEL_REQUESTS", "1");
   try {
@@ -310,12 +426,18 @@ Deno.test("OpenAIChatLLM: AGENTKIT_ALLOW_MODEL_REQUESTS=1 opts a test context in
   } finally {
     Deno.env.delete("AGENTKIT_ALLOW_MODEL_REQUESTS");
   }
-  await assertRejects(() => openai.chat(hi, makeTestCtx()), ModelRequestsDisallowed);
+  await assertRejects(
+    () => openai.chat(hi, makeTestCtx()),
+    ModelRequestsDisallowed,
+  );
 });
 
 Deno.test("OpenAIChatLLM checks its options where they are given", () => {
   const bad = (o: unknown) => () => new OpenAIChatLLM(o as never);
-  assertThrowsMsg(bad({ apiKye: "k" }), 'unknown option "apiKye"; did you mean "apiKey"?');
+  assertThrowsMsg(
+    bad({ apiKye: "k" }),
+    'unknown option "apiKye"; did you mean "apiKey"?',
+  );
   assertThrowsMsg(
     bad({ baseURL: "localhost:11434" }),
     `option "baseURL" must be an absolute http(s) URL`,
@@ -325,7 +447,9 @@ Deno.test("OpenAIChatLLM checks its options where they are given", () => {
 
 function lastError(events: StreamEvent[]): ErrorEvent {
   const end = events.at(-1);
-  if (end?.type !== "error") throw new Error(`expected an error event last, got ${end?.type}`);
+  if (end?.type !== "error") {
+    throw new Error(`expected an error event last, got ${end?.type}`);
+  }
   return end;
 }
 

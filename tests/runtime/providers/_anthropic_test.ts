@@ -1,0 +1,403 @@
+// The Anthropic Messages wire, client side, called directly: the request
+// JSON, the blocking answer and the fold of streamed events, edge by edge.
+import { assertEquals } from "@std/assert";
+import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
+import {
+  anthropicBody,
+  AnthropicStream,
+  chatResponseFromAnthropic,
+  finishFromAnthropic,
+  usageFromAnthropic,
+} from "../../../runtime/providers/_anthropic.ts";
+
+Deno.test("finishFromAnthropic(): each stop reason, an unknown one as stop, none as undefined", () => {
+  assertEquals(
+    [
+      "end_turn",
+      "stop_sequence",
+      "pause_turn",
+      "max_tokens",
+      "model_context_window_exceeded",
+      "tool_use",
+      "refusal",
+      "new_reason",
+      "",
+      null,
+    ].map(finishFromAnthropic),
+    [
+      "stop",
+      "stop",
+      "stop",
+      "length",
+      "length",
+      "tool_calls",
+      "content_filter",
+      "stop",
+      undefined,
+      undefined,
+    ],
+  );
+});
+
+Deno.test("usageFromAnthropic(): cache writes count as input, cache reads as cached input", () => {
+  assertEquals(usageFromAnthropic(undefined), {
+    inputTokens: 0,
+    outputTokens: 0,
+  });
+  assertEquals(
+    usageFromAnthropic({
+      input_tokens: 5,
+      output_tokens: 2,
+      cache_creation_input_tokens: 3,
+      cache_read_input_tokens: 0,
+    }),
+    { inputTokens: 8, outputTokens: 2, cachedInputTokens: 0 },
+  );
+  assertEquals(
+    usageFromAnthropic({
+      input_tokens: null,
+      output_tokens: null,
+      cache_read_input_tokens: null,
+    }),
+    {
+      inputTokens: 0,
+      outputTokens: 0,
+    },
+  );
+});
+
+Deno.test("anthropicBody(): system on top, tool results grouped per turn, tool_use blocks, settings", () => {
+  const req: ChatRequest = {
+    model: "claude",
+    messages: [
+      { role: "system", content: "one" },
+      { role: "system", content: "two" },
+      { role: "user", content: "u" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "f", args: { a: 1 } }, {
+          id: "c2",
+          name: "g",
+          args: {},
+          rawArgs: '{"b":2}',
+        }],
+      },
+      { role: "tool", content: "r1", toolCallId: "c1" },
+      { role: "tool", content: "r2", toolCallId: "c2", isError: true },
+      {
+        role: "assistant",
+        content: "again",
+        toolCalls: [{ id: "c3", name: "f", args: {}, rawArgs: "nope" }],
+      },
+      { role: "tool", content: "r3" },
+      { role: "assistant", content: "done", toolCalls: [] },
+    ],
+    tools: [{ name: "f", description: "d", parameters: { type: "object" } }],
+    settings: { temperature: 0, jsonSchema: { type: "object" } },
+  };
+  assertEquals(anthropicBody(req, true, 1024), {
+    model: "claude",
+    max_tokens: 1024,
+    system: "one\n\ntwo",
+    messages: [
+      { role: "user", content: "u" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "c1", name: "f", input: { a: 1 } },
+          { type: "tool_use", id: "c2", name: "g", input: { b: 2 } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "c1", content: "r1" },
+          {
+            type: "tool_result",
+            tool_use_id: "c2",
+            content: "r2",
+            is_error: true,
+          },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [{ type: "text", text: "again" }, {
+          type: "tool_use",
+          id: "c3",
+          name: "f",
+          input: {},
+        }],
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "", content: "r3" }],
+      },
+      { role: "assistant", content: "done" },
+    ],
+    tools: [{ name: "f", description: "d", input_schema: { type: "object" } }],
+    temperature: 0,
+    output_config: {
+      format: { type: "json_schema", schema: { type: "object" } },
+    },
+    stream: true,
+  });
+  assertEquals(
+    anthropicBody(
+      { model: "c", messages: [], tools: [], settings: { maxTokens: 5 } },
+      false,
+      1024,
+    ),
+    {
+      model: "c",
+      max_tokens: 5,
+      messages: [],
+    },
+  );
+});
+
+Deno.test("chatResponseFromAnthropic(): text blocks joined, tool_use blocks as calls, defaults", () => {
+  assertEquals(chatResponseFromAnthropic({}, "asked"), {
+    id: "",
+    model: "asked",
+    content: "",
+    toolCalls: [],
+    finishReason: "stop",
+    usage: { inputTokens: 0, outputTokens: 0 },
+  });
+  const r = chatResponseFromAnthropic({
+    id: "msg",
+    model: "served",
+    content: [
+      { type: "text", text: "a" },
+      { type: "thinking", text: "hidden" },
+      { type: "text" },
+      { type: "text", text: "b" },
+      { type: "tool_use", id: "t1", name: "f", input: { x: 1 } },
+      { type: "tool_use" },
+    ],
+  }, "asked");
+  assertEquals([r.id, r.model, r.content, r.finishReason], [
+    "msg",
+    "served",
+    "ab",
+    "tool_calls",
+  ]);
+  assertEquals(r.toolCalls, [{ id: "t1", name: "f", args: { x: 1 } }, {
+    id: "",
+    name: "",
+    args: {},
+  }]);
+  assertEquals(
+    chatResponseFromAnthropic({ content: [], stop_reason: "max_tokens" }, "m")
+      .finishReason,
+    "length",
+  );
+});
+
+function fold(
+  events: Array<Record<string, unknown> | [string, Record<string, unknown>]>,
+): StreamEvent[] {
+  const wire = new AnthropicStream();
+  const out: StreamEvent[] = [];
+  for (const e of events) {
+    if (wire.done) break;
+    const [event, data] = Array.isArray(e) ? e : [undefined, e];
+    wire.push({ event, data: JSON.stringify(data), id: undefined }, out);
+  }
+  return out;
+}
+
+Deno.test("AnthropicStream: text and tool_use blocks by index, usage merged across events", () => {
+  const out = fold([
+    {
+      type: "message_start",
+      message: {
+        id: "m1",
+        usage: {
+          input_tokens: 9,
+          output_tokens: 1,
+          cache_read_input_tokens: 2,
+        },
+      },
+    },
+    { type: "ping" },
+    {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "He" },
+    },
+    {
+      type: "content_block_start",
+      index: 5,
+      content_block: { type: "text", text: "" },
+    },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: "llo" },
+    },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: "" },
+    },
+    { type: "content_block_stop", index: 0 },
+    {
+      type: "content_block_start",
+      index: 1,
+      content_block: { type: "tool_use", id: "t1", name: "f" },
+    },
+    {
+      type: "content_block_start",
+      index: 2,
+      content_block: { type: "tool_use", id: "t2", name: "g" },
+    },
+    {
+      type: "content_block_delta",
+      index: 2,
+      delta: { type: "input_json_delta", partial_json: '{"b"' },
+    },
+    {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "input_json_delta", partial_json: '{"a":' },
+    },
+    {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "input_json_delta" },
+    },
+    {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "input_json_delta", partial_json: "1}" },
+    },
+    {
+      type: "content_block_delta",
+      index: 7,
+      delta: { type: "input_json_delta", partial_json: "x" },
+    },
+    { type: "content_block_stop", index: 2 },
+    {
+      type: "content_block_delta",
+      index: 2,
+      delta: { type: "input_json_delta", partial_json: "late" },
+    },
+    { type: "content_block_stop", index: 1 },
+    { type: "content_block_stop", index: 1 },
+    {
+      type: "message_delta",
+      delta: { stop_reason: null },
+      usage: { output_tokens: 12, input_tokens: null },
+    },
+    { type: "message_delta", delta: { stop_reason: "tool_use" } },
+    { type: "message_stop" },
+    {
+      type: "content_block_start",
+      index: 3,
+      content_block: { type: "text", text: "after" },
+    },
+  ]);
+  assertEquals(out, [
+    { type: "message_start", messageId: "m1" },
+    { type: "text_delta", messageId: "m1", content: "He" },
+    { type: "text_delta", messageId: "m1", content: "llo" },
+    {
+      type: "tool_call",
+      messageId: "m1",
+      call: { id: "t2", name: "g", args: {}, rawArgs: '{"b"' },
+    },
+    {
+      type: "tool_call",
+      messageId: "m1",
+      call: { id: "t1", name: "f", args: { a: 1 } },
+    },
+    {
+      type: "message_end",
+      messageId: "m1",
+      finishReason: "tool_calls",
+      usage: { inputTokens: 9, outputTokens: 12, cachedInputTokens: 2 },
+    },
+  ]);
+});
+
+Deno.test("AnthropicStream: the SSE event name stands in for a missing type; no index is index 0", () => {
+  const out = fold([
+    ["message_start", { message: { id: "m" } }],
+    ["content_block_start", {
+      content_block: { type: "tool_use", id: "t", name: "f" },
+    }],
+    ["content_block_delta", {
+      delta: { type: "input_json_delta", partial_json: "{}" },
+    }],
+    ["content_block_stop", {}],
+    ["message_stop", {}],
+  ]);
+  assertEquals(out.map((e) => e.type), [
+    "message_start",
+    "tool_call",
+    "message_end",
+  ]);
+  assertEquals(
+    (out[2] as Extract<StreamEvent, { type: "message_end" }>).finishReason,
+    "tool_calls",
+  );
+  // Events before message_start still open the message.
+  const early = fold([
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: "x" },
+    },
+    { type: "message_stop" },
+  ]);
+  assertEquals(early.map((e) => e.type), [
+    "message_start",
+    "text_delta",
+    "message_end",
+  ]);
+  assertEquals(
+    (early[2] as Extract<StreamEvent, { type: "message_end" }>).finishReason,
+    "stop",
+  );
+  const tool = fold([
+    {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "tool_use", id: "t", name: "f" },
+    },
+    { type: "content_block_stop", index: 0 },
+  ]);
+  assertEquals(tool.map((e) => e.type), ["message_start", "tool_call"]);
+});
+
+Deno.test("AnthropicStream: an error event ends the stream with the reported finish reason and usage", () => {
+  const out = fold([
+    { type: "message_start", message: { id: "m", usage: { input_tokens: 4 } } },
+    {
+      type: "message_delta",
+      delta: { stop_reason: "max_tokens" },
+      usage: { output_tokens: 6 },
+    },
+    {
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    },
+    { type: "message_stop" },
+  ]);
+  assertEquals(out.map((e) => e.type), ["message_start", "error"]);
+  const end = out[1] as Extract<StreamEvent, { type: "error" }>;
+  assertEquals([end.error.message, end.finishReason, end.usage], [
+    "Overloaded",
+    "length",
+    { inputTokens: 4, outputTokens: 6 },
+  ]);
+  const bare = fold([{ type: "error" }]);
+  assertEquals(
+    (bare[1] as Extract<StreamEvent, { type: "error" }>).error.message.length >
+      0,
+    true,
+  );
+});
