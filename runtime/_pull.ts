@@ -39,3 +39,34 @@ export function nextOf<T, R>(
     return Promise.reject(error);
   }
 }
+
+/**
+ * A hand-written async generator on a stream's path, on top of its
+ * `[PULL]()`: `next()` is that step as a promise (the package's own layers
+ * step through `pull()`, so it is for everyone else), and `throw()` and
+ * disposal end it through the subclass's `return()`.
+ */
+export abstract class PullGenerator<T> implements AsyncGenerator<T, void, undefined> {
+  /** The next step, as is when it is ready. */
+  abstract [PULL](): IteratorResult<T, void> | Promise<IteratorResult<T, void>>;
+
+  /** Ends the stream early. */
+  abstract return(): Promise<IteratorResult<T, void>>;
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T, void>> {
+    return nextOf(() => this[PULL]());
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<T, void>> {
+    await this.return();
+    throw error;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
+}

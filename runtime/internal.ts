@@ -10,8 +10,9 @@
  *   it instead of comparing every message on every call.
  * - `untilAborted`: the one race of work against cancellation, shared by the
  *   tool loop and the model double.
- * - `PULL` / `pull` / `nextOf`: a stream step taken without a promise when
- *   it is ready, which FakeLLM's stream offers to the invoker's driver.
+ * - `PULL` / `pull` / `PullGenerator`: a stream step taken without a promise
+ *   when it is ready, which FakeLLM's stream offers to the invoker's driver;
+ *   both are generators on top of that step.
  * - `markCut` / `isCut`: a mid-stream failure that is a broken connection,
  *   which a fake provider serves as a cut stream.
  * - `IN_PROCESS_FETCH`: marks a fetch that answers in-process, which the
@@ -30,7 +31,7 @@
 export { appendOnly, isAppendOnly, release } from "./_append_only.ts";
 export { untilAborted } from "./_until_aborted.ts";
 export { isCut, markCut } from "./_stream_cut.ts";
-export { nextOf, PULL, pull } from "./_pull.ts";
+export { PULL, pull, PullGenerator } from "./_pull.ts";
 export { IN_PROCESS_FETCH } from "./providers/_http.ts";
 export { parseArgs } from "./providers/_tool_args.ts";
 export { editDistance } from "./_edit_distance.ts";

@@ -13,7 +13,7 @@ import type { JsonSchema, ToolSpec } from "../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../ports/usage.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
-import { isAppendOnly, markCut, nextOf, PULL, untilAborted } from "../runtime/internal.ts";
+import { isAppendOnly, markCut, PULL, PullGenerator, untilAborted } from "../runtime/internal.ts";
 import {
   InvalidScript,
   ScriptExhausted,
@@ -973,7 +973,7 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ done: true, value: unde
 // is made on the first step (as a generator's body runs on its first
 // `next()`). A turn that waits on nothing has all its events at once, and
 // hands each out ready (through `[PULL]`, without a promise each).
-class FakeStream implements AsyncGenerator<StreamEvent, void, undefined> {
+class FakeStream extends PullGenerator<StreamEvent> {
   #open: (() => Opened | Promise<Opened>) | undefined;
   #events: StreamEvent[] | undefined;
   #waiting: AsyncIterator<StreamEvent, void, undefined> | undefined;
@@ -981,15 +981,8 @@ class FakeStream implements AsyncGenerator<StreamEvent, void, undefined> {
   #done = false;
 
   constructor(open: () => Opened | Promise<Opened>) {
+    super();
     this.#open = open;
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  next(): Promise<IteratorResult<StreamEvent, void>> {
-    return nextOf(() => this[PULL]());
   }
 
   [PULL](): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
@@ -1051,14 +1044,5 @@ class FakeStream implements AsyncGenerator<StreamEvent, void, undefined> {
       await this.#waiting?.return?.();
     }
     return DONE;
-  }
-
-  async throw(error: unknown): Promise<IteratorResult<StreamEvent, void>> {
-    await this.return();
-    throw error;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.return();
   }
 }

@@ -9,7 +9,7 @@ import type { ChatRequest } from "../../ports/chat.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { RunContext } from "../context.ts";
 import type { ChatMiddleware, StreamNext } from "./types.ts";
-import { nextOf, PULL, pull, type Pullable } from "../_pull.ts";
+import { PULL, pull, type Pullable, PullGenerator } from "../_pull.ts";
 
 /** What a layer watches on a call's events. Taps run innermost first. */
 export interface Tap {
@@ -101,7 +101,7 @@ export function drive(
 
 const DONE: IteratorReturnResult<void> = Object.freeze({ done: true, value: undefined });
 
-class Driven implements AsyncGenerator<StreamEvent, void, undefined> {
+class Driven extends PullGenerator<StreamEvent> {
   readonly #open: () => Source | Promise<Source>;
   readonly #onEnd: (() => void) | undefined;
   #src: Source | undefined;
@@ -110,16 +110,9 @@ class Driven implements AsyncGenerator<StreamEvent, void, undefined> {
   #closed = false;
 
   constructor(open: () => Source | Promise<Source>, onEnd: (() => void) | undefined) {
+    super();
     this.#open = open;
     this.#onEnd = onEnd;
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  next(): Promise<IteratorResult<StreamEvent, void>> {
-    return nextOf(() => this[PULL]());
   }
 
   // The step as soon as it is ready: a scripted double's events cross the
@@ -219,15 +212,6 @@ class Driven implements AsyncGenerator<StreamEvent, void, undefined> {
       }
     }
     return DONE;
-  }
-
-  async throw(error: unknown): Promise<IteratorResult<StreamEvent, void>> {
-    await this.return();
-    throw error;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.return();
   }
 
   #close(): void {
