@@ -43,3 +43,23 @@ export function buildCases(
     return { name, fn: () => body(check) };
   });
 }
+
+/**
+ * The law every store keeps: what it was given, and what it gave back, are
+ * copies, so mutating either leaves what it holds as it was. `names` says
+ * how a failure names the read (`"get(k)"`), the written object and a read one.
+ */
+export async function checkCopies(
+  check: Check,
+  names: readonly [read: string, written: string, got: string],
+  write: (value: { list: number[] }) => Promise<unknown>,
+  read: () => Promise<unknown>,
+): Promise<void> {
+  const written = { list: [1] };
+  await write(written);
+  written.list.push(2);
+  const got = await read() as { list: number[] };
+  check.equal(got, { list: [1] }, `${names[0]} after mutating the ${names[1]} object`);
+  got.list.push(3);
+  check.equal(await read(), { list: [1] }, `${names[0]} after mutating a ${names[2]} object`);
+}

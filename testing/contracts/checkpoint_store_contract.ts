@@ -5,8 +5,11 @@
  */
 import type { CheckpointStore } from "../../ports/checkpoint_store.ts";
 import { Scope } from "../../ports/scope.ts";
-import { buildCases } from "./_contract.ts";
+import { buildCases, checkCopies } from "./_contract.ts";
 import type { ContractCase } from "./contract.ts";
+
+// How the copies case names a failure (see checkCopies).
+const LOAD_COPIES = ["load()", "saved", "loaded"] as const;
 
 /**
  * The cases every `CheckpointStore` must pass: loading a run never saved,
@@ -56,16 +59,11 @@ export function checkpointStoreContract(
     },
     "a checkpoint loaded or saved is a copy, not an alias": async (check) => {
       const store = await make();
-      const checkpoint = { steps: [1] };
-      await store.save(s, "run-1", checkpoint);
-      checkpoint.steps.push(2);
-      const loaded = await store.load(s, "run-1") as { steps: number[] };
-      check.equal(loaded, { steps: [1] }, "load() after mutating the saved object");
-      loaded.steps.push(3);
-      check.equal(
-        await store.load(s, "run-1"),
-        { steps: [1] },
-        "load() after mutating a loaded object",
+      await checkCopies(
+        check,
+        LOAD_COPIES,
+        (v) => store.save(s, "run-1", v),
+        () => store.load(s, "run-1"),
       );
     },
     "a tenant never loads or lists another tenant's runs": async (check) => {
