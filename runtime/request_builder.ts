@@ -7,6 +7,7 @@ import type { Compactor } from "../ports/compactor.ts";
 import type { GrounderPort } from "../ports/grounder.ts";
 import type { Message } from "../ports/message.ts";
 import type { Ctx } from "../ports/context.ts";
+import type { Span } from "../ports/trace.ts";
 import type { AgentInfo } from "./cognition/cognition.ts";
 import { checkOptions, is } from "./_options.ts";
 
@@ -91,18 +92,25 @@ export class RequestBuilder {
   // The transcript of a builder with nothing to await: the system prompt,
   // the earlier turns and the task.
   #plain(agent: AgentInfo, task: string, ctx: Ctx, context: readonly Message[]): Message[] {
-    const span = ctx.trace.span("compose", "compose", { "agentkit.agent.name": agent.name });
+    const messages: Message[] = [];
+    const span = this.#compose(agent, ctx, messages);
     try {
-      const system = agent.system ?? "";
-      span.setAttribute("agentkit.prompt.version", this.versionOf(system));
-      const messages: Message[] = [];
-      if (system) messages.push({ role: "system", content: system });
       for (const m of context) messages.push(m);
       messages.push({ role: "user", content: task });
       return messages;
     } finally {
       span.end();
     }
+  }
+
+  // Opens the compose span, versioned by the system prompt, and starts the
+  // transcript with that prompt; the caller ends the span.
+  #compose(agent: AgentInfo, ctx: Ctx, messages: Message[]): Span {
+    const span = ctx.trace.span("compose", "compose", { "agentkit.agent.name": agent.name });
+    const system = agent.system ?? "";
+    span.setAttribute("agentkit.prompt.version", this.versionOf(system));
+    if (system) messages.push({ role: "system", content: system });
+    return span;
   }
 
   static {
@@ -125,12 +133,9 @@ export class RequestBuilder {
     context: readonly Message[] = [],
   ): Promise<Message[]> {
     if (!this.#grounder && !this.#compactor) return this.#plain(agent, task, ctx, context);
-    const span = ctx.trace.span("compose", "compose", { "agentkit.agent.name": agent.name });
+    const messages: Message[] = [];
+    const span = this.#compose(agent, ctx, messages);
     try {
-      const system = agent.system ?? "";
-      span.setAttribute("agentkit.prompt.version", this.versionOf(system));
-      const messages: Message[] = [];
-      if (system) messages.push({ role: "system", content: system });
       if (this.#grounder) {
         const facts = await this.#grounder.ground(ctx, task);
         const list = typeof facts === "string" ? (facts ? [facts] : []) : facts;
