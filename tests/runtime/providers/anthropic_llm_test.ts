@@ -1,9 +1,4 @@
-import {
-  assertEquals,
-  assertInstanceOf,
-  assertRejects,
-  assertStringIncludes,
-} from "@std/assert";
+import { assertEquals, assertInstanceOf, assertRejects, assertStringIncludes } from "@std/assert";
 import {
   type ChatRequest,
   type ErrorEvent,
@@ -20,12 +15,7 @@ import {
   OpenAIChatLLM,
   ReActCognition,
 } from "@agentkit/testing/runtime";
-import {
-  FakeLLM,
-  FakeProvider,
-  FakeTool,
-  makeTestCtx,
-} from "@agentkit/testing/testing";
+import { FakeLLM, FakeProvider, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
 
 const hi: ChatRequest = {
   model: "claude-sonnet-4-5",

@@ -1,9 +1,4 @@
-import {
-  assertEquals,
-  assertInstanceOf,
-  assertRejects,
-  assertStringIncludes,
-} from "@std/assert";
+import { assertEquals, assertInstanceOf, assertRejects, assertStringIncludes } from "@std/assert";
 import {
   type ChatRequest,
   type ErrorEvent,
@@ -23,13 +18,7 @@ import {
   RunContext,
   Services,
 } from "@agentkit/testing/runtime";
-import {
-  FakeClock,
-  FakeLLM,
-  FakeProvider,
-  FakeTool,
-  makeTestCtx,
-} from "@agentkit/testing/testing";
+import { FakeClock, FakeLLM, FakeProvider, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
 
 const hi: ChatRequest = {
   model: "gpt-4o-mini",

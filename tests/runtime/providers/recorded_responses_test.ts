@@ -1,10 +1,6 @@
 // The real ports against responses as the providers document them (see
 // tests/fixtures/providers/README.md for each file's source).
-import {
-  assertEquals,
-  assertInstanceOf,
-  assertStringIncludes,
-} from "@std/assert";
+import { assertEquals, assertInstanceOf, assertStringIncludes } from "@std/assert";
 import {
   type ChatRequest,
   type LLMPort,
@@ -28,9 +24,7 @@ function replaying(
 ): (input: string | URL | Request) => Promise<Response> {
   return async () => {
     const body = await Deno.readTextFile(new URL(file, dir));
-    const type = file.endsWith(".sse")
-      ? "text/event-stream"
-      : "application/json";
+    const type = file.endsWith(".sse") ? "text/event-stream" : "application/json";
     return new Response(body, {
       status,
       headers: { "content-type": type, ...headers },
@@ -42,14 +36,12 @@ const openai = (
   file: string,
   status?: number,
   headers?: Record<string, string>,
-): LLMPort =>
-  new OpenAIChatLLM({ apiKey: "k", fetch: replaying(file, status, headers) });
+): LLMPort => new OpenAIChatLLM({ apiKey: "k", fetch: replaying(file, status, headers) });
 const anthropic = (
   file: string,
   status?: number,
   headers?: Record<string, string>,
-): LLMPort =>
-  new AnthropicLLM({ apiKey: "k", fetch: replaying(file, status, headers) });
+): LLMPort => new AnthropicLLM({ apiKey: "k", fetch: replaying(file, status, headers) });
 
 async function drain(
   events: AsyncIterable<StreamEvent>,
