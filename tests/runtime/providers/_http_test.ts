@@ -1,0 +1,272 @@
+// The HTTP plumbing both provider ports share, called directly: what is sent,
+// how a failed answer is classified, and the guard against real requests.
+import {
+  assert,
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStrictEquals,
+  assertThrows,
+} from "@std/assert";
+import {
+  ProviderError,
+  ProviderResponseError,
+  ProviderTimeoutError,
+  RateLimitError,
+} from "@agentkit/testing/ports";
+import { ModelRequestsDisallowed } from "@agentkit/testing/runtime";
+import {
+  checkPortOptions,
+  errorForStatus,
+  guard,
+  IN_PROCESS_FETCH,
+  postJson,
+  promptRequest,
+  providerMessage,
+  readEnv,
+  readJson,
+  retryAfterMs,
+  trimSlash,
+} from "../../../runtime/providers/_http.ts";
+
+const now = () => 1_000_000;
+
+Deno.test("checkPortOptions(): an absolute http(s) base URL, a fetch function, string headers, extras", () => {
+  checkPortOptions("P", { baseURL: "http://localhost:1/v1", apiKey: "k", headers: { a: "b" } });
+  checkPortOptions("P", { baseURL: "HTTPS://api.example.com" });
+  checkPortOptions("P", undefined);
+  for (const baseURL of ["localhost:1", "ftp://x", "http://", "http:///x", 5]) {
+    assertThrows(() => checkPortOptions("P", { baseURL }), TypeError, "baseURL");
+  }
+  assertThrows(() => checkPortOptions("P", { headers: { a: 1 } }), TypeError, "headers");
+  assertThrows(() => checkPortOptions("P", { version: "1" }), TypeError, "version");
+  checkPortOptions("P", { version: "1" }, { version: { accepts: "x", test: () => undefined } });
+});
+
+Deno.test("readEnv(): the variable, or undefined when unset", () => {
+  Deno.env.set("AGENTKIT_HTTP_TEST_VAR", "v");
+  try {
+    assertEquals(readEnv("AGENTKIT_HTTP_TEST_VAR"), "v");
+  } finally {
+    Deno.env.delete("AGENTKIT_HTTP_TEST_VAR");
+  }
+  assertEquals(readEnv("AGENTKIT_HTTP_TEST_VAR"), undefined);
+});
+
+Deno.test("guard(): only a context that disallows model requests refuses, unless the fetch is in-process or the env opts in", () => {
+  const real = () => Promise.resolve(new Response());
+  const inProcess = Object.assign(() => Promise.resolve(new Response()), {
+    [IN_PROCESS_FETCH]: true,
+  });
+  guard("P", undefined, real);
+  guard("P", { allowModelRequests: true } as never, real);
+  guard("P", {} as never, real);
+  guard("P", { allowModelRequests: false } as never, inProcess);
+  const e = assertThrows(
+    () => guard("P", { allowModelRequests: false } as never, real),
+    ModelRequestsDisallowed,
+  );
+  assert(e.message.includes("P"), e.message);
+  const truthy = Object.assign(real, { [IN_PROCESS_FETCH]: "yes" });
+  assertThrows(
+    () => guard("P", { allowModelRequests: false } as never, truthy),
+    ModelRequestsDisallowed,
+  );
+  Deno.env.set("AGENTKIT_ALLOW_MODEL_REQUESTS", "0");
+  try {
+    assertThrows(
+      () => guard("P", { allowModelRequests: false } as never, real),
+      ModelRequestsDisallowed,
+    );
+  } finally {
+    Deno.env.delete("AGENTKIT_ALLOW_MODEL_REQUESTS");
+  }
+});
+
+Deno.test("trimSlash() and promptRequest()", () => {
+  assertEquals([trimSlash("http://a/v1/"), trimSlash("http://a/v1")], [
+    "http://a/v1",
+    "http://a/v1",
+  ]);
+  const signal = new AbortController().signal;
+  assertEquals(promptRequest({ model: "m", system: "sys", user: "u", signal }), {
+    model: "m",
+    signal,
+    messages: [{ role: "system", content: "sys" }, { role: "user", content: "u" }],
+  });
+  assertEquals(promptRequest({ model: "m", system: "", user: "u" }).messages, [
+    { role: "user", content: "u" },
+  ]);
+});
+
+Deno.test("postJson(): POSTs the JSON body with the headers and signal; an ok response comes back as is", async () => {
+  const seen: Request[] = [];
+  const ok = new Response("{}");
+  const signal = new AbortController().signal;
+  const res = await postJson(
+    "P",
+    (input, init) => {
+      seen.push(new Request(input, init));
+      assertStrictEquals(init?.signal, signal);
+      return Promise.resolve(ok);
+    },
+    "http://x/y",
+    { "x-h": "1" },
+    { a: [1] },
+    signal,
+    now,
+  );
+  assertStrictEquals(res, ok);
+  assertEquals([seen[0].method, seen[0].url, seen[0].headers.get("x-h")], [
+    "POST",
+    "http://x/y",
+    "1",
+  ]);
+  assertEquals(await seen[0].json(), { a: [1] });
+});
+
+Deno.test("postJson(): a network failure is retryable pre_stream; an abort rethrows the reason", async () => {
+  const cause = new TypeError("connection refused");
+  const e = await assertRejects(
+    () => postJson("P", () => Promise.reject(cause), "http://x", {}, {}, undefined, now),
+    ProviderError,
+  );
+  assertEquals([e.retryable, e.phase, e.cause], [true, "pre_stream", cause]);
+  assert(e.message.includes("connection refused") && e.message.includes("http://x"), e.message);
+  const c = new AbortController();
+  const reason = new Error("user cancelled");
+  c.abort(reason);
+  const aborted = await assertRejects(() =>
+    postJson("P", () => Promise.reject(new Error("aborted")), "http://x", {}, {}, c.signal, now)
+  );
+  assertStrictEquals(aborted, reason);
+});
+
+Deno.test("postJson(): a failed status is classified from its body; an unreadable body still classifies", async () => {
+  const fail = (body: BodyInit | null, status: number, headers: HeadersInit = {}) => () =>
+    postJson(
+      "P",
+      () => Promise.resolve(new Response(body, { status, headers })),
+      "u",
+      {},
+      {},
+      undefined,
+      now,
+    );
+  const e = await assertRejects(
+    fail('{"error":{"message":"bad key"}}', 401),
+    ProviderResponseError,
+  );
+  assertEquals(e.status, 401);
+  assert(e.message.includes("bad key"), e.message);
+  const limited = await assertRejects(fail("", 429, { "retry-after": "3" }), RateLimitError);
+  assertEquals(limited.retryAfterMs, 3000);
+  const broken = new ReadableStream({ pull: (c) => c.error(new Error("reset")) });
+  const unreadable = await assertRejects(fail(broken, 503), ProviderError);
+  assertEquals([unreadable.status, unreadable.retryable], [503, true]);
+  const c = new AbortController();
+  const reason = new Error("stop");
+  const abortedRead = await assertRejects(() =>
+    postJson(
+      "P",
+      () => {
+        c.abort(reason);
+        return Promise.resolve(
+          new Response(new ReadableStream({ pull: (x) => x.error(new Error("r")) }), {
+            status: 500,
+          }),
+        );
+      },
+      "u",
+      {},
+      {},
+      c.signal,
+      now,
+    )
+  );
+  assertStrictEquals(abortedRead, reason);
+});
+
+Deno.test("readJson(): the parsed body; a body that is not JSON is a ProviderResponseError; an abort rethrows", async () => {
+  assertEquals(await readJson("P", Response.json({ a: 1 }), undefined), { a: 1 });
+  const e = await assertRejects(
+    () => readJson("P", new Response("<html>", { status: 200 }), undefined),
+    ProviderResponseError,
+  );
+  assertInstanceOf(e.cause, SyntaxError);
+  assert(e.message.includes("200"), e.message);
+  const c = new AbortController();
+  const reason = new Error("stop");
+  c.abort(reason);
+  assertStrictEquals(await assertRejects(() => readJson("P", new Response("x"), c.signal)), reason);
+});
+
+Deno.test("providerMessage(): the provider's own message from its error JSON, in each shape", () => {
+  assertEquals(providerMessage('{"error":"plain"}'), "plain");
+  assertEquals(providerMessage('{"error":{"message":"nested"}}'), "nested");
+  assertEquals(providerMessage('{"message":"top"}'), "top");
+  assertEquals(providerMessage('{"error":{"message":5},"message":"top"}'), "top");
+  assertEquals(providerMessage('{"error":{"code":1}}'), undefined);
+  assertEquals(providerMessage("null"), undefined);
+  assertEquals(providerMessage("not json"), undefined);
+});
+
+Deno.test("retryAfterMs(): retry-after-ms first, then retry-after in seconds or as a date", () => {
+  const h = (o: Record<string, string>) => new Headers(o);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "1500", "retry-after": "9" }), now), 1500);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "0" }), now), 0);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "-5", "retry-after": "2" }), now), 2000);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "soon", "retry-after": "2" }), now), 2000);
+  assertEquals(retryAfterMs(h({ "retry-after": "0" }), now), 0);
+  assertEquals(retryAfterMs(h({ "retry-after": "1.5" }), now), 1500);
+  const at = new Date(now() + 4_000).toUTCString();
+  assertEquals(retryAfterMs(h({ "retry-after": at }), now), 4_000);
+  const past = new Date(now() - 60_000).toUTCString();
+  assertEquals(retryAfterMs(h({ "retry-after": past }), now), 0);
+  assertEquals(retryAfterMs(h({ "retry-after": "whenever" }), now), undefined);
+  assertEquals(retryAfterMs(h({}), now), undefined);
+});
+
+Deno.test("errorForStatus(): each status class gets its error, retryability and phase", () => {
+  const of = (status: number, text = "", headers: Record<string, string> = {}) =>
+    errorForStatus("P", status, new Headers(headers), text, now);
+  const limited = of(429, "", { "retry-after-ms": "250" });
+  assertInstanceOf(limited, RateLimitError);
+  assertEquals([(limited as RateLimitError).retryAfterMs, limited.status, limited.retryable], [
+    250,
+    429,
+    true,
+  ]);
+  assertEquals((of(429) as RateLimitError).retryAfterMs, undefined);
+  const timeout = of(408);
+  assertInstanceOf(timeout, ProviderTimeoutError);
+  assertEquals([timeout.status, timeout.retryable], [408, true]);
+  for (const status of [409, 500, 503, 599]) {
+    const e = of(status);
+    assertEquals([e.constructor, e.retryable, e.phase, e.status], [
+      ProviderError,
+      true,
+      "pre_stream",
+      status,
+    ]);
+  }
+  for (const status of [400, 401, 403, 404, 422, 499]) {
+    const e = of(status);
+    assertInstanceOf(e, ProviderResponseError);
+    assertEquals([e.retryable, e.status], [false, status]);
+  }
+  // The provider's message, else the raw text (trimmed, capped), else a placeholder.
+  assert(of(400, '{"error":{"message":"why"}}').message.includes("why"));
+  assert(
+    of(400, "  raw text  ").message.includes("400: raw text"),
+    of(400, "  raw text  ").message,
+  );
+  assert(!of(400, "x".repeat(600)).message.includes("x".repeat(501)));
+  assert(of(400, "   ").message.length > "P answered 400: ".length);
+  // 401 and 404 say what to check; other client errors do not add it.
+  const hinted = [of(401), of(404), of(400)].map((e) =>
+    e.message.length - "P answered 4xx: no message".length
+  );
+  assert(hinted[0] > 0 && hinted[1] > 0 && hinted[2] === 0, String(hinted));
+  assert(hinted[0] !== hinted[1]);
+});
