@@ -115,11 +115,14 @@ for (;;) {
   warmNs += ns;
   warmRuns += batch;
 }
-const perRunNs = Number(warmNs) / warmRuns;
-const n = Math.max(
-  10,
-  Math.min(2_000_000, Math.round((REP_MS * 1e6) / perRunNs)),
-);
+const runsFor = (perRunNs) =>
+  Math.max(10, Math.min(2_000_000, Math.round((REP_MS * 1e6) / perRunNs)));
+// The warm-up's mean includes the runs before the JIT settled, so sizing
+// the repetitions from it makes them far shorter than REP_MS (a few ms), and
+// one collector pause then weighs on a whole repetition. Two timed batches
+// at the steady pace size them instead.
+let n = runsFor(Number(warmNs) / warmRuns);
+for (let i = 0; i < 2; i++) n = runsFor(Number(await repetition(n)) / n);
 
 const heapBytesPerRun = await retainedPerRun(n);
 // A forced GC shrinks the young generation, and the runs after one pay for
