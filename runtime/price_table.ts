@@ -32,6 +32,8 @@ interface UnitPrice {
   readonly input: bigint;
   readonly output: bigint;
   readonly cached: bigint;
+  /** The same prices as numbers, when each is a safe integer (for the fast path). */
+  readonly small?: readonly [number, number, number];
 }
 
 const MILLION = 1_000_000n;
@@ -116,9 +118,17 @@ export class PriceTable {
   costUnits(model: string, usage: Usage): bigint | undefined {
     const p = this.#prices.get(model);
     if (!p) return undefined;
-    return (tokens(usage, "inputTokens") * p.input +
-      tokens(usage, "outputTokens") * p.output +
-      tokens(usage, "cachedInputTokens") * p.cached) / MILLION;
+    const i = tokenCount("PriceTable", usage, "inputTokens");
+    const o = tokenCount("PriceTable", usage, "outputTokens");
+    const c = tokenCount("PriceTable", usage, "cachedInputTokens");
+    // Exact in numbers while every product and the sum are safe integers
+    // (every call of a test, and most real ones); bigints past that.
+    const small = p.small;
+    if (small !== undefined) {
+      const sum = i * small[0] + o * small[1] + c * small[2];
+      if (Number.isSafeInteger(sum)) return BigInt((sum - (sum % 1_000_000)) / 1_000_000);
+    }
+    return (BigInt(i) * p.input + BigInt(o) * p.output + BigInt(c) * p.cached) / MILLION;
   }
 
   /**
@@ -141,20 +151,17 @@ const PRICE: Readonly<Record<string, Rule>> = {
   cachedInputPerMTok: is.money,
 };
 
-function tokens(usage: Usage, key: "inputTokens" | "outputTokens" | "cachedInputTokens"): bigint {
-  return BigInt(tokenCount("PriceTable", usage, key));
-}
-
 function toUnitPrice(model: string, p: ModelPrice): UnitPrice {
   checkOptions(`PriceTable: the price of "${model}"`, p, PRICE, {
     required: ["inputPerMTok", "outputPerMTok"],
   });
   const input = toUnits(p.inputPerMTok, `the input price of "${model}"`);
-  return {
-    input,
-    output: toUnits(p.outputPerMTok, `the output price of "${model}"`),
-    cached: p.cachedInputPerMTok === undefined
-      ? input
-      : toUnits(p.cachedInputPerMTok, `the cached input price of "${model}"`),
-  };
+  const output = toUnits(p.outputPerMTok, `the output price of "${model}"`);
+  const cached = p.cachedInputPerMTok === undefined
+    ? input
+    : toUnits(p.cachedInputPerMTok, `the cached input price of "${model}"`);
+  const safe = (x: bigint) => x <= BigInt(Number.MAX_SAFE_INTEGER);
+  return safe(input) && safe(output) && safe(cached)
+    ? { input, output, cached, small: [Number(input), Number(output), Number(cached)] }
+    : { input, output, cached };
 }
