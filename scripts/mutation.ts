@@ -25,6 +25,7 @@ const { values, positionals } = parseArgs({
     changed: { type: "boolean", default: false },
     base: { type: "string" },
     lines: { type: "boolean", default: false },
+    runner: { type: "string", default: "deno" },
   },
 });
 
@@ -97,6 +98,42 @@ if (!exists("tools/mutation/node_modules/@stryker-mutator/core")) {
 const stryker = `${tools}/node_modules/@stryker-mutator/core/bin/stryker.js`;
 const base = JSON.parse(await Deno.readTextFile(`${tools}/stryker.config.json`));
 
+if (values.runner !== "deno" && values.runner !== "command") {
+  throw new TypeError(`--runner takes "deno" or "command", not "${values.runner}"`);
+}
+const permissions = [
+  "--unstable-kv",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  `--allow-run=${Deno.execPath()}`,
+];
+
+// The runner's part of the config: the command runner starts `deno test` per
+// mutant; the deno runner (tools/mutation/deno_runner.ts) keeps one Deno
+// process per worker and switches mutants in it, running only the tests that
+// cover each one.
+function runnerConfig(tests: string[]): Record<string, unknown> {
+  if (values.runner === "command") {
+    const command = [
+      "deno test --no-check --sanitize-ops --sanitize-resources --fail-fast",
+      ...permissions,
+      ...tests,
+    ].join(" ");
+    return { testRunner: "command", coverageAnalysis: "off", commandRunner: { command } };
+  }
+  return {
+    testRunner: "deno",
+    coverageAnalysis: "perTest",
+    plugins: [`${tools}/deno_runner.ts`],
+    denoRunner: {
+      testFiles: tests,
+      denoArgs: ["--no-check", ...permissions],
+      deno: Deno.execPath(),
+    },
+  };
+}
+
 const scores: string[] = [];
 let failed = false;
 for (const { module, mutate } of runs) {
@@ -105,17 +142,13 @@ for (const { module, mutate } of runs) {
     console.log(`Skipping ${module}: no targeted tests (add it to tools/mutation/targets.json)`);
     continue;
   }
-  const dir = `${reports}/${module.replace(/\.ts$/, "").replaceAll("/", "_")}`;
+  const suffix = values.runner === "command" ? "_command" : "";
+  const dir = `${reports}/${module.replace(/\.ts$/, "").replaceAll("/", "_")}${suffix}`;
   await Deno.mkdir(dir, { recursive: true });
-  const command = [
-    "deno test --no-check --unstable-kv --sanitize-ops --sanitize-resources --fail-fast",
-    `--allow-read --allow-write --allow-env --allow-run=${Deno.execPath()}`,
-    ...tests,
-  ].join(" ");
   const config = {
     ...base,
+    ...runnerConfig(tests),
     mutate,
-    commandRunner: { command },
     htmlReporter: { fileName: `${dir}/mutation.html` },
     jsonReporter: { fileName: `${dir}/mutation.json` },
   };

@@ -1,0 +1,439 @@
+// A Stryker test runner for Deno (`"testRunner": "deno"`), loaded by Stryker
+// on Node 22 (which strips the types). One long-lived `deno run` of
+// deno_harness.ts per Stryker worker loads the test files once; a mutant run
+// tells it which mutant is active and which tests cover it, so a mutant costs
+// a few test bodies instead of a `deno test` process.
+//
+// What a warm process cannot judge goes to a fresh one, started with the
+// mutant active before any module loads and running every test, as
+// `deno test` would:
+// - static mutants (run while modules load, e.g. a module-level constant);
+// - a mutant its covering tests never reached in the warm process (the code
+//   ran once and was cached, as `PriceTable.default()` is);
+// - a kill by a test that also fails without the mutant (an earlier mutant
+//   left state behind); the warm process is replaced too.
+// A run that times out or leaves a global replaced (FakeClock's timers, fetch)
+// gets the warm process replaced before the next mutant.
+import { type ChildProcess, spawn } from "node:child_process";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { INSTRUMENTER_CONSTANTS } from "@stryker-mutator/api/core";
+import type { StrykerOptions } from "@stryker-mutator/api/core";
+import type { Logger } from "@stryker-mutator/api/logging";
+import { commonTokens, declareClassPlugin, PluginKind, tokens } from "@stryker-mutator/api/plugin";
+import {
+  DryRunStatus,
+  MutantRunStatus,
+  TestStatus,
+  toMutantRunResult,
+} from "@stryker-mutator/api/test-runner";
+import type {
+  DryRunOptions,
+  DryRunResult,
+  MutantRunOptions,
+  MutantRunResult,
+  TestResult,
+  TestRunner,
+  TestRunnerCapabilities,
+} from "@stryker-mutator/api/test-runner";
+
+const MARKER = "\u0001stryker-deno\u0001";
+const HARNESS = fileURLToPath(new URL("./deno_harness.ts", import.meta.url));
+
+/** `denoRunner` in the Stryker config. */
+interface DenoRunnerOptions {
+  /** Test files, relative to the project root, loaded in this order. */
+  testFiles: string[];
+  /** Flags for `deno run` (permissions, --unstable-*, --no-check). */
+  denoArgs?: string[];
+  /** The deno executable. */
+  deno?: string;
+}
+
+interface Outcome {
+  id: string;
+  name: string;
+  fileName: string;
+  status: "success" | "failed" | "skipped";
+  timeSpentMs: number;
+  failureMessage?: string;
+}
+
+interface RunReply {
+  op: "result";
+  tests: Outcome[];
+  hitCount?: number;
+  polluted: boolean;
+  changedGlobals: string[];
+  coverage?: {
+    static: Record<string, number>;
+    perTest: Record<string, Record<string, number>>;
+  };
+}
+
+class Expired extends Error {
+  override name = "Expired";
+}
+
+/** One `deno run deno_harness.ts` and its JSON-lines channel. */
+class Harness {
+  readonly #child: ChildProcess;
+  readonly #log: Logger;
+  #stdout = "";
+  #stderr = "";
+  #waiting: {
+    resolve: (v: Record<string, unknown>) => void;
+    reject: (e: Error) => void;
+  }[] = [];
+  #exit: Error | undefined;
+
+  constructor(deno: string, args: string[], cwd: string, log: Logger) {
+    this.#log = log;
+    this.#child = spawn(deno, ["run", ...args, HARNESS], {
+      cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    this.#child.stdout!.setEncoding("utf8").on(
+      "data",
+      (text: string) => this.#read(text),
+    );
+    this.#child.stderr!.setEncoding("utf8").on("data", (text: string) => {
+      this.#stderr = (this.#stderr + text).slice(-4000);
+      this.#log.debug("deno: %s", text.trimEnd());
+    });
+    this.#child.on("exit", (code, signal) => {
+      this.#exit = new Error(
+        `The Deno harness exited (${signal ?? `code ${code}`}): ${this.#stderr.trim()}`,
+      );
+      for (const waiter of this.#waiting.splice(0)) waiter.reject(this.#exit);
+    });
+    this.#child.on("error", (error) => {
+      this.#exit = error;
+      for (const waiter of this.#waiting.splice(0)) waiter.reject(error);
+    });
+    this.#child.stdin!.on("error", () => {}); // a dead harness is reported by "exit"
+  }
+
+  #read(text: string): void {
+    this.#stdout += text;
+    let newline;
+    while ((newline = this.#stdout.indexOf("\n")) >= 0) {
+      const line = this.#stdout.slice(0, newline);
+      this.#stdout = this.#stdout.slice(newline + 1);
+      const at = line.indexOf(MARKER);
+      if (at < 0) {
+        if (line.trim()) this.#log.trace("test output: %s", line);
+        continue;
+      }
+      const message = JSON.parse(line.slice(at + MARKER.length));
+      const waiter = this.#waiting.shift();
+      if (!waiter) continue;
+      if (message.op === "error") waiter.reject(new Error(message.message));
+      else waiter.resolve(message);
+    }
+  }
+
+  /** Sends a command; its reply, or a rejection at the deadline (epoch ms). */
+  send(
+    command: Record<string, unknown>,
+    deadline = Infinity,
+  ): Promise<Record<string, unknown>> {
+    if (this.#exit) return Promise.reject(this.#exit);
+    const reply = new Promise<Record<string, unknown>>((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+    });
+    this.#child.stdin!.write(`${JSON.stringify(command)}\n`);
+    if (deadline === Infinity) return reply;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Expired()),
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    return Promise.race([reply, expired]).finally(() => clearTimeout(timer));
+  }
+
+  kill(): void {
+    if (this.#exit) return;
+    this.#child.stdin!.end();
+    this.#child.kill("SIGKILL");
+  }
+}
+
+export class DenoTestRunner implements TestRunner {
+  static inject = tokens(commonTokens.logger, commonTokens.options);
+
+  readonly #log: Logger;
+  readonly #options: Required<DenoRunnerOptions>;
+  readonly #cwd = process.cwd();
+  #warm: Promise<Harness> | undefined;
+  #loadMs = 1000;
+  #fresh: Harness | undefined;
+  /** Each test's time in the dry run. */
+  readonly #timeSpent = new Map<string, number>();
+  /** How often each reason sent a mutant to a fresh process, for the log. */
+  readonly #freshRuns: Record<string, number> = {};
+
+  constructor(log: Logger, options: StrykerOptions) {
+    this.#log = log;
+    const given = (options as { denoRunner?: DenoRunnerOptions }).denoRunner;
+    if (!given?.testFiles?.length) {
+      throw new Error(
+        'The deno test runner needs "denoRunner": { "testFiles": [...] }',
+      );
+    }
+    this.#options = { denoArgs: ["--no-check"], deno: "deno", ...given };
+  }
+
+  capabilities(): TestRunnerCapabilities {
+    // A static mutant runs in a process of its own; the warm one never loads one.
+    return { reloadEnvironment: true };
+  }
+
+  async dryRun(options: DryRunOptions): Promise<DryRunResult> {
+    try {
+      const harness = await this.#warmHarness();
+      const reply = await harness.send({
+        op: "run",
+        coverage: options.coverageAnalysis !== "off",
+        perTest: options.coverageAnalysis === "perTest",
+      }) as unknown as RunReply;
+      for (const test of reply.tests) {
+        this.#timeSpent.set(test.id, test.timeSpentMs);
+      }
+      return {
+        status: DryRunStatus.Complete,
+        tests: reply.tests.map(toTestResult),
+        mutantCoverage: reply.coverage,
+      };
+    } catch (error) {
+      return {
+        status: DryRunStatus.Error,
+        errorMessage: String((error as Error).stack ?? error),
+      };
+    }
+  }
+
+  async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
+    // Leave time to replace the warm process inside Stryker's own timeout.
+    const start = Date.now();
+    const end = start + options.timeout - 300;
+    if (options.mutantActivation === "static") {
+      return this.#runFresh(options, end, "static");
+    }
+    const harness = await this.#warmHarness();
+    let reply: RunReply;
+    try {
+      reply = await harness.send(
+        {
+          op: "run",
+          tests: this.#quickestFirst(options.testFilter),
+          activeMutant: options.activeMutant.id,
+          hitLimit: options.hitLimit,
+          bail: !options.disableBail,
+        },
+        Math.max(end - this.#loadMs, start + options.timeout / 2),
+      ) as unknown as RunReply;
+    } catch (error) {
+      this.#replaceWarm();
+      if (error instanceof Expired) {
+        return {
+          status: MutantRunStatus.Timeout,
+          reason: "the tests did not finish in time",
+        };
+      }
+      return {
+        status: MutantRunStatus.Error,
+        errorMessage: String((error as Error).message),
+      };
+    }
+    if (reply.changedGlobals.length) {
+      this.#log.debug(
+        `Mutant ${options.activeMutant.id} left globals replaced: %s`,
+        reply.changedGlobals,
+      );
+      this.#replaceWarm();
+    }
+    if (reply.polluted) {
+      this.#replaceWarm();
+      return this.#runFresh(
+        options,
+        end,
+        "a test failed without the mutant too",
+      );
+    }
+    const result = this.#result(reply, options);
+    if (result.status === MutantRunStatus.Survived && reply.hitCount === 0) {
+      return this.#runFresh(options, end, "not reached in the warm process");
+    }
+    return result;
+  }
+
+  /** With bail on, the first failure ends the run: try the cheap tests first. */
+  #quickestFirst(ids: string[] | undefined): string[] | undefined {
+    const time = (id: string) => this.#timeSpent.get(id) ?? Infinity;
+    return ids && [...ids].sort((a, b) => time(a) - time(b));
+  }
+
+  #result(reply: RunReply, options: MutantRunOptions): MutantRunResult {
+    if (
+      reply.hitCount !== undefined && options.hitLimit !== undefined &&
+      reply.hitCount > options.hitLimit
+    ) {
+      return {
+        status: MutantRunStatus.Timeout,
+        reason: `Hit limit reached (${reply.hitCount}/${options.hitLimit})`,
+      };
+    }
+    return toMutantRunResult(
+      { status: DryRunStatus.Complete, tests: reply.tests.map(toTestResult) },
+      options.disableBail,
+    );
+  }
+
+  /** The mutant active from the first module load, every test, as `deno test` would run it. */
+  async #runFresh(
+    options: MutantRunOptions,
+    end: number,
+    why: string,
+  ): Promise<MutantRunResult> {
+    this.#freshRuns[why] = (this.#freshRuns[why] ?? 0) + 1;
+    this.#log.debug(
+      `Mutant ${options.activeMutant.id} in a fresh process: ${why}`,
+    );
+    const harness = this.#fresh = this.#spawn();
+    try {
+      await harness.send({
+        op: "load",
+        ...this.#load(),
+        activeMutant: options.activeMutant.id,
+      }, end);
+      const reply = await harness.send({
+        op: "run",
+        tests: options.mutantActivation === "static" ? options.testFilter : undefined,
+        activeMutant: options.activeMutant.id,
+        hitLimit: options.hitLimit,
+        bail: !options.disableBail,
+        verify: false,
+      }, end) as unknown as RunReply;
+      return this.#result(reply, options);
+    } catch (error) {
+      if (error instanceof Expired) {
+        return {
+          status: MutantRunStatus.Timeout,
+          reason: "the tests did not finish in time",
+        };
+      }
+      // A static mutant can break loading itself: that is a kill, as in deno test.
+      return {
+        status: MutantRunStatus.Killed,
+        killedBy: [],
+        failureMessage: String((error as Error).message).slice(0, 2000),
+        nrOfTests: 0,
+      };
+    } finally {
+      harness.kill();
+      this.#fresh = undefined;
+    }
+  }
+
+  #spawn(): Harness {
+    const { deno, denoArgs } = this.#options;
+    return new Harness(
+      deno,
+      [...denoArgs, `--config=${this.#cwd}/deno.json`],
+      this.#cwd,
+      this.#log,
+    );
+  }
+
+  #load(): Record<string, unknown> {
+    return {
+      namespace: INSTRUMENTER_CONSTANTS.NAMESPACE,
+      files: this.#options.testFiles.map((file) => `${this.#cwd}/${file}`),
+    };
+  }
+
+  #warmHarness(): Promise<Harness> {
+    this.#warm ??= (async () => {
+      const harness = this.#spawn();
+      try {
+        const loaded = await harness.send({ op: "load", ...this.#load() });
+        this.#loadMs = Number(loaded.ms) + 200;
+        return harness;
+      } catch (error) {
+        harness.kill();
+        this.#warm = undefined;
+        throw error;
+      }
+    })();
+    return this.#warm;
+  }
+
+  /** Drops the warm process; the next mutant starts (and waits for) a new one. */
+  #replaceWarm(): void {
+    const old = this.#warm;
+    this.#warm = undefined;
+    void old?.then((harness) => harness.kill(), () => {});
+    // Start loading now, while Stryker reports this mutant.
+    this.#warmHarness().catch(() => {});
+  }
+
+  async dispose(): Promise<void> {
+    this.#fresh?.kill();
+    const warm = this.#warm;
+    this.#warm = undefined;
+    await warm?.then((harness) => harness.kill(), () => {});
+    if (Object.keys(this.#freshRuns).length) {
+      this.#log.info(
+        "Mutants run in a fresh Deno process: %s",
+        JSON.stringify(this.#freshRuns),
+      );
+    }
+  }
+}
+
+function toTestResult(outcome: Outcome): TestResult {
+  const base = {
+    id: outcome.id,
+    name: outcome.id,
+    fileName: outcome.fileName,
+    timeSpentMs: Math.round(outcome.timeSpentMs),
+  };
+  if (outcome.status === "failed") {
+    return {
+      ...base,
+      status: TestStatus.Failed,
+      failureMessage: outcome.failureMessage ?? "",
+    };
+  }
+  return {
+    ...base,
+    status: outcome.status === "skipped" ? TestStatus.Skipped : TestStatus.Success,
+  };
+}
+
+export const strykerPlugins = [
+  declareClassPlugin(PluginKind.TestRunner, "deno", DenoTestRunner),
+];
+
+export const strykerValidationSchema = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "DenoRunnerOptions",
+  type: "object",
+  properties: {
+    denoRunner: {
+      type: "object",
+      description: "The deno test runner (tools/mutation/deno_runner.ts)",
+      properties: {
+        testFiles: { type: "array", items: { type: "string" } },
+        denoArgs: { type: "array", items: { type: "string" } },
+        deno: { type: "string" },
+      },
+      required: ["testFiles"],
+      additionalProperties: false,
+    },
+  },
+};
