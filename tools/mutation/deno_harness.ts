@@ -67,8 +67,9 @@ const real = {
   clearTimeout: globalThis.clearTimeout,
   setInterval: globalThis.setInterval as unknown as Schedule,
   clearInterval: globalThis.clearInterval,
-  setImmediate: (globalThis as unknown as { setImmediate: (fn: () => void) => unknown })
-    .setImmediate,
+  setImmediate:
+    (globalThis as unknown as { setImmediate: (fn: () => void) => unknown })
+      .setImmediate,
   now: performance.now.bind(performance),
   exit: Deno.exit,
   stringify: JSON.stringify,
@@ -82,6 +83,14 @@ interface CoreApi {
   resources(): Record<string, string>;
   tryClose(rid: number): void;
 }
+
+/** Fails the innermost running test or step when the event loop runs empty. */
+let onIdle: (() => void) | undefined;
+addEventListener("beforeunload", (event) => {
+  if (!onIdle) return;
+  event.preventDefault();
+  onIdle();
+});
 
 const turn = () => new Promise<void>((resolve) => real.setImmediate(resolve));
 
@@ -332,11 +341,20 @@ async function execute(
   const before = new Set(Object.keys(core.resources()));
   owner = token;
   const problems: string[] = [];
+  const idle = Promise.withResolvers<never>();
+  const outerIdle = onIdle;
+  onIdle = () =>
+    idle.reject(
+      new Error(
+        "The test can never finish: the event loop ran empty while it waited on a promise",
+      ),
+    );
   try {
-    await options.fn!(context);
+    await Promise.race([options.fn!(context), idle.promise]);
   } catch (error) {
     problems.push(describe(error));
   }
+  onIdle = outerIdle;
   if (context.unfinishedSteps()) {
     problems.push(
       `${context.unfinishedSteps()} step(s) were not awaited before the test ended`,
@@ -369,40 +387,97 @@ async function runOne(
       .trim();
   }
   const timeSpentMs = real.now() - start;
-  return failure === undefined ? { ...outcome, timeSpentMs, status: "success" } : {
-    ...outcome,
-    timeSpentMs,
-    status: "failed",
-    failureMessage: failure.slice(0, 4000),
-  };
+  return failure === undefined
+    ? { ...outcome, timeSpentMs, status: "success" }
+    : {
+      ...outcome,
+      timeSpentMs,
+      status: "failed",
+      failureMessage: failure.slice(0, 4000),
+    };
 }
 
 // ---------------------------------------------------------------------------
 // Commands.
 
 let namespace: Namespace = {};
-let snapshot: Map<string, unknown> = new Map();
+let snapshot: Map<string, PropertyDescriptor | undefined> = new Map();
 
-/** Globals a mutant can leave replaced (FakeClock's, fetch, ...), by identity. */
-function globalsNow(): Map<string, unknown> {
-  const values = new Map<string, unknown>();
-  for (const name of Object.getOwnPropertyNames(globalThis)) {
-    const desc = Object.getOwnPropertyDescriptor(globalThis, name);
-    if (desc && "value" in desc) values.set(name, desc.value);
+/**
+ * The globals a mutant can leave replaced (a FakeClock never uninstalled
+ * leaves fake timers, Date and performance.now behind), as they were after
+ * loading: the property descriptors of globalThis and of a few objects whose
+ * methods fakes patch.
+ */
+function globalsNow(): Map<string, PropertyDescriptor | undefined> {
+  const found = new Map<string, PropertyDescriptor | undefined>();
+  for (const [prefix, object] of patched()) {
+    const names = new Set([
+      ...Object.getOwnPropertyNames(object),
+      ...(snapshot.size
+        ? [...snapshot.keys()].filter((k) => k.startsWith(prefix))
+        : [])
+        .map((k) => k.slice(prefix.length)),
+    ]);
+    for (const name of names) {
+      found.set(prefix + name, Object.getOwnPropertyDescriptor(object, name));
+    }
   }
-  values.set("Date.now", Date.now);
-  values.set("performance.now", performance.now);
-  values.set("Math.random", Math.random);
-  return values;
+  return found;
 }
 
-function changedGlobals(nsName: string): string[] {
-  const now = globalsNow();
-  const changed: string[] = [];
-  for (const [name, value] of snapshot) {
-    if (name !== nsName && !Object.is(now.get(name), value)) changed.push(name);
+function patched(): [string, object][] {
+  return [["", globalThis], ["Date.", Date], ["performance.", performance], [
+    "Math.",
+    Math,
+  ]];
+}
+
+function same(
+  a: PropertyDescriptor | undefined,
+  b: PropertyDescriptor | undefined,
+): boolean {
+  return Object.is(a?.value, b?.value) && Object.is(a?.get, b?.get) &&
+    Object.is(a?.set, b?.set);
+}
+
+/**
+ * Puts back every global a run replaced or added a patch over; the names it
+ * restored, and those it could not (then the process is no longer clean).
+ */
+function restoreGlobals(): { restored: string[]; stuck: string[] } {
+  const restored: string[] = [];
+  const stuck: string[] = [];
+  // globalThis first: restoring Date brings its own statics back.
+  for (const [prefix, object] of patched()) {
+    const now = globalsNow();
+    for (const [key, before] of snapshot) {
+      if (!key.startsWith(prefix) || key.slice(prefix.length).includes(".")) {
+        continue;
+      }
+      if (key === nsName || same(now.get(key), before)) continue;
+      const name = key.slice(prefix.length);
+      try {
+        const ok = before
+          ? Reflect.defineProperty(object, name, before)
+          : Reflect.deleteProperty(object, name);
+        (ok ? restored : stuck).push(key);
+      } catch {
+        stuck.push(key);
+      }
+    }
+    // Own properties a patch added over a prototype method (performance.now).
+    for (const key of now.keys()) {
+      if (key.startsWith(prefix) && !snapshot.has(key) && prefix !== "") {
+        const deleted = Reflect.deleteProperty(
+          object,
+          key.slice(prefix.length),
+        );
+        (deleted ? restored : stuck).push(key);
+      }
+    }
   }
-  return changed;
+  return { restored, stuck };
 }
 
 let nsName = "__stryker__";
@@ -437,20 +512,31 @@ async function run(command: Json): Promise<Json> {
   const perTest = command.perTest === true;
   const bail = command.bail !== false;
   const only = tests.some((t) => t.only);
-  // The tests asked for, in the order asked (the runner puts the quickest first).
-  const byId = new Map(tests.map((t) => [t.id, t]));
-  const selected = Array.isArray(command.tests)
-    ? (command.tests as string[]).flatMap((id) => byId.get(id) ?? [])
-    : tests;
-  const active = command.activeMutant === undefined ? undefined : String(command.activeMutant);
-  const hitLimit = typeof command.hitLimit === "number" ? command.hitLimit : Infinity;
+  // In the order the files declare them, as deno test runs them: a mutant can
+  // leave state behind that a later test trips over (or hides from it).
+  const wanted = Array.isArray(command.tests)
+    ? new Set(command.tests as string[])
+    : undefined;
+  const selected = wanted ? tests.filter((t) => wanted.has(t.id)) : tests;
+  const active = command.activeMutant === undefined
+    ? undefined
+    : String(command.activeMutant);
+  const hitLimit = typeof command.hitLimit === "number"
+    ? command.hitLimit
+    : Infinity;
   ns.activeMutant = active;
   ns.hitCount = active === undefined ? undefined : 0;
   ns.hitLimit = active === undefined ? undefined : hitLimit;
   const outcomes: Outcome[] = [];
   let polluted = false;
   for (const test of selected) {
-    const outcome = only && !test.only ? { ...skip(test) } : await runOne(test, ns, perTest);
+    // If the process dies in this test (a promise nothing can resolve empties
+    // the event loop, and Deno exits as deno test would fail the test), the
+    // runner knows which test it was.
+    if (active !== undefined) await reply({ op: "started", id: test.id });
+    const outcome = only && !test.only
+      ? { ...skip(test) }
+      : await runOne(test, ns, perTest);
     outcomes.push(outcome);
     if ((ns.hitCount ?? 0) > hitLimit) break;
     if (outcome.status === "failed" && bail) break;
@@ -461,13 +547,16 @@ async function run(command: Json): Promise<Json> {
     outcomes[outcomes.length - 1] = {
       ...last,
       status: "failed",
-      failureMessage: `Uncaught error after the test: ${uncaught.splice(0).map(describe)}`,
+      failureMessage: `Uncaught error after the test: ${
+        uncaught.splice(0).map(describe)
+      }`,
     };
   }
   const hitCount = ns.hitCount;
   ns.activeMutant = undefined;
   ns.hitCount = undefined;
   ns.hitLimit = undefined;
+  const globals = restoreGlobals();
   // A kill only counts if the killing test still passes without the mutant:
   // otherwise an earlier run left this process in a state no test expects.
   const killer = outcomes.find((o) => o.status === "failed");
@@ -484,8 +573,11 @@ async function run(command: Json): Promise<Json> {
     tests: outcomes,
     hitCount,
     polluted,
-    changedGlobals: changedGlobals(nsName),
-    coverage: coverage ? ns.mutantCoverage ?? { static: {}, perTest: {} } : undefined,
+    restoredGlobals: globals.restored,
+    stuckGlobals: globals.stuck,
+    coverage: coverage
+      ? ns.mutantCoverage ?? { static: {}, perTest: {} }
+      : undefined,
   };
 }
 
@@ -527,4 +619,7 @@ async function main(): Promise<void> {
   real.exit(0);
 }
 
-await main();
+// Not awaited at the top: when a test waits on a promise nothing can resolve,
+// the event loop runs empty and "beforeunload" says so (see onIdle), where a
+// top-level await would end the process.
+main();

@@ -20,7 +20,12 @@ import { fileURLToPath } from "node:url";
 import { INSTRUMENTER_CONSTANTS } from "@stryker-mutator/api/core";
 import type { StrykerOptions } from "@stryker-mutator/api/core";
 import type { Logger } from "@stryker-mutator/api/logging";
-import { commonTokens, declareClassPlugin, PluginKind, tokens } from "@stryker-mutator/api/plugin";
+import {
+  commonTokens,
+  declareClassPlugin,
+  PluginKind,
+  tokens,
+} from "@stryker-mutator/api/plugin";
 import {
   DryRunStatus,
   MutantRunStatus,
@@ -64,7 +69,8 @@ interface RunReply {
   tests: Outcome[];
   hitCount?: number;
   polluted: boolean;
-  changedGlobals: string[];
+  restoredGlobals: string[];
+  stuckGlobals: string[];
   coverage?: {
     static: Record<string, number>;
     perTest: Record<string, Record<string, number>>;
@@ -73,6 +79,25 @@ interface RunReply {
 
 class Expired extends Error {
   override name = "Expired";
+}
+
+/** The process died during a command. */
+class Exited extends Error {
+  override name = "Exited";
+}
+
+/**
+ * A mutant run whose process died: as `deno test` fails a test whose promise
+ * can never resolve (the event loop ran empty) or whose process crashed, it is
+ * a kill by the test that was running.
+ */
+function killedByExit(harness: Harness, error: Exited): MutantRunResult {
+  return {
+    status: MutantRunStatus.Killed,
+    killedBy: harness.started ? [harness.started] : [],
+    failureMessage: error.message.slice(0, 2000),
+    nrOfTests: harness.started ? 1 : 0,
+  };
 }
 
 /** One `deno run deno_harness.ts` and its JSON-lines channel. */
@@ -86,6 +111,8 @@ class Harness {
     reject: (e: Error) => void;
   }[] = [];
   #exit: Error | undefined;
+  /** The test a mutant run started last. */
+  started: string | undefined;
 
   constructor(deno: string, args: string[], cwd: string, log: Logger) {
     this.#log = log;
@@ -103,8 +130,10 @@ class Harness {
       this.#log.debug("deno: %s", text.trimEnd());
     });
     this.#child.on("exit", (code, signal) => {
-      this.#exit = new Error(
-        `The Deno harness exited (${signal ?? `code ${code}`}): ${this.#stderr.trim()}`,
+      this.#exit = new Exited(
+        `The Deno harness exited (${
+          signal ?? `code ${code}`
+        }): ${this.#stderr.trim()}`,
       );
       for (const waiter of this.#waiting.splice(0)) waiter.reject(this.#exit);
     });
@@ -127,6 +156,10 @@ class Harness {
         continue;
       }
       const message = JSON.parse(line.slice(at + MARKER.length));
+      if (message.op === "started") {
+        this.started = message.id;
+        continue;
+      }
       const waiter = this.#waiting.shift();
       if (!waiter) continue;
       if (message.op === "error") waiter.reject(new Error(message.message));
@@ -140,6 +173,7 @@ class Harness {
     deadline = Infinity,
   ): Promise<Record<string, unknown>> {
     if (this.#exit) return Promise.reject(this.#exit);
+    this.started = undefined;
     const reply = new Promise<Record<string, unknown>>((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
     });
@@ -171,10 +205,8 @@ export class DenoTestRunner implements TestRunner {
   #warm: Promise<Harness> | undefined;
   #loadMs = 1000;
   #fresh: Harness | undefined;
-  /** Each test's time in the dry run. */
-  readonly #timeSpent = new Map<string, number>();
-  /** How often each reason sent a mutant to a fresh process, for the log. */
-  readonly #freshRuns: Record<string, number> = {};
+  /** Fresh processes and replaced warm ones, by reason, for the log. */
+  readonly #events: Record<string, number> = {};
 
   constructor(log: Logger, options: StrykerOptions) {
     this.#log = log;
@@ -200,9 +232,6 @@ export class DenoTestRunner implements TestRunner {
         coverage: options.coverageAnalysis !== "off",
         perTest: options.coverageAnalysis === "perTest",
       }) as unknown as RunReply;
-      for (const test of reply.tests) {
-        this.#timeSpent.set(test.id, test.timeSpentMs);
-      }
       return {
         status: DryRunStatus.Complete,
         tests: reply.tests.map(toTestResult),
@@ -229,7 +258,7 @@ export class DenoTestRunner implements TestRunner {
       reply = await harness.send(
         {
           op: "run",
-          tests: this.#quickestFirst(options.testFilter),
+          tests: options.testFilter,
           activeMutant: options.activeMutant.id,
           hitLimit: options.hitLimit,
           bail: !options.disableBail,
@@ -237,27 +266,37 @@ export class DenoTestRunner implements TestRunner {
         Math.max(end - this.#loadMs, start + options.timeout / 2),
       ) as unknown as RunReply;
     } catch (error) {
-      this.#replaceWarm();
+      this.#replaceWarm(
+        error instanceof Expired
+          ? "timeout"
+          : error instanceof Exited
+          ? "the process died"
+          : "the harness failed",
+      );
       if (error instanceof Expired) {
         return {
           status: MutantRunStatus.Timeout,
           reason: "the tests did not finish in time",
         };
       }
+      if (error instanceof Exited) return killedByExit(harness, error);
       return {
         status: MutantRunStatus.Error,
         errorMessage: String((error as Error).message),
       };
     }
-    if (reply.changedGlobals.length) {
+    if (reply.restoredGlobals.length) {
+      this.#note("globals put back after a mutant");
       this.#log.debug(
         `Mutant ${options.activeMutant.id} left globals replaced: %s`,
-        reply.changedGlobals,
+        reply.restoredGlobals,
       );
-      this.#replaceWarm();
+    }
+    if (reply.stuckGlobals.length) {
+      this.#replaceWarm("a global could not be put back");
     }
     if (reply.polluted) {
-      this.#replaceWarm();
+      this.#replaceWarm("a test failed without the mutant too", false);
       return this.#runFresh(
         options,
         end,
@@ -269,12 +308,6 @@ export class DenoTestRunner implements TestRunner {
       return this.#runFresh(options, end, "not reached in the warm process");
     }
     return result;
-  }
-
-  /** With bail on, the first failure ends the run: try the cheap tests first. */
-  #quickestFirst(ids: string[] | undefined): string[] | undefined {
-    const time = (id: string) => this.#timeSpent.get(id) ?? Infinity;
-    return ids && [...ids].sort((a, b) => time(a) - time(b));
   }
 
   #result(reply: RunReply, options: MutantRunOptions): MutantRunResult {
@@ -299,7 +332,7 @@ export class DenoTestRunner implements TestRunner {
     end: number,
     why: string,
   ): Promise<MutantRunResult> {
-    this.#freshRuns[why] = (this.#freshRuns[why] ?? 0) + 1;
+    this.#note(`fresh process: ${why}`);
     this.#log.debug(
       `Mutant ${options.activeMutant.id} in a fresh process: ${why}`,
     );
@@ -312,7 +345,9 @@ export class DenoTestRunner implements TestRunner {
       }, end);
       const reply = await harness.send({
         op: "run",
-        tests: options.mutantActivation === "static" ? options.testFilter : undefined,
+        tests: options.mutantActivation === "static"
+          ? options.testFilter
+          : undefined,
         activeMutant: options.activeMutant.id,
         hitLimit: options.hitLimit,
         bail: !options.disableBail,
@@ -326,6 +361,7 @@ export class DenoTestRunner implements TestRunner {
           reason: "the tests did not finish in time",
         };
       }
+      if (error instanceof Exited) return killedByExit(harness, error);
       // A static mutant can break loading itself: that is a kill, as in deno test.
       return {
         status: MutantRunStatus.Killed,
@@ -372,13 +408,20 @@ export class DenoTestRunner implements TestRunner {
     return this.#warm;
   }
 
-  /** Drops the warm process; the next mutant starts (and waits for) a new one. */
-  #replaceWarm(): void {
+  /** Drops the warm process; the next mutant uses (and may wait for) a new one. */
+  #replaceWarm(why: string, now = true): void {
+    if (!this.#warm) return;
+    this.#note(`warm process replaced: ${why}`);
     const old = this.#warm;
     this.#warm = undefined;
-    void old?.then((harness) => harness.kill(), () => {});
-    // Start loading now, while Stryker reports this mutant.
-    this.#warmHarness().catch(() => {});
+    void old.then((harness) => harness.kill(), () => {});
+    // Load the next one while Stryker reports this mutant (unless a fresh
+    // process is about to load, competing for the same CPU).
+    if (now) this.#warmHarness().catch(() => {});
+  }
+
+  #note(event: string): void {
+    this.#events[event] = (this.#events[event] ?? 0) + 1;
   }
 
   async dispose(): Promise<void> {
@@ -386,10 +429,10 @@ export class DenoTestRunner implements TestRunner {
     const warm = this.#warm;
     this.#warm = undefined;
     await warm?.then((harness) => harness.kill(), () => {});
-    if (Object.keys(this.#freshRuns).length) {
+    if (Object.keys(this.#events).length) {
       this.#log.info(
-        "Mutants run in a fresh Deno process: %s",
-        JSON.stringify(this.#freshRuns),
+        "Deno processes started besides the first: %s",
+        JSON.stringify(this.#events),
       );
     }
   }
@@ -411,7 +454,9 @@ function toTestResult(outcome: Outcome): TestResult {
   }
   return {
     ...base,
-    status: outcome.status === "skipped" ? TestStatus.Skipped : TestStatus.Success,
+    status: outcome.status === "skipped"
+      ? TestStatus.Skipped
+      : TestStatus.Success,
   };
 }
 
