@@ -1,14 +1,31 @@
-// Mutation testing: StrykerJS (tools/mutation/, on Node 22) mutates one module
-// at a time and runs only that module's targeted tests under `deno test`, so a
-// score says how much of the module those tests pin down.
+// Mutation testing: StrykerJS (tools/mutation/, on Node 22) mutates a module
+// and runs only that module's targeted tests, so a score says how much of the
+// module those tests pin down.
 //
-//   deno task mutation runtime/budget.ts [more modules]
+//   deno task mutation runtime/budget.ts [more modules]   one Stryker run each
 //   deno task mutation --changed [--base REF] [--lines]   modules changed since REF
 //                                       (default main; --lines: only the changed lines)
 //   deno task mutation                                    every module in targets.json
+//   deno task mutation --together [modules]               one run for all of them (default:
+//                                       every module in runtime/ and testing/), each
+//                                       still judged by its own targeted tests
+//   --runner command                    the old runner, to cross-check (not with --together)
+//
+// The runner (tools/mutation/deno_runner.ts, a Stryker plugin) keeps one Deno
+// process per Stryker worker (deno_harness.ts): it loads the test files once
+// with Deno.test replaced by a collector, records which tests reach which
+// mutant, and then judges a mutant by setting Stryker's active mutant in
+// memory and running only the covering tests, bailing on the first failure
+// (tens of milliseconds instead of a `deno test` process). A mutant that runs
+// while modules load (static), one the warm process cannot reach (its code ran
+// once and was cached), and a kill by a test that fails without the mutant too
+// go to a fresh process that loads with the mutant active and runs every
+// targeted test, as `deno test` would. `--runner command` is Stryker's command
+// runner: one `deno test` of the targeted files per mutant.
 //
 // Targeted tests: tools/mutation/targets.json, else the mirrored
-// tests/<dir>/<name>_test.ts. Reports: reports/mutation/<module>/mutation.{html,json}.
+// tests/<dir>/<name>_test.ts. Reports: reports/mutation/<module or "together">/
+// mutation.{html,json} (`_command` appended for the command runner).
 import { parseArgs } from "node:util";
 
 const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
@@ -26,6 +43,7 @@ const { values, positionals } = parseArgs({
     base: { type: "string" },
     lines: { type: "boolean", default: false },
     runner: { type: "string", default: "deno" },
+    together: { type: "boolean", default: false },
   },
 });
 
@@ -42,6 +60,14 @@ async function git(...args: string[]): Promise<string> {
   const out = await new Deno.Command("git", { args, cwd: root, stderr: "inherit" }).output();
   if (!out.success) throw new Error(`git ${args.join(" ")} failed`);
   return new TextDecoder().decode(out.stdout);
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of Deno.readDirSync(`${root}/${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(path);
+    else yield path;
+  }
 }
 
 const isModule = (path: string) =>
@@ -83,7 +109,11 @@ if (values.changed) {
   }));
   if (runs.length === 0) console.log("No module under runtime/ or testing/ changed.");
 } else {
-  const modules = positionals.length ? positionals : Object.keys(targets);
+  const modules = positionals.length
+    ? positionals
+    : values.together
+    ? [...walk("runtime"), ...walk("testing")].filter(isModule).sort()
+    : Object.keys(targets);
   for (const m of modules) if (!isModule(m)) throw new TypeError(`Not a module: ${m}`);
   runs = modules.map((module) => ({ module, mutate: [module] }));
 }
@@ -101,11 +131,14 @@ const base = JSON.parse(await Deno.readTextFile(`${tools}/stryker.config.json`))
 if (values.runner !== "deno" && values.runner !== "command") {
   throw new TypeError(`--runner takes "deno" or "command", not "${values.runner}"`);
 }
+// What test:unit and test:net grant (loopback only: tests/http serve on 127.0.0.1).
 const permissions = [
   "--unstable-kv",
   "--allow-read",
   "--allow-write",
   "--allow-env",
+  "--allow-sys=hostname,homedir",
+  "--allow-net=127.0.0.1",
   `--allow-run=${Deno.execPath()}`,
 ];
 
@@ -134,26 +167,49 @@ function runnerConfig(tests: string[]): Record<string, unknown> {
   };
 }
 
+// One Stryker run per module; with --together, one run over all of them in
+// which the deno runner still judges each module by its own targeted tests
+// (one Stryker start, one sandbox, one warm process for the whole core).
+const jobs = values.together
+  ? [{ name: "together", runs }]
+  : runs.map((run) => ({ name: run.module, runs: [run] }));
+if (values.together && values.runner !== "deno") {
+  throw new TypeError("--together needs the deno runner");
+}
+
 const scores: string[] = [];
 let failed = false;
-for (const { module, mutate } of runs) {
-  const tests = testsOf(module);
-  if (tests.length === 0) {
-    console.log(`Skipping ${module}: no targeted tests (add it to tools/mutation/targets.json)`);
-    continue;
+for (const job of jobs) {
+  const targets: Record<string, string[]> = {};
+  for (const { module } of job.runs) {
+    const tests = testsOf(module);
+    if (tests.length) {
+      targets[module] = tests;
+    } else {
+      console.log(`Skipping ${module}: no targeted tests (add it to tools/mutation/targets.json)`);
+    }
   }
+  const included = job.runs.filter(({ module }) => targets[module]);
+  if (included.length === 0) continue;
+  const tests = [...new Set(Object.values(targets).flat())];
   const suffix = values.runner === "command" ? "_command" : "";
-  const dir = `${reports}/${module.replace(/\.ts$/, "").replaceAll("/", "_")}${suffix}`;
+  const dir = `${reports}/${job.name.replace(/\.ts$/, "").replaceAll("/", "_")}${suffix}`;
   await Deno.mkdir(dir, { recursive: true });
+  const runner = runnerConfig(tests);
+  if (values.together) (runner.denoRunner as Record<string, unknown>).targets = targets;
   const config = {
     ...base,
-    ...runnerConfig(tests),
-    mutate,
+    ...runner,
+    mutate: included.flatMap((run) => run.mutate),
     htmlReporter: { fileName: `${dir}/mutation.html` },
     jsonReporter: { fileName: `${dir}/mutation.json` },
   };
   await Deno.writeTextFile(`${dir}/stryker.config.json`, JSON.stringify(config, null, 2));
-  console.log(`\n== ${module} (${mutate.length} range(s)), tests: ${tests.join(" ")}`);
+  console.log(
+    values.together
+      ? `\n== ${included.length} modules together, ${tests.length} test files`
+      : `\n== ${job.name} (${config.mutate.length} range(s)), tests: ${tests.join(" ")}`,
+  );
   const status = await new Deno.Command(node[0], {
     args: [...node.slice(1), stryker, "run", `${dir}/stryker.config.json`],
     cwd: root,
@@ -162,16 +218,19 @@ for (const { module, mutate } of runs) {
     failed = true;
     continue;
   }
-  scores.push(`${module}: ${score(JSON.parse(await Deno.readTextFile(`${dir}/mutation.json`)))}`);
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/mutation.json`));
+  for (const [file, result] of Object.entries(report.files as Record<string, FileResult>)) {
+    scores.push(`${file}: ${score(result)}`);
+  }
 }
+
+type FileResult = { mutants: { status: string }[] };
 
 // The score as Stryker counts it: timeouts are kills; compile errors and
 // ignored mutants are left out.
-function score(report: { files: Record<string, { mutants: { status: string }[] }> }): string {
+function score(file: FileResult): string {
   const count: Record<string, number> = {};
-  for (const file of Object.values(report.files)) {
-    for (const m of file.mutants) count[m.status] = (count[m.status] ?? 0) + 1;
-  }
+  for (const m of file.mutants) count[m.status] = (count[m.status] ?? 0) + 1;
   const caught = (count.Killed ?? 0) + (count.Timeout ?? 0);
   const valid = caught + (count.Survived ?? 0) + (count.NoCoverage ?? 0);
   const pct = valid ? (100 * caught / valid).toFixed(1) : "n/a";

@@ -15,17 +15,13 @@
 // A run that times out or leaves a global replaced (FakeClock's timers, fetch)
 // gets the warm process replaced before the next mutant.
 import { type ChildProcess, spawn } from "node:child_process";
+import { relative, sep } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { INSTRUMENTER_CONSTANTS } from "@stryker-mutator/api/core";
 import type { StrykerOptions } from "@stryker-mutator/api/core";
 import type { Logger } from "@stryker-mutator/api/logging";
-import {
-  commonTokens,
-  declareClassPlugin,
-  PluginKind,
-  tokens,
-} from "@stryker-mutator/api/plugin";
+import { commonTokens, declareClassPlugin, PluginKind, tokens } from "@stryker-mutator/api/plugin";
 import {
   DryRunStatus,
   MutantRunStatus,
@@ -53,6 +49,15 @@ interface DenoRunnerOptions {
   denoArgs?: string[];
   /** The deno executable. */
   deno?: string;
+  /**
+   * Several modules in one run, each judged by its own tests: module path
+   * (relative to the root) -> its targeted test files (a subset of
+   * `testFiles`). A mutant then runs only the covering tests from its
+   * module's files, and a fresh process loads only those files, so each score
+   * is what a run of that module alone with its targeted tests would give.
+   * A mutant no targeted test reaches survives without a run.
+   */
+  targets?: Record<string, string[]>;
 }
 
 interface Outcome {
@@ -131,9 +136,7 @@ class Harness {
     });
     this.#child.on("exit", (code, signal) => {
       this.#exit = new Exited(
-        `The Deno harness exited (${
-          signal ?? `code ${code}`
-        }): ${this.#stderr.trim()}`,
+        `The Deno harness exited (${signal ?? `code ${code}`}): ${this.#stderr.trim()}`,
       );
       for (const waiter of this.#waiting.splice(0)) waiter.reject(this.#exit);
     });
@@ -205,6 +208,8 @@ export class DenoTestRunner implements TestRunner {
   #warm: Promise<Harness> | undefined;
   #loadMs = 1000;
   #fresh: Harness | undefined;
+  /** Every test of the dry run. */
+  #testIds: string[] = [];
   /** Fresh processes and replaced warm ones, by reason, for the log. */
   readonly #events: Record<string, number> = {};
 
@@ -216,7 +221,12 @@ export class DenoTestRunner implements TestRunner {
         'The deno test runner needs "denoRunner": { "testFiles": [...] }',
       );
     }
-    this.#options = { denoArgs: ["--no-check"], deno: "deno", ...given };
+    this.#options = {
+      denoArgs: ["--no-check"],
+      deno: "deno",
+      targets: {},
+      ...given,
+    };
   }
 
   capabilities(): TestRunnerCapabilities {
@@ -232,6 +242,7 @@ export class DenoTestRunner implements TestRunner {
         coverage: options.coverageAnalysis !== "off",
         perTest: options.coverageAnalysis === "perTest",
       }) as unknown as RunReply;
+      this.#testIds = reply.tests.map((test) => test.id);
       return {
         status: DryRunStatus.Complete,
         tests: reply.tests.map(toTestResult),
@@ -249,6 +260,11 @@ export class DenoTestRunner implements TestRunner {
     // Leave time to replace the warm process inside Stryker's own timeout.
     const start = Date.now();
     const end = start + options.timeout - 300;
+    const files = this.#filesFor(options);
+    const tests = files && this.#testsIn(files, options.testFilter);
+    if (tests?.length === 0) {
+      return { status: MutantRunStatus.Survived, nrOfTests: 0 };
+    }
     if (options.mutantActivation === "static") {
       return this.#runFresh(options, end, "static");
     }
@@ -258,7 +274,7 @@ export class DenoTestRunner implements TestRunner {
       reply = await harness.send(
         {
           op: "run",
-          tests: options.testFilter,
+          tests: tests ?? options.testFilter,
           activeMutant: options.activeMutant.id,
           hitLimit: options.hitLimit,
           bail: !options.disableBail,
@@ -337,17 +353,18 @@ export class DenoTestRunner implements TestRunner {
       `Mutant ${options.activeMutant.id} in a fresh process: ${why}`,
     );
     const harness = this.#fresh = this.#spawn();
+    const files = this.#filesFor(options);
     try {
       await harness.send({
         op: "load",
-        ...this.#load(),
+        ...this.#load(files),
         activeMutant: options.activeMutant.id,
       }, end);
+      // Every test of the files, as deno test would run them; a static
+      // mutant in a single-module run keeps Stryker's filter.
       const reply = await harness.send({
         op: "run",
-        tests: options.mutantActivation === "static"
-          ? options.testFilter
-          : undefined,
+        tests: options.mutantActivation === "static" && !files ? options.testFilter : undefined,
         activeMutant: options.activeMutant.id,
         hitLimit: options.hitLimit,
         bail: !options.disableBail,
@@ -385,11 +402,27 @@ export class DenoTestRunner implements TestRunner {
     );
   }
 
-  #load(): Record<string, unknown> {
+  #load(files = this.#options.testFiles): Record<string, unknown> {
     return {
       namespace: INSTRUMENTER_CONSTANTS.NAMESPACE,
-      files: this.#options.testFiles.map((file) => `${this.#cwd}/${file}`),
+      files: files.map((file) => `${this.#cwd}/${file}`),
     };
+  }
+
+  /** The targeted test files of the mutant's module, in targets mode. */
+  #filesFor(options: MutantRunOptions): string[] | undefined {
+    if (!Object.keys(this.#options.targets).length) return undefined;
+    const module = relative(this.#cwd, options.sandboxFileName).replaceAll(
+      sep,
+      "/",
+    );
+    return this.#options.targets[module] ?? [];
+  }
+
+  /** Of the given test ids (every test when none), those declared in the files. */
+  #testsIn(files: string[], ids: string[] | undefined): string[] {
+    const prefixes = files.map((file) => `${file} > `);
+    return (ids ?? this.#testIds).filter((id) => prefixes.some((p) => id.startsWith(p)));
   }
 
   #warmHarness(): Promise<Harness> {
@@ -454,9 +487,7 @@ function toTestResult(outcome: Outcome): TestResult {
   }
   return {
     ...base,
-    status: outcome.status === "skipped"
-      ? TestStatus.Skipped
-      : TestStatus.Success,
+    status: outcome.status === "skipped" ? TestStatus.Skipped : TestStatus.Success,
   };
 }
 
@@ -474,6 +505,10 @@ export const strykerValidationSchema = {
       description: "The deno test runner (tools/mutation/deno_runner.ts)",
       properties: {
         testFiles: { type: "array", items: { type: "string" } },
+        targets: {
+          type: "object",
+          additionalProperties: { type: "array", items: { type: "string" } },
+        },
         denoArgs: { type: "array", items: { type: "string" } },
         deno: { type: "string" },
       },
