@@ -237,3 +237,12 @@ Deno.test("WireStream: start() once, with an empty id when none; fail() before a
   assertEquals([ev.messageId, isCut(ev.error), ev.error.constructor], ["m9", true, ProviderError]);
   assertEquals(["usage" in ev, "finishReason" in ev], [false, false]);
 });
+
+Deno.test("readWireStream(): a body that fails with no reason at all is still a retryable pre_stream error", async () => {
+  const body = new ReadableStream<Uint8Array>({ pull: (c) => c.error(undefined) });
+  const e = await assertRejects(
+    () => Array.fromAsync(readWireStream(respond(body), new ListWire(), undefined)),
+    ProviderError,
+  );
+  assertEquals([e.retryable, e.phase], [true, "pre_stream"]);
+});
