@@ -222,22 +222,14 @@ const get = (impl: string, id: string): Result | undefined => {
     heapBytesPerRun: m((r) => r.heapBytesPerRun),
   };
 };
-// The ratio of `impl` to `base` in each pass both ran in (`impl` ÷ `base`).
-const ratios = (impl: string, base: string, id: string): number[] => {
+// The ratio of `impl` to `base` in each pass both ran in (`impl` ÷ `base`),
+// on wall time, or on CPU time (what each took of the processor, whatever
+// the other processes on the machine did meanwhile).
+const ratios = (impl: string, base: string, id: string, on: "us" | "cpuUs" = "us"): number[] => {
   const out: number[] = [];
   for (const r of runsOf(impl, id)) {
     const b = runsOf(base, id).find((x) => x.pass === r.pass);
-    if (b?.us && r.us) out.push(r.us / b.us);
-  }
-  return out;
-};
-// The same ratio on CPU time: what each took of the processor, whatever the
-// other processes on the machine did meanwhile.
-const cpuRatios = (impl: string, base: string, id: string): number[] => {
-  const out: number[] = [];
-  for (const r of runsOf(impl, id)) {
-    const b = runsOf(base, id).find((x) => x.pass === r.pass);
-    if (b?.cpuUs && r.cpuUs) out.push(r.cpuUs / b.cpuUs);
+    if (b?.[on] && r[on]) out.push(r[on] / b[on]);
   }
   return out;
 };
@@ -444,7 +436,7 @@ target("10 × 30 s backoff < 1 ms of wall time", "retry_10x30s", 1000);
 }
 const faster = (label: string, peer: string, id: string, times: number) => {
   const r = median(ratios(peer, "ours", id));
-  const c = median(cpuRatios(peer, "ours", id));
+  const c = median(ratios(peer, "ours", id, "cpuUs"));
   const yes = (x?: number) => x !== undefined && x >= times ? "yes" : "no";
   lines.push(
     `| ${label} (median of the passes' ratios) | | ${ratioText(r)} (CPU ${ratioText(c)}) | ${
