@@ -6,6 +6,7 @@ import {
   type CognitionResult,
   Invoker,
   NullCtx,
+  RequestBuilder,
   RunContext,
   Services,
   Session,
@@ -341,6 +342,7 @@ Deno.test("Agent: a cognition's stream must return a CognitionResult or nothing"
     { ...good, messages: {} },
     { ...good, stopReason: undefined },
     { output: "o" },
+    Object.assign(() => {}, good),
   ];
   for (const bad of bads) {
     const agent = new Agent("a", { model: "m", cognition: { ...scripted([], bad), name: "odd" } });
@@ -418,4 +420,30 @@ Deno.test("Agent with output: a consumer that stops during the second answer clo
     if (e.type === "text_delta" && e.messageId === "m2") break;
   }
   assertEquals([calls, closed], [2, 2]);
+});
+
+Deno.test("Agent: a RequestBuilder is taken as the builder; a bad ctx or session is the package's error, not a crash", async () => {
+  const llm = new FakeLLM("ok");
+  const agent = new Agent("a", { model: "m", builder: new RequestBuilder() });
+  assertEquals((await agent.run("go", makeTestCtx({ llm }))).output, "ok");
+  for (const ctx of [{}, null, { checkCancelled() {} }]) {
+    const e = await assertRejects(() => agent.run("go", ctx as never), TypeError);
+    assert(e.message.includes("ctx") && !isInternalError(e), e.message);
+  }
+  for (const session of [{}, { beginRun() {}, endRun() {}, run() {} }]) {
+    const e = await assertRejects(
+      () => agent.run("go", makeTestCtx({ llm }), { session } as never),
+      TypeError,
+    );
+    assert(!isInternalError(e), e.message);
+  }
+});
+
+Deno.test("Agent spans: a streamed run that ends on an error event records the error on its span", async () => {
+  const trace = new RecordingTracer();
+  const agent = new Agent("a", { model: "fake-model" });
+  const ctx = makeTestCtx({ llm: FakeLLM.script([{ error: "the model broke" }]), trace });
+  const events = await Array.fromAsync(agent.stream("x", ctx));
+  assertEquals(events.at(-1)?.type, "error");
+  assertEquals(trace.named("invoke_agent")[0].events.map((e) => e.name), ["error"]);
 });
