@@ -664,26 +664,39 @@ export class FakeLLM implements LLMPort, Disposable {
     ctx: Ctx | undefined,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<StreamEvent, void, undefined> {
-    if (this.#options.delayMs || turn.gate || signal?.aborted) {
-      await this.#hold(turn, id, ctx, signal);
+    // A consumer that closes the stream after the run was cancelled (it saw
+    // the abort before pulling again) cancels the call as surely as an abort
+    // seen while waiting: the call is recorded as cancelled either way.
+    let ended = false;
+    try {
+      if (this.#options.delayMs || turn.gate || signal?.aborted) {
+        await this.#hold(turn, id, ctx, signal);
+      }
+      // message_start, a text_delta per chunk, then the tool calls and the end
+      // (or the error: a cut after failAfterChunks is marked, so a FakeProvider
+      // serves it as a broken connection).
+      const events = this.#events(turn, id);
+      yield events[0];
+      if (turn.firstChunkDelayMs) await this.#pace(turn.firstChunkDelayMs, id, ctx, signal);
+      const chunks = turn.failAfterChunks ??
+        (turn.chunks ?? (turn.content ? [turn.content] : [])).length;
+      for (let i = 1; i <= chunks; i++) {
+        if (i > 1 && turn.chunkDelayMs) await this.#pace(turn.chunkDelayMs, id, ctx, signal);
+        yield events[i];
+      }
+      if (turn.stall && turn.failAfterChunks === undefined) {
+        ended = true; // the stall records its own cancellation
+        await this.#stallUntilCancelled(id, signal);
+        return;
+      }
+      for (let i = chunks + 1; i < events.length; i++) yield events[i];
+
+      ended = true;
+    } finally {
+      if (!ended && signal?.aborted && this.#state.cancelled.at(-1) !== id) {
+        this.#state.cancelled.push(id);
+      }
     }
-    // message_start, a text_delta per chunk, then the tool calls and the end
-    // (or the error: a cut after failAfterChunks is marked, so a FakeProvider
-    // serves it as a broken connection).
-    const events = this.#events(turn, id);
-    yield events[0];
-    if (turn.firstChunkDelayMs) await this.#pace(turn.firstChunkDelayMs, id, ctx, signal);
-    const chunks = turn.failAfterChunks ??
-      (turn.chunks ?? (turn.content ? [turn.content] : [])).length;
-    for (let i = 1; i <= chunks; i++) {
-      if (i > 1 && turn.chunkDelayMs) await this.#pace(turn.chunkDelayMs, id, ctx, signal);
-      yield events[i];
-    }
-    if (turn.stall && turn.failAfterChunks === undefined) {
-      await this.#stallUntilCancelled(id, signal);
-      return;
-    }
-    for (let i = chunks + 1; i < events.length; i++) yield events[i];
   }
 
   /**

@@ -207,6 +207,22 @@ Deno.test("FakeLLM stall streams its chunks, then ends only when cancelled", asy
     await assertRejects(() => b, Error, "second");
     assertEquals(llm.cancelled, ["fake-stream-2", "fake-stream-1"]);
   });
+  await t.step("a consumer that closes it after the abort cancels the call too", async () => {
+    const llm = FakeLLM.script([{ chunks: ["a", "b"], stall: true }, {
+      chunks: ["c"],
+      stall: true,
+    }]);
+    const aborted = new AbortController();
+    const stream = llm.stream(req("x", aborted.signal))[Symbol.asyncIterator]();
+    assertEquals((await stream.next()).value?.type, "message_start");
+    aborted.abort(new Error("stop"));
+    await stream.return?.();
+    // Closed without an abort: the consumer just stopped reading.
+    const open = llm.stream(req("x", new AbortController().signal))[Symbol.asyncIterator]();
+    await open.next();
+    await open.return?.();
+    assertEquals(llm.cancelled, ["fake-stream-1"]);
+  });
   await t.step("chat on a stall turn throws at once instead of hanging", async () => {
     const llm = FakeLLM.script([{ chunks: ["x"], stall: true }]);
     await assertRejects(() => llm.chat(req()), InvalidScript, "only a stream can play");
