@@ -35,7 +35,7 @@ Deno.test("checkPortOptions(): an absolute http(s) base URL, a fetch function, s
   checkPortOptions("P", { baseURL: "http://localhost:1/v1", apiKey: "k", headers: { a: "b" } });
   checkPortOptions("P", { baseURL: "HTTPS://api.example.com" });
   checkPortOptions("P", undefined);
-  for (const baseURL of ["localhost:1", "ftp://x", "http://", "http:///x", 5]) {
+  for (const baseURL of ["localhost:1", "ftp://x", "http://", "http:///x", "see http://x", 5]) {
     assertThrows(() => checkPortOptions("P", { baseURL }), TypeError, "baseURL");
   }
   assertThrows(() => checkPortOptions("P", { headers: { a: 1 } }), TypeError, "headers");
@@ -225,6 +225,11 @@ Deno.test("retryAfterMs(): retry-after-ms first, then retry-after in seconds or 
   assertEquals(retryAfterMs(h({ "retry-after": past }), now), 0);
   assertEquals(retryAfterMs(h({ "retry-after": "whenever" }), now), undefined);
   assertEquals(retryAfterMs(h({}), now), undefined);
+  // A negative number of seconds is never a negative wait.
+  for (const after of ["-1", "-0.5"]) {
+    const ms = retryAfterMs(h({ "retry-after": after }), now);
+    assert(ms === undefined || ms >= 0, `${after}: ${ms}`);
+  }
 });
 
 Deno.test("errorForStatus(): each status class gets its error, retryability and phase", () => {
