@@ -190,3 +190,27 @@ Deno.test("meter(): a spent budget stops the call before the model, on both path
     assertEquals(llm.calls, 0);
   }
 });
+
+Deno.test("meter(): a model port that throws at once is charged like one that rejects; a second terminal event is not charged again", async () => {
+  const usage = { inputTokens: 1_000_000, outputTokens: 0 };
+  const error = new ProviderError("refused at once", { usage });
+  const throwing: LLMPort = {
+    chat: () => {
+      throw error;
+    },
+    async *stream() {
+      yield { type: "message_start", messageId: "m" };
+      yield { type: "message_end", messageId: "m", finishReason: "stop", usage };
+      yield { type: "error", messageId: "m", error: new Error("late"), usage };
+    },
+    complete: () => Promise.reject(new Error("unused")),
+  };
+  const budget = new Budget();
+  const invoker = new Invoker({ llm: throwing, chatMiddleware: [meter({ prices: dear })] });
+  const ctx = new RunContext({ services: new Services({ invoker }), budget });
+  const req = { model: "cheap", messages: [] };
+  assertEquals(await assertRejects(() => invoker.chat(req, ctx)), error);
+  assertEquals([budget.calls, budget.spent()], [1, "1.000000"]);
+  await Array.fromAsync(invoker.stream(req, ctx));
+  assertEquals([budget.calls, budget.spent()], [2, "2.000000"]);
+});
