@@ -407,3 +407,29 @@ Deno.test("OpenAIChatStream: an error chunk delivers the finished calls, then th
     "stop",
   );
 });
+
+Deno.test("OpenAIChatStream: sparse chunks (no choices, no delta, no function, no id, a gap in the indexes) fold without loss", () => {
+  const out = fold([
+    { id: "e1", choices: [{ delta: { tool_calls: [{ index: 2 }] } }] },
+    { id: "e1", choices: [{ delta: { tool_calls: [{ index: 2, function: { name: "f" } }] } }] },
+    { id: "e1", usage: { prompt_tokens: 4, completion_tokens: 1 } },
+    { id: "e1", choices: [{ finish_reason: "tool_calls" }] },
+    { id: "e1", choices: [{ delta: {} }] },
+    "[DONE]",
+  ]);
+  assertEquals(out, [
+    { type: "message_start", messageId: "e1" },
+    { type: "tool_call", messageId: "e1", call: { id: "", name: "f", args: {} } },
+    {
+      type: "message_end",
+      messageId: "e1",
+      finishReason: "tool_calls",
+      usage: { inputTokens: 4, outputTokens: 1 },
+    },
+  ]);
+  // An error as the very first chunk still opens the message under its id.
+  assertEquals(fold([{ id: "e2", error: { message: "x" } }])[0], {
+    type: "message_start",
+    messageId: "e2",
+  });
+});
