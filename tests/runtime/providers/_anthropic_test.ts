@@ -401,3 +401,28 @@ Deno.test("AnthropicStream: an error event ends the stream with the reported fin
     true,
   );
 });
+
+Deno.test("Anthropic: an assistant message with no toolCalls field, a thinking block, text before message_start, usage after the stop reason", () => {
+  assertEquals(
+    anthropicBody({ model: "c", messages: [{ role: "assistant", content: "hi" }] }, false, 9)
+      .messages,
+    [{ role: "assistant", content: "hi" }],
+  );
+  const out = fold([
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "first" } },
+    { type: "content_block_start", index: 1, content_block: { type: "thinking", text: "hidden" } },
+    { type: "message_delta", delta: { stop_reason: "max_tokens" }, usage: { output_tokens: 3 } },
+    { type: "message_delta", delta: {}, usage: { output_tokens: 4 } },
+    { type: "message_stop" },
+  ]);
+  assertEquals(out, [
+    { type: "message_start", messageId: "" },
+    { type: "text_delta", messageId: "", content: "first" },
+    {
+      type: "message_end",
+      messageId: "",
+      finishReason: "length",
+      usage: { inputTokens: 0, outputTokens: 4 },
+    },
+  ]);
+});
