@@ -1,0 +1,99 @@
+// The calls both provider ports make, through the two ports: what each
+// request carries (headers, signal), which fetch and which clock it uses.
+import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
+import { type ChatRequest, RateLimitError } from "@agentkit/testing/ports";
+import { AnthropicLLM, OpenAIChatLLM, RunContext, Services } from "@agentkit/testing/runtime";
+import { FakeClock } from "@agentkit/testing/testing";
+
+const hi: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }] };
+
+function recording(body: () => Response) {
+  const seen: Array<{ url: string; init: RequestInit }> = [];
+  const fetch = (input: string | URL | Request, init?: RequestInit) => {
+    seen.push({ url: String(input), init: init ?? {} });
+    return Promise.resolve(body());
+  };
+  return { fetch, seen };
+}
+
+const header = (init: RequestInit, name: string) => new Headers(init.headers).get(name);
+const sse = () =>
+  new Response("data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
+
+Deno.test("WireClient: JSON headers on a blocking call, text/event-stream on a stream, the caller's headers last", async () => {
+  const { fetch, seen } = recording(() => Response.json({ choices: [] }));
+  const openai = new OpenAIChatLLM({ apiKey: "k", fetch, headers: { "x-org": "o" } });
+  await openai.chat(hi);
+  const streamed = recording(sse);
+  await Array.fromAsync(
+    new OpenAIChatLLM({ apiKey: "k", fetch: streamed.fetch }).stream(hi),
+  );
+  const [blocking, stream] = [seen[0].init, streamed.seen[0].init];
+  assertEquals(
+    [header(blocking, "content-type"), header(blocking, "accept"), header(blocking, "x-org")],
+    ["application/json", "application/json", "o"],
+  );
+  assertEquals([header(stream, "content-type"), header(stream, "accept")], [
+    "application/json",
+    "text/event-stream",
+  ]);
+});
+
+Deno.test("WireClient: the request's own signal wins over the context's", async () => {
+  const { fetch, seen } = recording(() => Response.json({ choices: [] }));
+  const openai = new OpenAIChatLLM({ apiKey: "k", fetch });
+  const own = new AbortController().signal;
+  const ctx = new RunContext({ services: new Services(), signal: new AbortController().signal });
+  await openai.chat({ ...hi, signal: own }, ctx);
+  await openai.chat(hi, ctx);
+  assertStrictEquals(seen[0].init.signal, own);
+  assertStrictEquals(seen[1].init.signal, ctx.signal);
+});
+
+Deno.test("WireClient: a retry-after date is read against the context's clock", async () => {
+  const clock = new FakeClock();
+  const at = new Date(clock.now() + 7_000).toUTCString();
+  const { fetch } = recording(() =>
+    Response.json({ error: { message: "slow" } }, { status: 429, headers: { "retry-after": at } })
+  );
+  const ctx = new RunContext({ services: new Services({ clock }) });
+  const e = await assertRejects(
+    () => new OpenAIChatLLM({ apiKey: "k", fetch }).chat(hi, ctx),
+    RateLimitError,
+  );
+  assertEquals(e.retryAfterMs, 7_000);
+});
+
+Deno.test("WireClient: with no fetch given, the global fetch of the moment is used", async () => {
+  const original = globalThis.fetch;
+  const { fetch, seen } = recording(() =>
+    Response.json({ choices: [{ message: { content: "g" } }] })
+  );
+  globalThis.fetch = fetch as typeof globalThis.fetch;
+  try {
+    const openai = new OpenAIChatLLM({ apiKey: "k", baseURL: "http://127.0.0.1:9/v1" });
+    assertEquals((await openai.chat(hi, new RunContext())).content, "g");
+  } finally {
+    globalThis.fetch = original;
+  }
+  assertEquals(seen[0].url, "http://127.0.0.1:9/v1/chat/completions");
+});
+
+Deno.test("the ports read their key from the environment when none is given; complete() answers", async () => {
+  Deno.env.set("OPENAI_API_KEY", "sk-env");
+  Deno.env.set("ANTHROPIC_API_KEY", "sk-ant-env");
+  try {
+    const o = recording(() => Response.json({ choices: [{ message: { content: "o" } }] }));
+    const openai = new OpenAIChatLLM({ fetch: o.fetch });
+    assertEquals((await openai.complete({ model: "m", system: "s", user: "u" })).content, "o");
+    assertEquals(header(o.seen[0].init, "authorization"), "Bearer sk-env");
+    const a = recording(() => Response.json({ content: [{ type: "text", text: "a" }] }));
+    const anthropic = new AnthropicLLM({ fetch: a.fetch });
+    assertEquals((await anthropic.complete({ model: "m", system: "s", user: "u" })).content, "a");
+    assertEquals(header(a.seen[0].init, "x-api-key"), "sk-ant-env");
+  } finally {
+    Deno.env.delete("OPENAI_API_KEY");
+    Deno.env.delete("ANTHROPIC_API_KEY");
+  }
+  assertThrows(() => new AnthropicLLM({ maxTokens: 1.5 }), RangeError);
+});
