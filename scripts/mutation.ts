@@ -10,6 +10,7 @@
 //                                       every module in runtime/ and testing/), each
 //                                       still judged by its own targeted tests
 //   --runner command                    the old runner, to cross-check (not with --together)
+//   --ignore-static                     leave static mutants out (Stryker's ignoreStatic)
 //
 // The runner (tools/mutation/deno_runner.ts, a Stryker plugin) keeps one Deno
 // process per Stryker worker (deno_harness.ts): it loads the test files once
@@ -44,6 +45,7 @@ const { values, positionals } = parseArgs({
     lines: { type: "boolean", default: false },
     runner: { type: "string", default: "deno" },
     together: { type: "boolean", default: false },
+    "ignore-static": { type: "boolean", default: false },
   },
 });
 
@@ -200,6 +202,10 @@ for (const job of jobs) {
   const config = {
     ...base,
     ...runner,
+    // Static mutants (run while modules load) each need a fresh process and
+    // every targeted test; this leaves them out of the score (Stryker marks
+    // them Ignored) where they would dominate the time.
+    ...(values["ignore-static"] ? { ignoreStatic: true } : {}),
     mutate: included.flatMap((run) => run.mutate),
     htmlReporter: { fileName: `${dir}/mutation.html` },
     jsonReporter: { fileName: `${dir}/mutation.json` },
