@@ -1,5 +1,11 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { Agent, InMemoryStore, memoize, MisconfiguredMiddleware } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  InMemoryStore,
+  memoize,
+  MisconfiguredMiddleware,
+  requestKey,
+} from "@agentkit/testing/runtime";
 import { Scope, type StreamEvent } from "@agentkit/testing/ports";
 import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
 
@@ -66,4 +72,35 @@ Deno.test("memoize() caches a completed stream and replays its events", async ()
   const second = await run();
   assertEquals(second, first);
   assertEquals(llm.calls, 1);
+});
+
+Deno.test("requestKey(): the tools' names and the settings are part of the key; a request with none is keyed too", () => {
+  const base = { model: "m", messages: [{ role: "user" as const, content: "q" }] };
+  const tool = (name: string) => ({ name, description: "d", parameters: {} });
+  const keys = [
+    requestKey(base),
+    requestKey({ ...base, tools: [tool("a")] }),
+    requestKey({ ...base, tools: [tool("b")] }),
+    requestKey({ ...base, settings: { temperature: 0 } }),
+    requestKey({ ...base, settings: { temperature: 1 } }),
+  ];
+  assertEquals(new Set(keys).size, keys.length);
+  // Only the names of the tools count, not their descriptions.
+  assertEquals(
+    requestKey({ ...base, tools: [tool("a")] }),
+    requestKey({ ...base, tools: [{ ...tool("a"), description: "other" }] }),
+  );
+  assertEquals(JSON.parse(requestKey(base)), ["m", base.messages, [], null]);
+});
+
+Deno.test("memoize() does not cache a stream that ended on an error; the next call asks the model again", async () => {
+  const store = new InMemoryStore();
+  const llm = FakeLLM.script([{ chunks: ["a"], error: "cut" }, { chunks: ["b"] }, "unused"]);
+  const ctx = makeTestCtx({ llm, store, chatMiddleware: [memoize()] });
+  const first = await Array.fromAsync(agent.stream("go", ctx));
+  assertEquals(first.at(-1)?.type, "error");
+  await Array.fromAsync(agent.stream("go", ctx));
+  await Array.fromAsync(agent.stream("go", ctx));
+  assertEquals(llm.calls, 2);
+  assertEquals(memoize().name, "memoize");
 });
