@@ -65,3 +65,32 @@ Deno.test("timeout() validates its options when built", () => {
   assertThrows(bad({ ms: -1 }), RangeError, "positive number");
   assertThrows(bad({}), TypeError, 'option "ms" is required');
 });
+
+Deno.test("timeout(): a provider's own failure passes through unchanged; names are the documented ones", async () => {
+  const clock = new FakeClock();
+  const llm = FakeLLM.script([{ error: "the provider broke" }]);
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [timeout({ ms: 1_000 })] });
+  const e = await assertRejects(() => agent.run("go", ctx));
+  assert(!(e instanceof ModelTimeout) && e instanceof Error, String(e));
+  assertEquals((e as Error).message, "the provider broke");
+  assertEquals([timeout({ ms: 1 }).name, new ModelTimeout(5, 0).name], ["timeout", "ModelTimeout"]);
+  assertEquals(clock.pending, 0);
+});
+
+Deno.test("timeout(): cancelling the run cancels the call under way, before the deadline", async () => {
+  const clock = new FakeClock();
+  const llm = new FakeLLM("late", { delayMs: 60_000 });
+  const controller = new AbortController();
+  const ctx = makeTestCtx({
+    llm,
+    clock,
+    signal: controller.signal,
+    chatMiddleware: [timeout({ ms: 10_000 })],
+  });
+  const reason = new Error("user cancelled");
+  const run = agent.run("go", ctx);
+  await clock.advance(1_000);
+  controller.abort(reason);
+  const e = await assertRejects(() => run);
+  assertEquals([e, llm.cancelled.length, clock.now() < 10_000], [reason, 1, true]);
+});
