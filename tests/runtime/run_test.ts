@@ -322,3 +322,64 @@ Deno.test("Run.drained resolves after result on a cancelled run whose cognition 
   // What it produced after the cancel went nowhere.
   assertEquals((await drainChunks(run)).map((c) => c.delta), [undefined, "working"]);
 });
+
+const said = (text: string): StreamEvent[] => [
+  { type: "message_start", messageId: "m" },
+  { type: "text_delta", messageId: "m", content: text },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { inputTokens: 1, outputTokens: 1 },
+  },
+];
+
+Deno.test("new Run(): a producer that returns nothing settles with the result folded from its events", async () => {
+  const run = new Run(async function* () {
+    yield* said("folded");
+  }, makeTestCtx());
+  const result = await run.result;
+  assertEquals([result.output, result.stopReason], ["folded", "stop"]);
+  assertEquals(result.messages, [{ role: "assistant", content: "folded" }]);
+});
+
+Deno.test("new Run(): cancel() without a reason rejects with an AbortError naming the run; the parent's abort cancels it", async () => {
+  const forever = async function* () {
+    yield* said("one");
+    await new Promise(() => {});
+  };
+  const named = new Run(forever, makeTestCtx(), { name: "nightly job" });
+  await turn();
+  named.cancel();
+  const e = await assertRejects(() => named.result);
+  assertInstanceOf(e, DOMException);
+  assertEquals(e.name, "AbortError");
+  assert(e.message.includes("nightly job"), e.message);
+  const anonymous = new Run(forever, makeTestCtx());
+  anonymous.cancel();
+  const a = await assertRejects(() => anonymous.result);
+  assert((a as Error).message.startsWith("run "), (a as Error).message);
+  const parent = new AbortController();
+  const child = new Run(forever, makeTestCtx({ signal: parent.signal }));
+  const reason = new Error("parent stopped");
+  parent.abort(reason);
+  assertEquals(await assertRejects(() => child.result), reason);
+  assertEquals(child.isDone, true);
+});
+
+Deno.test("Run.events: a consumer sees an event while the producer is still running; a closed cursor stays closed", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const run = new Run(async function* () {
+    yield { type: "message_start", messageId: "m" } as StreamEvent;
+    await gate;
+    yield* said("late").slice(1);
+  }, makeTestCtx());
+  const cursor = run.events[Symbol.asyncIterator]();
+  const first = await cursor.next();
+  assertEquals([first.done, run.isDone], [false, false]);
+  release();
+  await cursor.return!();
+  assertEquals((await cursor.next()).done, true);
+  assertEquals((await run.result).output, "late");
+});
