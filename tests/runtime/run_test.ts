@@ -383,3 +383,24 @@ Deno.test("Run.events: a consumer sees an event while the producer is still runn
   assertEquals((await cursor.next()).done, true);
   assertEquals((await run.result).output, "late");
 });
+
+Deno.test("Run: a producer cancelled between two events is closed, its finally run", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let closed = 0;
+  const run = new Run(async function* () {
+    try {
+      yield { type: "message_start", messageId: "m" } as StreamEvent;
+      await gate;
+      yield* said("more").slice(1);
+    } finally {
+      closed++;
+    }
+  }, makeTestCtx());
+  await turn();
+  run.cancel(new Error("enough"));
+  release();
+  await run.drained;
+  assertEquals(closed, 1);
+  await assertRejects(() => run.result, Error, "enough");
+});
