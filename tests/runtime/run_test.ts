@@ -379,7 +379,7 @@ Deno.test("Run.events: a consumer sees an event while the producer is still runn
   const first = await cursor.next();
   assertEquals([first.done, run.isDone], [false, false]);
   release();
-  await cursor.return!();
+  assertEquals(await cursor.return!(), { done: true, value: undefined });
   assertEquals((await cursor.next()).done, true);
   assertEquals((await run.result).output, "late");
 });
