@@ -7,6 +7,7 @@ import {
   ScriptExhausted,
   UnusedTurns,
 } from "@agentkit/testing/testing";
+import { RateLimitError } from "@agentkit/testing/ports";
 
 const CHAT = "https://api.openai.com/v1/chat/completions";
 const body = (extra: Record<string, unknown> = {}) =>
@@ -146,4 +147,47 @@ Deno.test("FakeProvider: a client that cancels a stream cancels the model", asyn
   assertStringIncludes(new TextDecoder().decode((await reader.read()).value), '"content":"a"');
   await reader.cancel();
   assertEquals(llm.cancelled.length, 1);
+});
+
+Deno.test("FakeProvider: masks every credential header, a non-bearer one whole; the rest is kept", async () => {
+  const provider = new FakeProvider({ llm: new FakeLLM("x") });
+  await (await provider.fetch(
+    new Request(CHAT, {
+      method: "POST",
+      headers: {
+        "api-key": "k1",
+        "proxy-authorization": "Basic abc",
+        authorization: "Token t",
+        "x-trace": "t-1",
+      },
+      body: body(),
+    }),
+  )).text();
+  const h = provider.requests[0].headers;
+  assertEquals(
+    [h["api-key"], h["proxy-authorization"], h.authorization, h["x-trace"]],
+    ["***", "***", "***", "t-1"],
+  );
+});
+
+Deno.test("FakeProvider: a scripted 429 says when to come back, in ms and in whole seconds rounded up", async () => {
+  const provider = new FakeProvider({
+    llm: FakeLLM.script([{ error: new RateLimitError("slow", { retryAfterMs: 1_500 }) }, {
+      error: new RateLimitError("no hint"),
+    }]),
+  });
+  const first = await post(provider);
+  await first.body?.cancel();
+  assertEquals(
+    [first.status, first.headers.get("retry-after-ms"), first.headers.get("retry-after")],
+    [429, "1500", "2"],
+  );
+  const second = await post(provider);
+  await second.body?.cancel();
+  assertEquals([second.status, second.headers.get("retry-after")], [429, null]);
+  // Each request gets its own id, as the vendors' servers give one.
+  assertEquals([first.headers.get("x-request-id"), second.headers.get("request-id")], [
+    "req_1",
+    "req_2",
+  ]);
 });
