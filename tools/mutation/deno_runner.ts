@@ -18,10 +18,16 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { relative, sep } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import type { Outcome } from "./_protocol.ts";
 import { INSTRUMENTER_CONSTANTS } from "@stryker-mutator/api/core";
 import type { StrykerOptions } from "@stryker-mutator/api/core";
 import type { Logger } from "@stryker-mutator/api/logging";
-import { commonTokens, declareClassPlugin, PluginKind, tokens } from "@stryker-mutator/api/plugin";
+import {
+  commonTokens,
+  declareClassPlugin,
+  PluginKind,
+  tokens,
+} from "@stryker-mutator/api/plugin";
 import {
   DryRunStatus,
   MutantRunStatus,
@@ -60,15 +66,6 @@ interface DenoRunnerOptions {
   targets?: Record<string, string[]>;
 }
 
-interface Outcome {
-  id: string;
-  name: string;
-  fileName: string;
-  status: "success" | "failed" | "skipped";
-  timeSpentMs: number;
-  failureMessage?: string;
-}
-
 interface RunReply {
   op: "result";
   tests: Outcome[];
@@ -90,6 +87,11 @@ class Expired extends Error {
 class Exited extends Error {
   override name = "Exited";
 }
+
+const TIMED_OUT: MutantRunResult = {
+  status: MutantRunStatus.Timeout,
+  reason: "the tests did not finish in time",
+};
 
 /**
  * A mutant run whose process died: as `deno test` fails a test whose promise
@@ -136,7 +138,9 @@ class Harness {
     });
     this.#child.on("exit", (code, signal) => {
       this.#exit = new Exited(
-        `The Deno harness exited (${signal ?? `code ${code}`}): ${this.#stderr.trim()}`,
+        `The Deno harness exited (${
+          signal ?? `code ${code}`
+        }): ${this.#stderr.trim()}`,
       );
       for (const waiter of this.#waiting.splice(0)) waiter.reject(this.#exit);
     });
@@ -290,10 +294,7 @@ export class DenoTestRunner implements TestRunner {
           : "the harness failed",
       );
       if (error instanceof Expired) {
-        return {
-          status: MutantRunStatus.Timeout,
-          reason: "the tests did not finish in time",
-        };
+        return TIMED_OUT;
       }
       if (error instanceof Exited) return killedByExit(harness, error);
       return {
@@ -364,7 +365,9 @@ export class DenoTestRunner implements TestRunner {
       // mutant in a single-module run keeps Stryker's filter.
       const reply = await harness.send({
         op: "run",
-        tests: options.mutantActivation === "static" && !files ? options.testFilter : undefined,
+        tests: options.mutantActivation === "static" && !files
+          ? options.testFilter
+          : undefined,
         activeMutant: options.activeMutant.id,
         hitLimit: options.hitLimit,
         bail: !options.disableBail,
@@ -373,10 +376,7 @@ export class DenoTestRunner implements TestRunner {
       return this.#result(reply, options);
     } catch (error) {
       if (error instanceof Expired) {
-        return {
-          status: MutantRunStatus.Timeout,
-          reason: "the tests did not finish in time",
-        };
+        return TIMED_OUT;
       }
       if (error instanceof Exited) return killedByExit(harness, error);
       // A static mutant can break loading itself: that is a kill, as in deno test.
@@ -422,7 +422,9 @@ export class DenoTestRunner implements TestRunner {
   /** Of the given test ids (every test when none), those declared in the files. */
   #testsIn(files: string[], ids: string[] | undefined): string[] {
     const prefixes = files.map((file) => `${file} > `);
-    return (ids ?? this.#testIds).filter((id) => prefixes.some((p) => id.startsWith(p)));
+    return (ids ?? this.#testIds).filter((id) =>
+      prefixes.some((p) => id.startsWith(p))
+    );
   }
 
   #warmHarness(): Promise<Harness> {
@@ -487,7 +489,9 @@ function toTestResult(outcome: Outcome): TestResult {
   }
   return {
     ...base,
-    status: outcome.status === "skipped" ? TestStatus.Skipped : TestStatus.Success,
+    status: outcome.status === "skipped"
+      ? TestStatus.Skipped
+      : TestStatus.Success,
   };
 }
 
