@@ -59,9 +59,8 @@ const real = {
   clearTimeout: globalThis.clearTimeout,
   setInterval: globalThis.setInterval as unknown as Schedule,
   clearInterval: globalThis.clearInterval,
-  setImmediate:
-    (globalThis as unknown as { setImmediate: (fn: () => void) => unknown })
-      .setImmediate,
+  setImmediate: (globalThis as unknown as { setImmediate: (fn: () => void) => unknown })
+    .setImmediate,
   now: performance.now.bind(performance),
   exit: Deno.exit,
   stringify: JSON.stringify,
@@ -379,14 +378,12 @@ async function runOne(
       .trim();
   }
   const timeSpentMs = real.now() - start;
-  return failure === undefined
-    ? { ...outcome, timeSpentMs, status: "success" }
-    : {
-      ...outcome,
-      timeSpentMs,
-      status: "failed",
-      failureMessage: failure.slice(0, 4000),
-    };
+  return failure === undefined ? { ...outcome, timeSpentMs, status: "success" } : {
+    ...outcome,
+    timeSpentMs,
+    status: "failed",
+    failureMessage: failure.slice(0, 4000),
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -406,9 +403,7 @@ function globalsNow(): Map<string, PropertyDescriptor | undefined> {
   for (const [prefix, object] of patched()) {
     const names = new Set([
       ...Object.getOwnPropertyNames(object),
-      ...(snapshot.size
-        ? [...snapshot.keys()].filter((k) => k.startsWith(prefix))
-        : [])
+      ...(snapshot.size ? [...snapshot.keys()].filter((k) => k.startsWith(prefix)) : [])
         .map((k) => k.slice(prefix.length)),
     ]);
     for (const name of names) {
@@ -506,16 +501,10 @@ async function run(command: Json): Promise<Json> {
   const only = tests.some((t) => t.only);
   // In the order the files declare them, as deno test runs them: a mutant can
   // leave state behind that a later test trips over (or hides from it).
-  const wanted = Array.isArray(command.tests)
-    ? new Set(command.tests as string[])
-    : undefined;
+  const wanted = Array.isArray(command.tests) ? new Set(command.tests as string[]) : undefined;
   const selected = wanted ? tests.filter((t) => wanted.has(t.id)) : tests;
-  const active = command.activeMutant === undefined
-    ? undefined
-    : String(command.activeMutant);
-  const hitLimit = typeof command.hitLimit === "number"
-    ? command.hitLimit
-    : Infinity;
+  const active = command.activeMutant === undefined ? undefined : String(command.activeMutant);
+  const hitLimit = typeof command.hitLimit === "number" ? command.hitLimit : Infinity;
   ns.activeMutant = active;
   ns.hitCount = active === undefined ? undefined : 0;
   ns.hitLimit = active === undefined ? undefined : hitLimit;
@@ -526,9 +515,7 @@ async function run(command: Json): Promise<Json> {
     // the event loop, and Deno exits as deno test would fail the test), the
     // runner knows which test it was.
     if (active !== undefined) await reply({ op: "started", id: test.id });
-    const outcome = only && !test.only
-      ? { ...skip(test) }
-      : await runOne(test, ns, perTest);
+    const outcome = only && !test.only ? { ...skip(test) } : await runOne(test, ns, perTest);
     outcomes.push(outcome);
     if ((ns.hitCount ?? 0) > hitLimit) break;
     if (outcome.status === "failed" && bail) break;
@@ -539,9 +526,7 @@ async function run(command: Json): Promise<Json> {
     outcomes[outcomes.length - 1] = {
       ...last,
       status: "failed",
-      failureMessage: `Uncaught error after the test: ${
-        uncaught.splice(0).map(describe)
-      }`,
+      failureMessage: `Uncaught error after the test: ${uncaught.splice(0).map(describe)}`,
     };
   }
   const hitCount = ns.hitCount;
@@ -567,9 +552,7 @@ async function run(command: Json): Promise<Json> {
     polluted,
     restoredGlobals: globals.restored,
     stuckGlobals: globals.stuck,
-    coverage: coverage
-      ? ns.mutantCoverage ?? { static: {}, perTest: {} }
-      : undefined,
+    coverage: coverage ? ns.mutantCoverage ?? { static: {}, perTest: {} } : undefined,
   };
 }
 

@@ -22,12 +22,7 @@ import type { Outcome } from "./_protocol.ts";
 import { INSTRUMENTER_CONSTANTS } from "@stryker-mutator/api/core";
 import type { StrykerOptions } from "@stryker-mutator/api/core";
 import type { Logger } from "@stryker-mutator/api/logging";
-import {
-  commonTokens,
-  declareClassPlugin,
-  PluginKind,
-  tokens,
-} from "@stryker-mutator/api/plugin";
+import { commonTokens, declareClassPlugin, PluginKind, tokens } from "@stryker-mutator/api/plugin";
 import {
   DryRunStatus,
   MutantRunStatus,
@@ -138,9 +133,7 @@ class Harness {
     });
     this.#child.on("exit", (code, signal) => {
       this.#exit = new Exited(
-        `The Deno harness exited (${
-          signal ?? `code ${code}`
-        }): ${this.#stderr.trim()}`,
+        `The Deno harness exited (${signal ?? `code ${code}`}): ${this.#stderr.trim()}`,
       );
       for (const waiter of this.#waiting.splice(0)) waiter.reject(this.#exit);
     });
@@ -365,9 +358,7 @@ export class DenoTestRunner implements TestRunner {
       // mutant in a single-module run keeps Stryker's filter.
       const reply = await harness.send({
         op: "run",
-        tests: options.mutantActivation === "static" && !files
-          ? options.testFilter
-          : undefined,
+        tests: options.mutantActivation === "static" && !files ? options.testFilter : undefined,
         activeMutant: options.activeMutant.id,
         hitLimit: options.hitLimit,
         bail: !options.disableBail,
@@ -422,9 +413,7 @@ export class DenoTestRunner implements TestRunner {
   /** Of the given test ids (every test when none), those declared in the files. */
   #testsIn(files: string[], ids: string[] | undefined): string[] {
     const prefixes = files.map((file) => `${file} > `);
-    return (ids ?? this.#testIds).filter((id) =>
-      prefixes.some((p) => id.startsWith(p))
-    );
+    return (ids ?? this.#testIds).filter((id) => prefixes.some((p) => id.startsWith(p)));
   }
 
   #warmHarness(): Promise<Harness> {
@@ -489,9 +478,7 @@ function toTestResult(outcome: Outcome): TestResult {
   }
   return {
     ...base,
-    status: outcome.status === "skipped"
-      ? TestStatus.Skipped
-      : TestStatus.Success,
+    status: outcome.status === "skipped" ? TestStatus.Skipped : TestStatus.Success,
   };
 }
 
