@@ -42,11 +42,7 @@ export interface PreparedHooks {
  */
 export function prepareHooks(agent: string, hooks: AgentHooks | undefined): PreparedHooks {
   if (hooks === undefined) return { beforeRun: [], onStreamEvent: [], afterRun: [] };
-  if (typeof hooks !== "object" || hooks === null) {
-    throw new TypeError(
-      `Cannot build agent "${agent}": hooks must be an object such as { beforeRun: [...] }, got ${typeof hooks}`,
-    );
-  }
+  // new Agent() has checked that `hooks` is a plain object (its options check).
   for (const key of Object.keys(hooks)) {
     if (!(PHASES as readonly string[]).includes(key)) {
       const near = PHASES.find((p) => editDistance(p.toLowerCase(), key.toLowerCase()) <= 3);

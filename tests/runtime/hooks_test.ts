@@ -343,3 +343,112 @@ Deno.test("Agent.stream() without hooks or session keeps its events identical", 
   );
   assert(out[0] === events[0] && out[1] === events[1]);
 });
+
+Deno.test("a beforeRun rewrite without context keeps the request's context", async () => {
+  const earlier = [{ role: "user" as const, content: "before" }];
+  const retask: BeforeRunHook = {
+    name: "retask",
+    beforeRun: () => ({ task: "new task" }) as never,
+  };
+  const recorder = new RecordingHook();
+  const llm = new FakeLLM("ok");
+  const agent = new Agent("a", { model: "fake-model", hooks: { beforeRun: [retask, recorder] } });
+  await agent.run("old task", makeTestCtx({ llm }), { context: earlier });
+  assertEquals(recorder.requests, [{ task: "new task", context: earlier }]);
+  assertEquals(llm.requests[0].messages.map((m) => m.content), ["before", "new task"]);
+});
+
+Deno.test("a beforeRun hook's outcome must be a request, a reply or nothing", async (t) => {
+  const refused = async (out: unknown, shown: string) => {
+    const hook = { name: "odd", beforeRun: () => out } as unknown as BeforeRunHook;
+    const llm = new FakeLLM("never");
+    const agent = new Agent("a", { model: "fake-model", hooks: { beforeRun: [hook] } });
+    await assertRejects(
+      () => agent.run("hi", makeTestCtx({ llm })),
+      TypeError,
+      `The beforeRun hook "odd" returned ${shown};`,
+    );
+    assertEquals(llm.requests.length, 0);
+  };
+  await t.step("null", () => refused(null, "null"));
+  await t.step("an object without a task", () => refused({ text: "hi" }, '{"text":"hi"}'));
+  await t.step("a task that is not text", () => refused({ task: 5 }, '{"task":5}'));
+  await t.step(
+    "a context that is not a list",
+    () => refused({ task: "x", context: "earlier" }, '{"task":"x","context":"earlier"}'),
+  );
+  await t.step("a value JSON cannot show", () => refused(Symbol("odd"), "Symbol(odd)"));
+  await t.step(
+    "a function, even one with a reply",
+    () => refused(Object.assign(function odd() {}, { reply: "no" }), "function odd() {}"),
+  );
+});
+
+Deno.test("an async onStreamEvent hook's replacement is awaited", async () => {
+  const swap: StreamEventHook = {
+    name: "swap",
+    onStreamEvent: (event) =>
+      Promise.resolve(
+        event.type === "text_delta"
+          ? [{ ...event, content: event.content.toUpperCase() }]
+          : undefined,
+      ),
+  };
+  const agent = new Agent("a", { model: "fake-model", hooks: { onStreamEvent: [swap] } });
+  const events = await Array.fromAsync(agent.stream("hi", makeTestCtx({ llm: new FakeLLM("ok") })));
+  const text = events.flatMap((e) => e.type === "text_delta" ? [e.content] : []).join("");
+  assertEquals(text, "OK");
+});
+
+Deno.test("an onStreamEvent hook returning a non-array says what it returned", async () => {
+  const odd = { name: "odd", onStreamEvent: () => "text" } as unknown as StreamEventHook;
+  const agent = new Agent("a", { model: "fake-model", hooks: { onStreamEvent: [odd] } });
+  await assertRejects(
+    () => Array.fromAsync(agent.stream("hi", makeTestCtx({ llm: new FakeLLM("ok") }))),
+    TypeError,
+    'The onStreamEvent hook "odd" returned string;',
+  );
+});
+
+Deno.test("HookFailed names a hook by its name, its class, or its place", async (t) => {
+  const failing = (name: unknown) => ({
+    ...(name === undefined ? {} : { name }),
+    beforeRun() {
+      throw new Error("boom");
+    },
+  });
+  const hookOf = async (hooks: BeforeRunHook[]) => {
+    const agent = new Agent("a", { model: "fake-model", hooks: { beforeRun: hooks } });
+    const e = await assertRejects(
+      () => agent.run("hi", makeTestCtx({ llm: new FakeLLM("x") })),
+      HookFailed,
+    );
+    return e.hook;
+  };
+  await t.step("an empty name falls back to the place", async () => {
+    assertEquals(
+      await hookOf([new RecordingHook({ name: "first" }), failing("") as never]),
+      "beforeRun[1]",
+    );
+  });
+  await t.step("a name that is not text falls back to the place", async () => {
+    assertEquals(await hookOf([failing(7) as never]), "beforeRun[0]");
+  });
+  await t.step("a plain object without a name", async () => {
+    assertEquals(await hookOf([failing(undefined) as never]), "beforeRun[0]");
+  });
+});
+
+Deno.test("new Agent() suggests a hook list up to three edits away, and no further", () => {
+  assertThrows(
+    () => new Agent("a", { model: "m", hooks: { afterXyz: [] } as never }),
+    TypeError,
+    'unknown hook list "afterXyz"; did you mean "afterRun"?',
+  );
+  const e = assertThrows(
+    () => new Agent("a", { model: "m", hooks: { middleware: [] } as never }),
+    TypeError,
+    'unknown hook list "middleware" (the lists are beforeRun, onStreamEvent and afterRun)',
+  );
+  assert(!e.message.includes("did you mean"));
+});
