@@ -582,7 +582,11 @@ export class FakeLLM implements LLMPort, Disposable {
    * @returns The events.
    */
   stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    return new FakeStream(() => this.#open(request, ctx));
+    return new FakeStream(
+      () => this.#open(request, ctx),
+      request.signal ?? ctx?.signal,
+      this.#state.cancelled,
+    );
   }
 
   // The call, made on the stream's first step: its events at once when the
@@ -992,10 +996,18 @@ class FakeStream extends PullGenerator<StreamEvent> {
   #waiting: AsyncIterator<StreamEvent, void, undefined> | undefined;
   #i = 0;
   #done = false;
+  readonly #signal: AbortSignal | undefined;
+  readonly #cancelled: string[];
 
-  constructor(open: () => Opened | Promise<Opened>) {
+  constructor(
+    open: () => Opened | Promise<Opened>,
+    signal: AbortSignal | undefined,
+    cancelled: string[],
+  ) {
     super();
     this.#open = open;
+    this.#signal = signal;
+    this.#cancelled = cancelled;
   }
 
   [PULL](): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
@@ -1054,6 +1066,10 @@ class FakeStream extends PullGenerator<StreamEvent> {
     this.#open = undefined;
     if (!this.#done) {
       this.#done = true;
+      // A ready turn closed after the run's signal aborted is a cancelled
+      // call, as the waiting path records one (its `finally`).
+      const events = this.#events;
+      if (events !== undefined && this.#signal?.aborted) this.#cancelled.push(events[0].messageId);
       await this.#waiting?.return?.();
     }
     return DONE;

@@ -284,3 +284,141 @@ Deno.test("FakeLLM.withModel() gives two backends different price keys", async (
   assertEquals([small.spent(), large.spent()], ["0.000100", "0.001000"]);
   assert(base.calls === 2);
 });
+
+Deno.test("FakeLLM stall: what it streams before stalling, and when it does not stall", async (t) => {
+  await t.step("content streams as one chunk before the stall", async () => {
+    const llm = FakeLLM.script([{ content: "half", stall: true }]);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const done = (async () => {
+      for await (const e of llm.stream(req("x", controller.signal))) seen.push(shape([e])[0]);
+    })();
+    await turn();
+    assertEquals(seen, ["message_start", "text:half"]);
+    controller.abort(new Error("stop"));
+    await assertRejects(() => done, Error, "stop");
+  });
+  await t.step("without text, only message_start comes before the stall", async () => {
+    const llm = FakeLLM.script([{ stall: true, toolCalls: [toolCall("c", "t", {})] }], {
+      strictTools: false,
+    });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const done = (async () => {
+      for await (const e of llm.stream(req("x", controller.signal))) seen.push(e.type);
+    })();
+    await turn();
+    assertEquals(seen, ["message_start"]);
+    controller.abort(new Error("stop"));
+    await assertRejects(() => done, Error, "stop");
+  });
+  await t.step("with failAfterChunks it fails after those chunks instead of stalling", async () => {
+    const llm = FakeLLM.script([{ chunks: ["a", "b"], failAfterChunks: 1, stall: true }]);
+    const events: StreamEvent[] = [];
+    for await (const e of llm.stream(req("x"))) events.push(e);
+    assertEquals(shape(events), ["message_start", "text:a", "error"]);
+  });
+  await t.step("a signal aborted between its events ends the stall at once", async () => {
+    const llm = FakeLLM.script([{ chunks: ["a"], stall: true }]);
+    const controller = new AbortController();
+    const stream = llm.stream(req("x", controller.signal));
+    assertEquals((await stream.next()).value?.type, "message_start");
+    controller.abort(new Error("stop"));
+    assertEquals((await stream.next()).value?.type, "text_delta");
+    await assertRejects(() => stream.next(), Error, "stop");
+    assertEquals(llm.cancelled, ["fake-stream-1"]);
+  });
+  await t.step("with no signal anywhere it never ends, as a stalled provider would", async () => {
+    const llm = FakeLLM.script([{ chunks: ["a"], stall: true }]);
+    const stream = llm.stream(req("x"));
+    await stream.next();
+    await stream.next();
+    let settled = false;
+    stream.next().then(() => settled = true, () => settled = true);
+    await turn();
+    assertEquals(settled, false);
+  });
+});
+
+Deno.test("FakeLLM records a paced call cancelled while it waits, once, in chat and stream", async (t) => {
+  await t.step("chat", async () => {
+    const clock = new FakeClock({ autoAdvance: false });
+    const llm = FakeLLM.script([{ chunks: ["a", "b"], firstChunkDelayMs: 100 }]);
+    const controller = new AbortController();
+    const ctx = makeTestCtx({ llm, clock, signal: controller.signal });
+    const call = llm.chat(req("x"), ctx);
+    await turn();
+    controller.abort(new Error("stop"));
+    await assertRejects(() => call, Error, "stop");
+    assertEquals(llm.cancelled, ["fake-chat-1"]);
+  });
+  await t.step("stream", async () => {
+    const clock = new FakeClock({ autoAdvance: false });
+    const llm = FakeLLM.script([{ chunks: ["a", "b"], chunkDelayMs: 100 }]);
+    const controller = new AbortController();
+    const ctx = makeTestCtx({ llm, clock, signal: controller.signal });
+    const stream = llm.stream(req("x"), ctx);
+    await stream.next();
+    await stream.next();
+    const next = stream.next();
+    await turn();
+    controller.abort(new Error("stop"));
+    await assertRejects(() => next, Error, "stop");
+    assertEquals(llm.cancelled, ["fake-stream-1"]);
+  });
+});
+
+Deno.test("FakeLLM chat() on a paced one-chunk turn waits only for the first chunk", async () => {
+  const clock = new FakeClock();
+  const llm = FakeLLM.script([
+    { content: "one", chunkDelayMs: 50 },
+    { content: "two", firstChunkDelayMs: 70, chunkDelayMs: 50 },
+  ]);
+  const ctx = makeTestCtx({ llm, clock });
+  assertEquals((await llm.chat(req("x"), ctx)).content, "one");
+  assertEquals([clock.now(), clock.sleeps], [0, []]);
+  assertEquals((await llm.chat(req("x"), ctx)).content, "two");
+  assertEquals([clock.now(), clock.sleeps], [70, [70]]);
+});
+
+Deno.test("FakeLLM stream read to its end is not a cancelled call, though the signal aborts late", async () => {
+  const clock = new FakeClock();
+  const llm = FakeLLM.script([{ chunks: ["a"], firstChunkDelayMs: 10 }]);
+  const controller = new AbortController();
+  const stream = llm.stream(req("x", controller.signal), makeTestCtx({ llm, clock }));
+  const types: string[] = [];
+  for (let step = await stream.next(); !step.done; step = await stream.next()) {
+    types.push(step.value.type);
+    if (step.value.type === "message_end") controller.abort(new Error("late"));
+  }
+  assertEquals([types, llm.cancelled], [["message_start", "text_delta", "message_end"], []]);
+  // A ready turn read to its end and closed after the abort is not cancelled either.
+  const ready = FakeLLM.script(["done"]);
+  const late = new AbortController();
+  const events = ready.stream(req("x", late.signal));
+  assertEquals((await collect(events)).length, 3);
+  late.abort(new Error("late"));
+  await events.return();
+  assertEquals(ready.cancelled, []);
+});
+
+Deno.test("FakeLLM failAfterChunks with no error fails saying how many chunks came", async () => {
+  const llm = FakeLLM.script([{ chunks: ["a", "b", "c"], failAfterChunks: 2 }]);
+  const end = (await collect(llm.stream(req()))).at(-1) as ErrorEvent;
+  assertEquals(end.type, "error");
+  assertInstanceOf(end.error, ProviderResponseError);
+  assert(end.error.message.includes("2 chunk(s)"), end.error.message);
+});
+
+Deno.test("FakeLLM stream closed after the signal aborted is a cancelled call, ready or paced", async () => {
+  const clock = new FakeClock();
+  const llm = FakeLLM.script([{ chunks: ["a", "b"] }, { chunks: ["a", "b"], chunkDelayMs: 5 }]);
+  for (const _ of [1, 2]) {
+    const controller = new AbortController();
+    const stream = llm.stream(req("x", controller.signal), makeTestCtx({ llm, clock }));
+    await stream.next();
+    controller.abort(new Error("stop"));
+    await stream.return();
+  }
+  assertEquals(llm.cancelled, ["fake-stream-1", "fake-stream-2"]);
+});

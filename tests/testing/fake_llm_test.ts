@@ -576,3 +576,194 @@ Deno.test("FakeLLM holds a gate with no signal anywhere, and answers once it ope
   assertEquals((await call).content, "opened");
   assertEquals(llm.cancelled, []);
 });
+
+Deno.test("FakeLLM.turnsTaken counts the scripted turns asked for, and is 0 for the other forms", async () => {
+  const llm = FakeLLM.script(["a", "b"]);
+  assertEquals(llm.turnsTaken, 0);
+  await llm.chat(req("x"));
+  await llm.chat(req("x"));
+  assertEquals(llm.turnsTaken, 2);
+  await assertRejects(() => llm.chat(req("x")), ScriptExhausted);
+  assertEquals(llm.turnsTaken, 3);
+  const text = new FakeLLM("x");
+  await text.chat(req("x"));
+  assertEquals(text.turnsTaken, 0);
+});
+
+Deno.test("FakeLLM errors name where the bad value came from", async (t) => {
+  await t.step("the constructor, FakeLLM.auto() and the usage option", () => {
+    assertThrows(() => new FakeLLM("x", { delay: 1 } as never), TypeError, "new FakeLLM()");
+    assertThrows(() => FakeLLM.auto({ delay: 1 } as never), TypeError, "FakeLLM.auto()");
+    assertThrows(
+      () => new FakeLLM("x", { usage: { inputTokens: -1, outputTokens: 0 } }),
+      InvalidScript,
+      "FakeLLM options",
+    );
+  });
+  await t.step("a script that is not an array says what it got", () => {
+    assertThrows(() => FakeLLM.script(null as never), InvalidScript, "got null");
+    assertThrows(() => FakeLLM.script("a" as never), InvalidScript, "got string");
+  });
+  await t.step("a script past its 32nd turn names the turn by number", () => {
+    const turns: unknown[] = Array.from({ length: 40 }, () => "ok");
+    turns[39] = { contnet: "typo" };
+    assertThrows(() => FakeLLM.script(turns as string[]), InvalidScript, "turn 40");
+    turns[39] = "ok";
+    turns[32] = { contnet: "typo" };
+    assertThrows(() => FakeLLM.script(turns as string[]), InvalidScript, "turn 33");
+  });
+  await t.step("a script run out or left unused names FakeLLM.script", async () => {
+    const llm = FakeLLM.script(["a", "b"]);
+    assertThrows(() => llm.verify(), UnusedTurns, "FakeLLM.script");
+    await llm.chat(req("x"));
+    await llm.chat(req("x"));
+    await assertRejects(() => llm.chat(req("x")), ScriptExhausted, "FakeLLM.script");
+  });
+  await t.step("a responder's bad answer names the call", async () => {
+    const llm = new FakeLLM((input) => input.user === "bad" ? { contnet: "x" } as never : "fine");
+    assertEquals((await llm.chat(req("ok"))).content, "fine");
+    await assertRejects(() => llm.chat(req("bad")), InvalidScript, "answer to call 2");
+  });
+});
+
+Deno.test("new FakeLLM(fn) awaits an async responder, in chat and in stream", async () => {
+  const llm = new FakeLLM(async ({ user }) => {
+    await Promise.resolve();
+    return user === "tool" ? { toolCalls: [toolCall("c1", "t", { a: 1 })] } : `async ${user}`;
+  });
+  assertEquals((await llm.chat(req("one"))).content, "async one");
+  const events = await collect(llm.stream(req("two")));
+  assertEquals(
+    events.map((e) => e.type === "text_delta" ? e.content : e.type),
+    ["message_start", "async two", "message_end"],
+  );
+  const tools = await collect(
+    llm.stream({ ...req("tool"), tools: [{ name: "t", description: "", parameters: {} }] }),
+  );
+  assertEquals(tools.map((e) => e.type), ["message_start", "tool_call", "message_end"]);
+  // Any thenable counts, not only a Promise.
+  const thenable = new FakeLLM(() =>
+    ({
+      then(resolve: (v: string) => void) {
+        resolve("from a thenable");
+      },
+    }) as unknown as Promise<string>
+  );
+  assertEquals((await thenable.chat(req("x"))).content, "from a thenable");
+});
+
+Deno.test("new FakeLLM(fn) refuses a responder answer of null or undefined as a script error", async () => {
+  for (const answer of [null, undefined]) {
+    const llm = new FakeLLM(() => answer as never);
+    await assertRejects(() => llm.chat(req("x")), InvalidScript, "answer to call 1");
+    const stream = llm.stream(req("x"));
+    await assertRejects(() => stream.next(), InvalidScript, "answer to call 2");
+    // A stream that failed to open is over.
+    assertEquals(await stream.next(), { done: true, value: undefined });
+  }
+});
+
+Deno.test("FakeLLM stream that failed to open, async or not, is over: next() is done, not a crash", async () => {
+  const sync = FakeLLM.script(["a"], { failTimes: 1 });
+  const first = sync.stream(req("x"));
+  await assertRejects(() => first.next(), ProviderTimeoutError);
+  assertEquals(await first.next(), { done: true, value: undefined });
+  const rejecting = new FakeLLM(() => Promise.reject(new Error("responder broke")));
+  const second = rejecting.stream(req("x"));
+  await assertRejects(() => second.next(), Error, "responder broke");
+  assertEquals(await second.next(), { done: true, value: undefined });
+});
+
+Deno.test("FakeLLM stream closed early by its consumer yields nothing more", async () => {
+  const llm = FakeLLM.script([{ chunks: ["a", "b", "c"] }]);
+  const stream = llm.stream(req("x"));
+  assertEquals((await stream.next()).value?.type, "message_start");
+  assertEquals(await stream.return(), { done: true, value: undefined });
+  assertEquals(await stream.next(), { done: true, value: undefined });
+  // Closing a stream never started makes no call.
+  const unopened = llm.stream(req("x"));
+  await unopened.return();
+  assertEquals(await unopened.next(), { done: true, value: undefined });
+  assertEquals([llm.calls, llm.cancelled], [1, []]);
+});
+
+Deno.test("FakeLLM copies a message once: the records of a growing transcript share the copies", async () => {
+  const llm = new FakeLLM("ok");
+  const messages: { role: "user" | "assistant"; content: string }[] = [
+    { role: "user", content: "a" },
+  ];
+  await llm.chat({ model: "m", messages });
+  await llm.chat({ model: "m", messages }); // sent again unchanged (a retry)
+  messages.push({ role: "assistant", content: "b" });
+  await llm.chat({ model: "m", messages });
+  const [one, again, grown] = llm.requests;
+  assertEquals(grown.messages.map((m) => m.content), ["a", "b"]);
+  assert(one.messages[0] === again.messages[0] && again.messages[0] === grown.messages[0]);
+  assert(one.messages[0] !== messages[0]);
+  // Another transcript gets its own copies, even one with the same length.
+  const other = [{ role: "user" as const, content: "z" }, { role: "user" as const, content: "y" }];
+  await llm.chat({ model: "m", messages: other });
+  assertEquals(llm.requests[3].messages.map((m) => m.content), ["z", "y"]);
+});
+
+Deno.test("FakeLLM records the transcript of each run, not the last run's, through a tool loop", async () => {
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  // The first run answers at once; the second sends a transcript as long,
+  // then calls the tool.
+  const llm = new FakeLLM(({ user, messages }) =>
+    user === "first" || messages.at(-1)?.role === "tool"
+      ? "done"
+      : { toolCalls: [toolCall("c", "t")] }
+  );
+  const loop = new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [tool] }),
+  });
+  await loop.run("first", makeTestCtx({ llm }));
+  await loop.run("second", makeTestCtx({ llm }));
+  const users = llm.requests.map((r) => r.messages.filter((m) => m.role === "user")[0].content);
+  assertEquals(users, ["first", "second", "second"]);
+  assertEquals(llm.requests.map((r) => r.messages.length), [1, 1, 3]);
+});
+
+Deno.test("FakeLLM shares one copy of a tool list sent again unchanged, and copies a changed one", async () => {
+  const llm = new FakeLLM("ok");
+  const spec = () => ({ name: "t", description: "d", parameters: { type: "object" } });
+  const tools: Array<{ name: string; description?: string; parameters: object }> = [spec()];
+  const send = () => llm.chat({ ...req("x"), tools: tools as never });
+  await send();
+  await send();
+  tools[0] = { ...spec(), description: "changed" }; // a spec replaced in place
+  await send();
+  tools.push({ ...spec(), name: "u" }); // a tool added
+  await send();
+  delete tools[0].description; // a key removed from a spec
+  await send();
+  const r = llm.requests;
+  assert(r[0].tools === r[1].tools, "an unchanged list shares its copies");
+  assert(r[0].tools[0] !== tools[0], "the copies are not the caller's objects");
+  assertEquals(r.map((x) => x.tools.map((t) => `${t.name}:${t.description}`)), [
+    ["t:d"],
+    ["t:d"],
+    ["t:changed"],
+    ["t:changed", "u:d"],
+    ["t:undefined", "u:d"],
+  ]);
+});
+
+Deno.test("FakeLLM records a call to an unknown tool with what was offered, and observes it on the run", async () => {
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "ghost", {})] }]);
+  const emitted: unknown[] = [];
+  const ctx = makeTestCtx({ llm });
+  const emit = ctx.emit.bind(ctx);
+  ctx.emit = (kind, text, options) => {
+    emitted.push({ kind, payload: options?.payload });
+    return emit(kind, text, options);
+  };
+  await llm.chat(req("x"), ctx);
+  assertEquals(llm.unknownToolCalls.map((u) => u.offered), [[]]);
+  assertEquals(emitted, [{
+    kind: "unknown_tool_call",
+    payload: { turn: 1, callId: "c1", name: "ghost", offered: [] },
+  }]);
+});
