@@ -200,3 +200,44 @@ async function t(label: string, check: () => Promise<void>): Promise<void> {
     throw new Error(`${label}: ${(error as Error).message}`, { cause: error });
   }
 }
+
+// The runner's side (tools/mutation/_harness_process.ts): a harness is killed
+// with its process group, so a child a mutant's test left running (spawn code
+// whose stop was mutated away) does not outlive the run. Killing a group and
+// reading /proc take every permission, so a driver process does both
+// (tests/fixtures/mutation/retire_harness.ts).
+const driver = (...args: string[]) =>
+  new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-check",
+      "--allow-all",
+      `${root}/tests/fixtures/mutation/retire_harness.ts`,
+      ...args,
+    ],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output().then((out) => {
+    const text = new TextDecoder();
+    assert(out.success, text.decode(out.stderr));
+    return JSON.parse(text.decode(out.stdout).trim().split("\n").at(-1)!);
+  });
+
+for (
+  const [mode, how] of [
+    ["kill", "retired by the runner"],
+    ["exit", "still live when Node exits"],
+  ]
+) {
+  Deno.test({
+    name: `mutation runner: a harness ${how} takes the processes its tests left running`,
+    ignore: Deno.build.os !== "linux", // reads /proc
+    fn: async () => {
+      const report = await driver(mode);
+      assertEquals(report.status, "success");
+      assert(report.leftPid > 0, "the fixture test printed no child pid");
+      assertEquals(await driver("running", report.leftPid, report.harnessPid), [false, false]);
+    },
+  });
+}

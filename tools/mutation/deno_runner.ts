@@ -13,12 +13,13 @@
 // - a kill by a test that also fails without the mutant (an earlier mutant
 //   left state behind); the warm process is replaced too.
 // A run that times out or leaves a global replaced (FakeClock's timers, fetch)
-// gets the warm process replaced before the next mutant.
-import { type ChildProcess, spawn } from "node:child_process";
+// gets the warm process replaced before the next mutant. A process is killed
+// with its process group (_harness_process.ts), so children its tests left
+// running (a mutant of spawn code) go with it.
 import { relative, sep } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import type { Outcome } from "./_protocol.ts";
+import { Exited, Expired, Harness } from "./_harness_process.ts";
 import { INSTRUMENTER_CONSTANTS } from "@stryker-mutator/api/core";
 import type { StrykerOptions } from "@stryker-mutator/api/core";
 import type { Logger } from "@stryker-mutator/api/logging";
@@ -38,9 +39,6 @@ import type {
   TestRunner,
   TestRunnerCapabilities,
 } from "@stryker-mutator/api/test-runner";
-
-const MARKER = "\u0001stryker-deno\u0001";
-const HARNESS = fileURLToPath(new URL("./deno_harness.ts", import.meta.url));
 
 /** `denoRunner` in the Stryker config. */
 interface DenoRunnerOptions {
@@ -74,15 +72,6 @@ interface RunReply {
   };
 }
 
-class Expired extends Error {
-  override name = "Expired";
-}
-
-/** The process died during a command. */
-class Exited extends Error {
-  override name = "Exited";
-}
-
 const TIMED_OUT: MutantRunResult = {
   status: MutantRunStatus.Timeout,
   reason: "the tests did not finish in time",
@@ -100,100 +89,6 @@ function killedByExit(harness: Harness, error: Exited): MutantRunResult {
     failureMessage: error.message.slice(0, 2000),
     nrOfTests: harness.started ? 1 : 0,
   };
-}
-
-/** One `deno run deno_harness.ts` and its JSON-lines channel. */
-class Harness {
-  readonly #child: ChildProcess;
-  readonly #log: Logger;
-  #stdout = "";
-  #stderr = "";
-  #waiting: {
-    resolve: (v: Record<string, unknown>) => void;
-    reject: (e: Error) => void;
-  }[] = [];
-  #exit: Error | undefined;
-  /** The test a mutant run started last. */
-  started: string | undefined;
-
-  constructor(deno: string, args: string[], cwd: string, log: Logger) {
-    this.#log = log;
-    this.#child = spawn(deno, ["run", ...args, HARNESS], {
-      cwd,
-      stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    this.#child.stdout!.setEncoding("utf8").on(
-      "data",
-      (text: string) => this.#read(text),
-    );
-    this.#child.stderr!.setEncoding("utf8").on("data", (text: string) => {
-      this.#stderr = (this.#stderr + text).slice(-4000);
-      this.#log.debug("deno: %s", text.trimEnd());
-    });
-    this.#child.on("exit", (code, signal) => {
-      this.#exit = new Exited(
-        `The Deno harness exited (${signal ?? `code ${code}`}): ${this.#stderr.trim()}`,
-      );
-      for (const waiter of this.#waiting.splice(0)) waiter.reject(this.#exit);
-    });
-    this.#child.on("error", (error) => {
-      this.#exit = error;
-      for (const waiter of this.#waiting.splice(0)) waiter.reject(error);
-    });
-    this.#child.stdin!.on("error", () => {}); // a dead harness is reported by "exit"
-  }
-
-  #read(text: string): void {
-    this.#stdout += text;
-    let newline;
-    while ((newline = this.#stdout.indexOf("\n")) >= 0) {
-      const line = this.#stdout.slice(0, newline);
-      this.#stdout = this.#stdout.slice(newline + 1);
-      const at = line.indexOf(MARKER);
-      if (at < 0) {
-        if (line.trim()) this.#log.trace("test output: %s", line);
-        continue;
-      }
-      const message = JSON.parse(line.slice(at + MARKER.length));
-      if (message.op === "started") {
-        this.started = message.id;
-        continue;
-      }
-      const waiter = this.#waiting.shift();
-      if (!waiter) continue;
-      if (message.op === "error") waiter.reject(new Error(message.message));
-      else waiter.resolve(message);
-    }
-  }
-
-  /** Sends a command; its reply, or a rejection at the deadline (epoch ms). */
-  send(
-    command: Record<string, unknown>,
-    deadline = Infinity,
-  ): Promise<Record<string, unknown>> {
-    if (this.#exit) return Promise.reject(this.#exit);
-    this.started = undefined;
-    const reply = new Promise<Record<string, unknown>>((resolve, reject) => {
-      this.#waiting.push({ resolve, reject });
-    });
-    this.#child.stdin!.write(`${JSON.stringify(command)}\n`);
-    if (deadline === Infinity) return reply;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Expired()),
-        Math.max(0, deadline - Date.now()),
-      );
-    });
-    return Promise.race([reply, expired]).finally(() => clearTimeout(timer));
-  }
-
-  kill(): void {
-    if (this.#exit) return;
-    this.#child.stdin!.end();
-    this.#child.kill("SIGKILL");
-  }
 }
 
 export class DenoTestRunner implements TestRunner {
