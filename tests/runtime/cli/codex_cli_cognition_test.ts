@@ -1,4 +1,10 @@
-import { assertEquals, assertInstanceOf, assertRejects, assertThrows } from "@std/assert";
+import {
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import type { ErrorEvent, StreamEvent } from "@agentkit/testing/ports";
 import {
   Agent,
@@ -276,4 +282,529 @@ Deno.test("CodexCliCognition reports a binary that cannot start as a CliTurnErro
   });
   const err = await assertRejects(() => agentOn(cognition).run("go", makeTestCtx()), CliTurnError);
   assertEquals((err as CliTurnError).failure, "spawn");
+});
+
+// Lines of one codex turn around the given items: thread.started, turn.started,
+// the lines, then turn.completed (unless `complete` is false).
+function turnAround(items: readonly unknown[], complete = true): { lines: string[] } {
+  return {
+    lines: [
+      JSON.stringify({ type: "thread.started", thread_id: "t-9" }),
+      JSON.stringify({ type: "turn.started" }),
+      ...items.map((i) => JSON.stringify(i)),
+      ...(complete
+        ? [JSON.stringify({
+          type: "turn.completed",
+          usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 1 },
+        })]
+        : []),
+    ],
+  };
+}
+const completed = (item: Record<string, unknown>) => ({ type: "item.completed", item });
+const started = (item: Record<string, unknown>) => ({ type: "item.started", item });
+const updated = (item: Record<string, unknown>) => ({ type: "item.updated", item });
+
+Deno.test("CodexCliCognition observes the spawn, the thread, each tool and the completed turn", async () => {
+  using cli = FakeCodexCli.script(testsTurn);
+  const observer = new CollectingObserver();
+  await agentOn(new CodexCliCognition({ spawn: cli })).run("go", makeTestCtx({ observer }));
+  const seen = observer.items.map(({ kind, text, payload, agent }) => ({
+    kind,
+    text,
+    payload,
+    agent,
+  }));
+  const command = (id: string, c: string) => ({
+    id,
+    name: "command_execution",
+    args: { command: c },
+  });
+  assertEquals(seen, [
+    {
+      kind: "cli.spawn",
+      text: "codex exec --json go",
+      payload: { argv: ["codex", "exec", "--json", "go"] },
+      agent: "fixer",
+    },
+    { kind: "cli.init", text: "codex thread t-1", payload: { threadId: "t-1" }, agent: "fixer" },
+    {
+      kind: "cli.tool_use",
+      text: "codex used command_execution",
+      payload: command("item_0", "deno test"),
+      agent: "fixer",
+    },
+    {
+      kind: "cli.tool_result",
+      text: "codex tool result for item_0",
+      payload: { toolCallId: "item_0", content: "ok | 3 passed", isError: false },
+      agent: "fixer",
+    },
+    {
+      kind: "cli.tool_use",
+      text: "codex used command_execution",
+      payload: command("item_1", "deno lint"),
+      agent: "fixer",
+    },
+    {
+      kind: "cli.tool_result",
+      text: "codex tool result for item_1",
+      payload: { toolCallId: "item_1", content: "1 problem", isError: true },
+      agent: "fixer",
+    },
+    {
+      kind: "cli.result",
+      text: "codex turn completed",
+      payload: { usage: { inputTokens: 200, cachedInputTokens: 1000, outputTokens: 40 } },
+      agent: "fixer",
+    },
+  ]);
+});
+
+Deno.test("CodexCliCognition.run() returns the transcript: each tool call, its result, then the message", async () => {
+  using cli = FakeCodexCli.script(testsTurn);
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run("go", makeTestCtx());
+  assertEquals(result.messages, [
+    { role: "user", content: "go" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "item_0", name: "command_execution", args: { command: "deno test" } }],
+    },
+    { role: "tool", content: "ok | 3 passed", toolCallId: "item_0" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "item_1", name: "command_execution", args: { command: "deno lint" } }],
+    },
+    { role: "tool", content: "1 problem", toolCallId: "item_1", isError: true },
+    { role: "assistant", content: "All tests pass now." },
+  ]);
+});
+
+Deno.test("CodexCliCognition maps file changes, web searches and MCP calls to tool calls with their results", async () => {
+  const changes = [{ path: "src/a.ts", kind: "update" }];
+  using cli = FakeCodexCli.script(turnAround([
+    started({ id: "fc", type: "file_change", changes, status: "in_progress" }),
+    completed({ id: "fc", type: "file_change", changes, status: "completed" }),
+    completed({ id: "ws", type: "web_search", query: "deno streams" }),
+    completed({
+      id: "m1",
+      type: "mcp_tool_call",
+      server: "docs",
+      tool: "lookup",
+      arguments: { q: "x" },
+      result: [{ type: "text", text: "found" }],
+      status: "completed",
+    }),
+    completed({
+      id: "m2",
+      type: "mcp_tool_call",
+      arguments: "not an object",
+      error: { message: "server gone" },
+      status: "completed",
+    }),
+    completed({ id: "m3", type: "mcp_tool_call", tool: "ping", error: null, result: "pong" }),
+    completed({ type: "agent_message", text: "done" }),
+  ]));
+  const observer = new CollectingObserver();
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run(
+    "go",
+    makeTestCtx({ observer }),
+  );
+  assertEquals(result.stopReason, "stop");
+  const calls = result.messages.flatMap((m) => m.role === "assistant" ? m.toolCalls ?? [] : []);
+  assertEquals(calls, [
+    { id: "fc", name: "file_change", args: { changes } },
+    { id: "ws", name: "web_search", args: { query: "deno streams" } },
+    { id: "m1", name: "lookup", args: { q: "x" } },
+    { id: "m2", name: "mcp_tool_call", args: {} },
+    { id: "m3", name: "ping", args: {} },
+  ]);
+  assertEquals(ofKind(observer, "cli.tool_result").map((o) => o.payload), [
+    {
+      toolCallId: "fc",
+      content: JSON.stringify({ id: "fc", type: "file_change", changes, status: "completed" }),
+      isError: false,
+    },
+    {
+      toolCallId: "ws",
+      content: JSON.stringify({ id: "ws", type: "web_search", query: "deno streams" }),
+      isError: false,
+    },
+    { toolCallId: "m1", content: "found", isError: false },
+    { toolCallId: "m2", content: JSON.stringify({ message: "server gone" }), isError: true },
+    { toolCallId: "m3", content: "pong", isError: false },
+  ]);
+  assertEquals(ofKind(observer, "cli.tool_use").map((o) => o.text), [
+    "codex used file_change",
+    "codex used web_search",
+    "codex used lookup",
+    "codex used mcp_tool_call",
+    "codex used ping",
+  ]);
+});
+
+Deno.test("CodexCliCognition counts a tool result as an error on a failed status or a non-zero exit code", async () => {
+  const command = (id: string, more: Record<string, unknown>) =>
+    completed({ id, type: "command_execution", command: "make", aggregated_output: id, ...more });
+  using cli = FakeCodexCli.script(turnAround([
+    command("ok", { exit_code: 0, status: "completed" }),
+    command("status-failed", { exit_code: 0, status: "failed" }),
+    command("exit-2", { exit_code: 2, status: "completed" }),
+    command("no-code", { exit_code: null, status: "completed" }),
+    command("declined", { status: "declined" }),
+    command("stray-error", { exit_code: 0, status: "completed", error: "not codex's field" }),
+    completed({ id: "fc", type: "file_change", changes: [], status: "failed" }),
+  ]));
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run("go", makeTestCtx());
+  const results = result.messages.filter((m) => m.role === "tool").map((m) => [
+    m.toolCallId,
+    m.isError === true,
+  ]);
+  assertEquals(results, [
+    ["ok", false],
+    ["status-failed", true],
+    ["exit-2", true],
+    ["no-code", false],
+    ["declined", false],
+    ["stray-error", false],
+    ["fc", true],
+  ]);
+});
+
+Deno.test("CodexCliCognition yields one tool call per item id, however many times the item is reported", async () => {
+  const item = { id: "c1", type: "command_execution", command: "ls", aggregated_output: "" };
+  using cli = FakeCodexCli.script(turnAround([
+    started({ ...item, status: "in_progress" }),
+    updated({ ...item, aggregated_output: "a", status: "in_progress" }),
+    completed({ ...item, aggregated_output: "a\nb", exit_code: 0, status: "completed" }),
+  ]));
+  const events = await collect(
+    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx()),
+  );
+  assertEquals(events.filter((e) => e.type === "tool_call").length, 1);
+});
+
+Deno.test("CodexCliCognition streams an agent message once it is completed, and names an item without an id by its line", async () => {
+  using cli = FakeCodexCli.script(turnAround([
+    started({ id: "a1", type: "agent_message", text: "" }),
+    updated({ id: "a1", type: "agent_message", text: "Work" }),
+    completed({ id: "a1", type: "agent_message", text: "Working on it." }),
+    completed({ id: "a2", type: "agent_message" }),
+    completed({ type: "command_execution", command: "ls", aggregated_output: "x", exit_code: 0 }),
+    completed({ id: "a3", type: "agent_message", text: "Done." }),
+  ]));
+  const observer = new CollectingObserver();
+  const events = await collect(
+    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ observer })),
+  );
+  assertEquals(events.filter((e) => e.type === "text_delta").map((e) => e.content), [
+    "Working on it.",
+    "\n\nDone.",
+  ]);
+  assertEquals(ofKind(observer, "cli.tool_use").map((o) => (o.payload as { id: string }).id), [
+    "line-7",
+  ]);
+  assertEquals(ofKind(observer, "cli.skipped"), []);
+  using again = FakeCodexCli.script(turnAround([
+    completed({ id: "a1", type: "agent_message", text: "first" }),
+    completed({ id: "a2", type: "agent_message", text: "last" }),
+  ]));
+  const result = await agentOn(new CodexCliCognition({ spawn: again })).run("go", makeTestCtx());
+  assertEquals(result.output, "last");
+});
+
+Deno.test("CodexCliCognition observes reasoning, the todo list and error items once completed, and skips nothing", async () => {
+  using cli = FakeCodexCli.script(turnAround([
+    started({ id: "r", type: "reasoning", text: "" }),
+    completed({ id: "r", type: "reasoning", text: "**Planning** the fix" }),
+    completed({ id: "r2", type: "reasoning" }),
+    started({ id: "td", type: "todo_list", items: [] }),
+    completed({ id: "td", type: "todo_list", items: [{ text: "fix", completed: true }] }),
+    started({ id: "e", type: "error", message: "partial" }),
+    completed({ id: "e", type: "error", message: "model overloaded, retrying" }),
+    completed({ id: "e2", type: "error" }),
+    updated({ id: "u", type: "hologram" }),
+  ]));
+  const observer = new CollectingObserver();
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run(
+    "go",
+    makeTestCtx({ observer }),
+  );
+  assertEquals(result.stopReason, "stop");
+  assertEquals(ofKind(observer, "cli.skipped"), []);
+  assertEquals(ofKind(observer, "cli.reasoning").map((o) => [o.text, o.payload, o.agent]), [
+    ["**Planning** the fix", { id: "r", type: "reasoning", text: "**Planning** the fix" }, "fixer"],
+    ["", { id: "r2", type: "reasoning" }, "fixer"],
+  ]);
+  assertEquals(ofKind(observer, "cli.todo_list").map((o) => [o.text, o.payload, o.agent]), [
+    [
+      "todo list",
+      { id: "td", type: "todo_list", items: [{ text: "fix", completed: true }] },
+      "fixer",
+    ],
+  ]);
+  assertEquals(ofKind(observer, "cli.stream_error").map((o) => [o.text, o.payload, o.agent]), [
+    [
+      "codex: model overloaded, retrying",
+      { id: "e", type: "error", message: "model overloaded, retrying" },
+      "fixer",
+    ],
+    ["codex: ", { id: "e2", type: "error" }, "fixer"],
+  ]);
+});
+
+Deno.test("CodexCliCognition skips an item event without an item, and an unknown item once it starts", async () => {
+  using cli = FakeCodexCli.script(turnAround([
+    { type: "item.completed", item: ["not", "a", "record"] },
+    started({ id: "h", type: "hologram" }),
+    { type: "item.updated" },
+    completed({ id: "a", type: "agent_message", text: "ok" }),
+  ]));
+  const observer = new CollectingObserver();
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run(
+    "go",
+    makeTestCtx({ observer }),
+  );
+  assertEquals([result.output, result.stopReason], ["ok", "stop"]);
+  assertEquals(ofKind(observer, "cli.skipped").map((o) => o.payload), [
+    { line: 3, reason: "an item.completed line without an item" },
+    { line: 4, reason: 'unknown item type "hologram"', type: "hologram" },
+    { line: 5, reason: "an item.updated line without an item" },
+  ]);
+});
+
+Deno.test("CodexCliCognition ignores a thread.started without a thread id", async () => {
+  using cli = FakeCodexCli.script({
+    lines: turnAround([completed({ id: "a", type: "agent_message", text: "ok" })]).lines.map((
+      l,
+      i,
+    ) => i === 0 ? JSON.stringify({ type: "thread.started" }) : l),
+  });
+  const observer = new CollectingObserver();
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run(
+    "go",
+    makeTestCtx({ observer }),
+  );
+  assertEquals([result.output, ofKind(observer, "cli.init")], ["ok", []]);
+});
+
+Deno.test("CodexCliCognition with a completed turn and no agent message has an empty output", async () => {
+  using cli = FakeCodexCli.script(turnAround([]));
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run("go", makeTestCtx());
+  assertEquals([result.output, result.stopReason], ["", "stop"]);
+});
+
+Deno.test("CodexCliCognition observes a non-zero exit after turn.completed, and keeps the turn", async () => {
+  using cli = FakeCodexCli.script({ ...codexTurn({ text: "done" }), exitCode: 3, stderr: "warn" });
+  const observer = new CollectingObserver();
+  const result = await agentOn(new CodexCliCognition({ spawn: cli })).run(
+    "go",
+    makeTestCtx({ observer }),
+  );
+  assertEquals([result.output, result.stopReason], ["done", "stop"]);
+  assertEquals(ofKind(observer, "cli.exit").map((o) => [o.payload, o.agent]), [
+    [{ text: "warn", truncated: false, exitCode: 3 }, "fixer"],
+  ]);
+  assertStringIncludes(ofKind(observer, "cli.exit")[0].text, "code 3");
+  using clean = FakeCodexCli.script({ ...codexTurn({ text: "done" }), exitCode: 0 });
+  const quiet = new CollectingObserver();
+  await agentOn(new CodexCliCognition({ spawn: clean })).run(
+    "go",
+    makeTestCtx({ observer: quiet }),
+  );
+  assertEquals(ofKind(quiet, "cli.exit"), []);
+});
+
+Deno.test("CodexCliCognition.stream() ends a reported failure with its message, stderr and billed usage", async () => {
+  using cli = FakeCodexCli.script({
+    lines: turnAround([{
+      type: "turn.failed",
+      error: { message: "usage limit reached" },
+      usage: { input_tokens: 50, cached_input_tokens: 0, output_tokens: 5 },
+    }], false).lines,
+    stderr: "rate limited\n",
+    exitCode: 1,
+  });
+  const budget = new Budget();
+  const events = await collect(
+    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ budget })),
+  );
+  const last = lastError(events);
+  assertEquals(last.error.failure, "reported");
+  assertStringIncludes(last.error.message, "usage limit reached");
+  assertEquals(last.usage, { inputTokens: 50, outputTokens: 5 });
+  assertEquals(last.error.usage, { inputTokens: 50, outputTokens: 5 });
+  assertEquals(last.error.stderr, { text: "rate limited\n", truncated: false, exitCode: 1 });
+  assertEquals([budget.calls, budget.tokens], [1, 55]);
+});
+
+Deno.test("CodexCliCognition reads a turn.failed without a message as a reported failure, unbilled without usage", async (t) => {
+  for (const error of [undefined, null, "boom", { code: 7 }, { message: 42 }]) {
+    await t.step(`error: ${JSON.stringify(error)}`, async () => {
+      using cli = FakeCodexCli.script({
+        lines: turnAround([{ type: "turn.failed", error, usage: "none" }], false).lines,
+        exitCode: 1,
+      });
+      const budget = new Budget();
+      const events = await collect(
+        agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ budget })),
+      );
+      const last = lastError(events);
+      assertEquals([last.error.failure, last.usage, last.error.usage], [
+        "reported",
+        undefined,
+        undefined,
+      ]);
+      assertStringIncludes(last.error.message, "turn.failed");
+      assertEquals(budget.calls, 0);
+    });
+  }
+});
+
+Deno.test("CodexCliCognition names the last error event and the stderr tail when codex exits early", async () => {
+  using cli = FakeCodexCli.script({
+    lines: turnAround([
+      { type: "error", message: "stream disconnected" },
+      { type: "error", code: "E42" },
+    ], false).lines,
+    stderr: "panicked at main.rs\n",
+    exitCode: 2,
+  });
+  // The stderr tail is the message's last part: nothing follows it.
+  const observer = new CollectingObserver();
+  const events = await collect(
+    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ observer })),
+  );
+  const last = lastError(events);
+  assertEquals(last.error.failure, "exited");
+  assertStringIncludes(last.error.message, "code 2");
+  assertStringIncludes(last.error.message, JSON.stringify({ type: "error", code: "E42" }));
+  assertEquals(last.error.message.endsWith("; its stderr ends: panicked at main.rs"), true);
+  assertEquals(ofKind(observer, "cli.stream_error").map((o) => [o.text, o.payload, o.agent]), [
+    ["codex: stream disconnected", { message: "stream disconnected" }, "fixer"],
+    [
+      `codex: ${JSON.stringify({ type: "error", code: "E42" })}`,
+      { message: JSON.stringify({ type: "error", code: "E42" }) },
+      "fixer",
+    ],
+  ]);
+  assertEquals(ofKind(observer, "cli.error").map((o) => [o.text, o.payload, o.agent]), [
+    [
+      last.error.message,
+      {
+        failure: "exited",
+        stderr: { text: "panicked at main.rs\n", truncated: false, exitCode: 2 },
+      },
+      "fixer",
+    ],
+  ]);
+});
+
+Deno.test("CodexCliCognition leaves out of its error what codex never said", async (t) => {
+  await t.step("an early exit with blank stderr and no error event", async () => {
+    using cli = FakeCodexCli.script({
+      lines: turnAround([], false).lines,
+      stderr: " \n",
+      exitCode: 1,
+    });
+    const last = lastError(
+      await collect(agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx())),
+    );
+    assertEquals(last.error.failure, "exited");
+    assertEquals(last.error.message, "codex exited with code 1 before turn.completed");
+  });
+  await t.step("an incomplete turn, with and without an error event", async () => {
+    using cli = FakeCodexCli.script(
+      turnAround([], false),
+      turnAround([{ type: "error", message: "reconnecting" }], false),
+    );
+    const cognition = new CodexCliCognition({ spawn: cli });
+    const quiet = lastError(await collect(agentOn(cognition).stream("go", makeTestCtx())));
+    const loud = lastError(await collect(agentOn(cognition).stream("go", makeTestCtx())));
+    assertEquals([quiet.error.failure, loud.error.failure], ["incomplete", "incomplete"]);
+    assertEquals(
+      quiet.error.message,
+      "codex's output ended without turn.completed, so the turn is incomplete",
+    );
+    assertStringIncludes(loud.error.message, "(its last error: reconnecting)");
+  });
+});
+
+Deno.test("CodexCliCognition reports a process whose exit cannot be awaited as a failure to run it", async () => {
+  using cli = FakeCodexCli.script(turnAround([], false));
+  const lost = new Error("waitpid failed");
+  const cognition = new CodexCliCognition({
+    spawn: (argv, options) => {
+      const proc = cli.spawn(argv, options);
+      return {
+        stdout: proc.stdout,
+        stderr: proc.stderr,
+        exited: proc.exited.then(() => Promise.reject(lost)),
+        kill: () => proc.kill(),
+      };
+    },
+  });
+  const last = lastError(await collect(agentOn(cognition).stream("go", makeTestCtx())));
+  assertEquals([last.error.failure, last.error.cause], ["spawn", lost]);
+});
+
+Deno.test("CodexCliCognition keeps a completed turn whose exit cannot be awaited, with no exit to report", async () => {
+  using cli = FakeCodexCli.answering("done");
+  const cognition = new CodexCliCognition({
+    spawn: (argv, options) => {
+      const proc = cli.spawn(argv, options);
+      return {
+        stdout: proc.stdout,
+        stderr: proc.stderr,
+        exited: proc.exited.then(() => Promise.reject(new Error("waitpid failed"))),
+        kill: () => proc.kill(),
+      };
+    },
+  });
+  const observer = new CollectingObserver();
+  const result = await agentOn(cognition).run("go", makeTestCtx({ observer }));
+  assertEquals([result.output, result.stopReason, ofKind(observer, "cli.exit")], [
+    "done",
+    "stop",
+    [],
+  ]);
+});
+
+Deno.test("CodexCliCognition spawns codex with no stdin, in the cwd and with the env given", async () => {
+  using cli = FakeCodexCli.answering("ok");
+  const seen: unknown[] = [];
+  const cognition = new CodexCliCognition({
+    spawn: (argv, options) => {
+      seen.push({ stdin: options?.stdin, cwd: options?.cwd, env: options?.env });
+      return cli.spawn(argv, options);
+    },
+    cwd: "/repo",
+    env: { CODEX_HOME: "/tmp/codex" },
+  });
+  await agentOn(cognition).run("go", makeTestCtx());
+  assertEquals(seen, [{ stdin: "null", cwd: "/repo", env: { CODEX_HOME: "/tmp/codex" } }]);
+  assertEquals(cli.spawns[0].env, { CODEX_HOME: "/tmp/codex" });
+});
+
+Deno.test("CodexCliCognition does not spawn for a run already cancelled", async () => {
+  using cli = FakeCodexCli.script([testsTurn], { allowUnused: true });
+  const controller = new AbortController();
+  const reason = new Error("never mind");
+  controller.abort(reason);
+  const input = { agent: { name: "fixer", model: "fake-model" }, task: "go", messages: [] };
+  const stream = new CodexCliCognition({ spawn: cli }).stream(
+    input,
+    makeTestCtx({ signal: controller.signal }),
+  );
+  assertEquals(await assertRejects(() => stream.next()), reason);
+  assertEquals(cli.spawns.length, 0);
+});
+
+Deno.test("CodexCliCognition kills codex when the stream is abandoned mid-turn", async () => {
+  using cli = FakeCodexCli.script(testsTurn);
+  const stream = agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx());
+  for await (const e of stream) if (e.type === "tool_call") break;
+  assertEquals([cli.spawns[0].killed, cli.spawns[0].exitCode], [true, 143]);
 });
