@@ -35,11 +35,6 @@ export class StderrTail {
     }
   }
 
-  /** Stops reading. */
-  cancel(): void {
-    this.#reader.cancel().catch(() => {});
-  }
-
   /** What was captured so far. */
   snapshot(exitCode?: number): CliStderr {
     let bytes: Uint8Array;

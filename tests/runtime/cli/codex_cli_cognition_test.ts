@@ -5,7 +5,12 @@ import {
   assertStringIncludes,
   assertThrows,
 } from "@std/assert";
-import type { ErrorEvent, StreamEvent } from "@agentkit/testing/ports";
+import {
+  type ErrorEvent,
+  ProviderError,
+  type SpawnPort,
+  type StreamEvent,
+} from "@agentkit/testing/ports";
 import {
   Agent,
   Budget,
@@ -746,8 +751,16 @@ Deno.test("CodexCliCognition reports a process whose exit cannot be awaited as a
       };
     },
   });
-  const last = lastError(await collect(agentOn(cognition).stream("go", makeTestCtx())));
+  const observer = new CollectingObserver();
+  const last = lastError(
+    await collect(agentOn(cognition).stream("go", makeTestCtx({ observer }))),
+  );
   assertEquals([last.error.failure, last.error.cause], ["spawn", lost]);
+  // With no exit, there is no exit code to report.
+  assertEquals(
+    ofKind(observer, "cli.error").map((o) => (o.payload as { stderr: unknown }).stderr),
+    [{ text: "", truncated: false }],
+  );
 });
 
 Deno.test("CodexCliCognition keeps a completed turn whose exit cannot be awaited, with no exit to report", async () => {
@@ -807,4 +820,190 @@ Deno.test("CodexCliCognition kills codex when the stream is abandoned mid-turn",
   const stream = agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx());
   for await (const e of stream) if (e.type === "tool_call") break;
   assertEquals([cli.spawns[0].killed, cli.spawns[0].exitCode], [true, 143]);
+});
+
+Deno.test("CodexCliCognition's CliTurnError is a non-retryable ProviderError: pre-stream when codex cannot start, mid-stream after", async () => {
+  const cannot = new CodexCliCognition({
+    binary: "/opt/codex",
+    spawn: () => {
+      throw new Error("No such file or directory (os error 2)");
+    },
+  });
+  const spawn = await assertRejects(() => agentOn(cannot).run("go", makeTestCtx()), CliTurnError);
+  assertEquals(
+    [spawn.name, spawn.failure, spawn.binary, spawn.phase, spawn.retryable, spawn.finishReason],
+    ["CliTurnError", "spawn", "/opt/codex", "pre_stream", false, "error"],
+  );
+  assertInstanceOf(spawn, ProviderError);
+  using cli = FakeCodexCli.script(exitPartway(testsTurn, { afterLines: 2, exitCode: 1 }));
+  const last = lastError(
+    await collect(agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx())),
+  );
+  assertEquals(
+    [last.error.name, last.error.failure, last.error.phase, last.error.retryable],
+    ["CliTurnError", "exited", "mid_stream", false],
+  );
+  assertEquals([last.error.finishReason, last.error.binary, last.error.subtype], [
+    "error",
+    "codex",
+    undefined,
+  ]);
+});
+
+Deno.test("CodexCliCognition reports a spawn that throws something other than an Error", async (t) => {
+  for (const thrown of ["ENOENT: codex", null]) {
+    await t.step(String(thrown), async () => {
+      const cognition = new CodexCliCognition({
+        spawn: () => {
+          throw thrown;
+        },
+      });
+      const err = await assertRejects(
+        () => agentOn(cognition).run("go", makeTestCtx()),
+        CliTurnError,
+      );
+      assertEquals([err.failure, err.cause], ["spawn", thrown]);
+      assertStringIncludes(err.message, String(thrown));
+    });
+  }
+});
+
+Deno.test("CodexCliCognition reads codex's token counts as whole non-negative numbers", async () => {
+  const lines = turnAround([], false).lines;
+  using cli = FakeCodexCli.script(
+    {
+      lines: [
+        ...lines,
+        '{"type":"turn.completed","usage":{"input_tokens":120.9,"cached_input_tokens":"20","output_tokens":-4}}',
+      ],
+    },
+    {
+      lines: [
+        ...lines,
+        '{"type":"turn.completed","usage":{"input_tokens":1e999,"cached_input_tokens":5,"output_tokens":7}}',
+      ],
+    },
+    {
+      lines: [
+        ...lines,
+        '{"type":"turn.completed","usage":{"input_tokens":3,"cached_input_tokens":9,"output_tokens":0}}',
+      ],
+    },
+    { lines: [...lines, '{"type":"turn.completed"}'] },
+  );
+  const cognition = new CodexCliCognition({ spawn: cli });
+  const usages = [];
+  for (let i = 0; i < 4; i++) {
+    usages.push((await agentOn(cognition).run("go", makeTestCtx())).usage);
+  }
+  assertEquals(usages, [
+    { inputTokens: 120, outputTokens: 0 },
+    { inputTokens: 0, outputTokens: 7 },
+    { inputTokens: 0, cachedInputTokens: 3, outputTokens: 0 },
+    { inputTokens: 0, outputTokens: 0 },
+  ]);
+});
+
+// A spawn port around `cli` whose process writes `chunks` to stderr (then
+// fails its stderr with `fail`, if given).
+function stderrOf(
+  cli: FakeCodexCli,
+  chunks: readonly Uint8Array[],
+  fail?: Error,
+): SpawnPort {
+  return (argv, options) => {
+    const proc = cli.spawn(argv, options);
+    return {
+      stdout: proc.stdout,
+      stderr: ReadableStream.from((async function* () {
+        yield* chunks;
+        if (fail) throw fail;
+      })()),
+      exited: proc.exited,
+      kill: () => proc.kill(),
+    };
+  };
+}
+
+Deno.test("CodexCliCognition keeps the last 64 KiB of stderr, in order, and says when it dropped some", async (t) => {
+  const KIB = 1024;
+  const bytes = (n: number, c: string) => new TextEncoder().encode(c.repeat(n));
+  const stderrAfter = async (chunks: Uint8Array[], fail?: Error) => {
+    using cli = FakeCodexCli.script({ lines: turnAround([], false).lines, exitCode: 1 });
+    const cognition = new CodexCliCognition({ spawn: stderrOf(cli, chunks, fail) });
+    const last = lastError(await collect(agentOn(cognition).stream("go", makeTestCtx())));
+    return last.error.stderr!;
+  };
+  await t.step("small chunks are joined in order", async () => {
+    assertEquals(await stderrAfter([bytes(3, "a"), bytes(2, "b"), bytes(1, "c")]), {
+      text: "aaabbc",
+      truncated: false,
+      exitCode: 1,
+    });
+  });
+  await t.step("exactly 64 KiB, in one chunk or two, is kept whole", async () => {
+    const one = await stderrAfter([bytes(64 * KIB, "a")]);
+    assertEquals([one.text.length, one.truncated], [64 * KIB, false]);
+    const two = await stderrAfter([bytes(32 * KIB, "a"), bytes(32 * KIB, "b")]);
+    assertEquals([two.text, two.truncated], ["a".repeat(32 * KIB) + "b".repeat(32 * KIB), false]);
+  });
+  await t.step("one chunk over 64 KiB keeps its last 64 KiB", async () => {
+    const big = await stderrAfter([bytes(65 * KIB, "y")]);
+    assertEquals([big.text, big.truncated], ["y".repeat(64 * KIB), true]);
+  });
+  await t.step("older chunks go first once the tail passes 64 KiB", async () => {
+    const tail = await stderrAfter([bytes(40 * KIB, "a"), bytes(30 * KIB, "b"), bytes(KIB, "c")]);
+    assertEquals([tail.text, tail.truncated], ["b".repeat(30 * KIB) + "c".repeat(KIB), true]);
+  });
+  await t.step("a chunk of more than 64 KiB after others keeps its own tail", async () => {
+    const tail = await stderrAfter([bytes(KIB, "a"), bytes(70 * KIB, "b")]);
+    assertEquals([tail.text, tail.truncated], ["b".repeat(64 * KIB), true]);
+  });
+  await t.step("a stderr that fails keeps what came before", async () => {
+    assertEquals(await stderrAfter([bytes(4, "e")], new Error("EIO")), {
+      text: "eeee",
+      truncated: false,
+      exitCode: 1,
+    });
+  });
+});
+
+Deno.test("CodexCliCognition sets cwd and env on the spawn only when given", async () => {
+  using cli = FakeCodexCli.answering("ok");
+  const keys: string[][] = [];
+  const cognition = new CodexCliCognition({
+    spawn: (argv, options) => {
+      keys.push(Object.keys(options ?? {}).sort());
+      return cli.spawn(argv, options);
+    },
+  });
+  await agentOn(cognition).run("go", makeTestCtx());
+  assertEquals(keys, [["clock", "stdin"]]);
+  assertEquals("cwd" in cli.spawns[0] || "env" in cli.spawns[0], false);
+});
+
+Deno.test("CodexCliCognition on cancellation returns even when the killed process keeps stdout open", async () => {
+  const clock = new FakeClock();
+  let killed = 0;
+  let exit!: (code: { code: number }) => void;
+  const cognition = new CodexCliCognition({
+    spawn: () => ({
+      // A child of codex still holds the pipe: stdout neither ends nor errors.
+      stdout: new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) }),
+      stderr: new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
+      exited: new Promise((resolve) => exit = resolve),
+      kill: () => {
+        killed++;
+        exit({ code: 143 });
+      },
+    }),
+  });
+  const controller = new AbortController();
+  const reason = new Error("stop");
+  const stop = clock.sleep(10).then(() => controller.abort(reason));
+  const err = await assertRejects(() =>
+    agentOn(cognition).run("go", makeTestCtx({ clock, signal: controller.signal }))
+  );
+  await stop;
+  assertEquals([err, killed > 0], [reason, true]);
 });
