@@ -105,8 +105,10 @@ class Sampler {
       for (const [branch, i] of order) {
         try {
           const { [key]: _, ...rest } = s;
+          // A boolean branch is a schema of its own: `false` admits nothing
+          // (spread, it would vanish and admit anything), `true` adds nothing.
           return this.value(
-            { ...rest, ...branch as Schema },
+            isObject(branch) ? { ...rest, ...branch } : branch === true ? rest : branch,
             `${path}/${key}/${i}`,
             index,
             depth + 1,
@@ -161,11 +163,24 @@ class Sampler {
     const { allOf, ...rest } = s;
     let out: Record<string, unknown> = { ...rest };
     (allOf as unknown[]).forEach((part, i) => {
-      let p = part as Schema;
-      if (typeof p?.$ref === "string") p = this.#resolve(p.$ref, `${path}/allOf/${i}`) as Schema;
-      const properties = { ...(out.properties as Schema ?? {}), ...(p.properties as Schema ?? {}) };
-      const required = [...(out.required as string[] ?? []), ...(p.required as string[] ?? [])];
-      out = { ...out, ...p, properties, required };
+      const at = `${path}/allOf/${i}`;
+      let p: unknown = part;
+      if (isObject(p) && typeof p.$ref === "string") p = this.#resolve(p.$ref, at);
+      if (p === true) return;
+      if (p === false) throw new SchemaUnsatisfiable(at, "the schema is false (nothing is valid)");
+      if (!isObject(p)) {
+        throw new SchemaUnsatisfiable(at, `a schema must be an object, got ${JSON.stringify(p)}`);
+      }
+      const merged: Record<string, unknown> = { ...out, ...p };
+      // Joined only where both have them: an empty `properties` would make a
+      // part without a type (`{ minimum: 3 }`) read as an object.
+      if (out.properties && p.properties) {
+        merged.properties = { ...out.properties as Schema, ...p.properties as Schema };
+      }
+      if (out.required && p.required) {
+        merged.required = [...out.required as string[], ...p.required as string[]];
+      }
+      out = merged;
     });
     return out;
   }
@@ -245,6 +260,10 @@ class Sampler {
   }
 }
 
+function isObject(s: unknown): s is Schema {
+  return s !== null && typeof s === "object" && !Array.isArray(s);
+}
+
 function isNull(s: unknown): boolean {
   return (s as Schema | null)?.type === "null";
 }
@@ -307,12 +326,12 @@ function fit(base: string, min: number, max: number, pad: string): string {
 function fromPattern(pattern: string): string | undefined {
   let out = "";
   let i = pattern.startsWith("^") ? 1 : 0;
-  const end = pattern.endsWith("$") && !pattern.endsWith("\\$")
-    ? pattern.length - 1
-    : pattern.length;
-  while (i < end) {
+  while (i < pattern.length) {
     let atom: string;
     const c = pattern[i];
+    // A last `$` met here is the end anchor: an escaped one (`\$`) was
+    // taken with its backslash, and `\\$` is a backslash, then the anchor.
+    if (c === "$" && i === pattern.length - 1) break;
     if (c === "\\") {
       const e = pattern[i + 1];
       atom = e === "d" ? "0" : e === "w" ? "a" : e === "s" ? " " : /[a-zA-Z]/.test(e) ? "" : e;

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { z } from "zod";
 import { sample, SchemaUnsatisfiable } from "../../testing/_schema_sample.ts";
@@ -167,4 +167,429 @@ Deno.test("sample() is deterministic", () => {
     }),
     { numRuns: 100, seed: 7 },
   );
+});
+
+// The cases below are JSON Schemas as a tool may declare them by hand, with
+// the keywords zod never writes (boolean schemas, allOf, draft-4 exclusive
+// bounds, prefixItems, minProperties, escaped $ref names).
+
+function unsatisfiable(schema: unknown): SchemaUnsatisfiable {
+  return assertThrows(() => sample(schema), SchemaUnsatisfiable);
+}
+
+Deno.test("SchemaUnsatisfiable names itself and keeps the path and the reason apart", () => {
+  const error = unsatisfiable({ type: "string", minLength: 3, maxLength: 1 });
+  assertEquals(error.name, "SchemaUnsatisfiable");
+  assertEquals(error.path, "#");
+  assertEquals(error.reason, "minLength 3 is above maxLength 1");
+  assertEquals(error.message, "at #: minLength 3 is above maxLength 1");
+});
+
+Deno.test("sample() reads boolean and missing schemas as JSON Schema does", async (t) => {
+  await t.step("true and a missing schema admit anything: a string will do", () => {
+    assertEquals(sample(true), "a");
+    assertEquals(sample(undefined), "a");
+    assertEquals(sample({}), "a");
+    assertEquals(sample({ type: "object", properties: { a: true }, required: ["a"] }), { a: "a" });
+  });
+  await t.step("false admits nothing", () => {
+    assertEquals(unsatisfiable(false).reason, "the schema is false (nothing is valid)");
+    assertEquals(unsatisfiable({ type: "array", items: false, minItems: 1 }).path, "#");
+  });
+  await t.step("what is not a schema is refused", () => {
+    for (const bad of [null, 5, "string", [{ type: "string" }]]) {
+      assertEquals(
+        unsatisfiable(bad).reason,
+        `a schema must be an object, got ${JSON.stringify(bad)}`,
+      );
+    }
+  });
+  await t.step("a false branch of anyOf or oneOf is not taken", () => {
+    // A real bug: the branch was spread into its siblings, and `...false`
+    // is nothing, so `false` admitted anything ("a" for an integer field).
+    assertEquals(sample({ anyOf: [false, { type: "integer", minimum: 3 }] }), 3);
+    assertEquals(sample({ oneOf: [true] }), "a");
+    assertEquals(sample({ type: "integer", anyOf: [true] }), 0);
+    const error = unsatisfiable({ oneOf: [false, null] });
+    assertEquals(
+      error.reason,
+      "no branch of oneOf can be satisfied (at #/oneOf/0: the schema is false (nothing is valid); " +
+        "at #/oneOf/1: a schema must be an object, got null)",
+    );
+  });
+  await t.step("a false part of allOf makes the whole unsatisfiable", () => {
+    const falsePart = unsatisfiable({ allOf: [{ type: "integer" }, false] });
+    assertEquals([falsePart.path, falsePart.reason], [
+      "#/allOf/1",
+      "the schema is false (nothing is valid)",
+    ]);
+    const nullPart = unsatisfiable({ allOf: [null] });
+    assertEquals([nullPart.path, nullPart.reason], [
+      "#/allOf/0",
+      "a schema must be an object, got null",
+    ]);
+    assertEquals(sample({ allOf: [true, { type: "integer", minimum: 2 }] }), 2);
+  });
+});
+
+Deno.test("sample() ends a recursion at a depth of 32", () => {
+  const nest = (depth: number): unknown =>
+    depth === 0
+      ? { type: "integer", minimum: 7 }
+      : { type: "object", properties: { n: nest(depth - 1) }, required: ["n"] };
+  let value = sample(nest(32));
+  for (let i = 0; i < 32; i++) value = (value as { n: unknown }).n;
+  assertEquals(value, 7);
+  assertEquals(unsatisfiable(nest(33)).reason, "the schema recurses without an end");
+  // Each way down counts: properties, items, prefixItems, additionalProperties, anyOf.
+  for (
+    const schema of [
+      { type: "object", properties: { a: { $ref: "#" } }, required: ["a"] },
+      { type: "array", items: { $ref: "#" } },
+      { type: "array", prefixItems: [{ $ref: "#" }] },
+      { type: "object", minProperties: 1, additionalProperties: { $ref: "#" } },
+      { anyOf: [{ $ref: "#" }] },
+    ]
+  ) {
+    assertStringIncludes(unsatisfiable(schema).message, "the schema recurses without an end");
+  }
+});
+
+Deno.test("sample() merges allOf, its $refs included", () => {
+  assertEquals(
+    sample({
+      $defs: { named: { properties: { name: { type: "string" } }, required: ["name"] } },
+      type: "object",
+      properties: { id: { type: "integer", minimum: 1 } },
+      required: ["id"],
+      allOf: [
+        { $ref: "#/$defs/named" },
+        { properties: { tags: { type: "array", items: { const: "t" } } }, required: ["tags"] },
+      ],
+    }),
+    { id: 1, name: "a", tags: ["t"] },
+  );
+  // Parts without a type merge into what their keywords say, not an object.
+  assertEquals(sample({ allOf: [{ minimum: 3 }, { multipleOf: 2 }] }), 4);
+  assertEquals(sample({ allOf: [{ type: "string" }, { minLength: 2 }] }), "aa");
+  assertEquals(sample({ allOf: [{ type: "object" }, { required: ["a"] }] }), { a: "a" });
+  assertEquals(
+    sample({ allOf: [{ required: ["a"], properties: { a: { const: 1 } } }, { type: "object" }] }),
+    { a: 1 },
+  );
+});
+
+Deno.test("sample() prefers a real value over null in anyOf and oneOf", () => {
+  assertEquals(sample({ anyOf: [{ type: "null" }, { type: "integer", minimum: 4 }] }), 4);
+  assertEquals(sample({ oneOf: [{ type: "string" }, { type: "null" }] }), "a");
+  assertEquals(sample({ anyOf: [{ type: "null" }, { type: "null" }] }), null);
+  assertEquals(sample({ type: ["null", "integer"], minimum: 2 }), 2);
+  assertEquals(sample({ type: ["null"] }), null);
+  // A branch that fails to sample is skipped for the next; a null branch too.
+  assertEquals(
+    sample({ anyOf: [{ type: "string", minLength: 2, maxLength: 1 }, { type: "null" }] }),
+    null,
+  );
+  // Only unsatisfiable branches are skipped: another failure is not hidden.
+  const broken = {
+    get minLength(): number {
+      throw new Error("schema read failed");
+    },
+  };
+  assertThrows(() => sample({ anyOf: [broken, { type: "string" }] }), Error, "schema read failed");
+});
+
+Deno.test("sample() names a type it does not know", () => {
+  assertEquals(unsatisfiable({ type: "date" }).reason, 'unknown type "date"');
+  assertEquals(unsatisfiable({ type: [] }).reason, 'unknown type "never"');
+});
+
+Deno.test("sample() infers the type from the keywords when none is given", () => {
+  const cases: Array<[unknown, unknown]> = [
+    [{ properties: { a: { type: "integer" } }, required: ["a"] }, { a: 0 }],
+    [{ properties: { a: { type: "integer" } } }, {}],
+    [{ required: ["a"] }, { a: "a" }],
+    [{ additionalProperties: false }, {}],
+    [{ additionalProperties: { type: "integer" }, minProperties: 1 }, { key1: 1 }],
+    [{ items: { type: "integer" } }, [0]],
+    [{ prefixItems: [{ const: 1 }, { const: 2 }] }, [1, 2]],
+    [{ minItems: 2 }, ["a", "a"]],
+    [{ minimum: 5 }, 5],
+    [{ maximum: -3 }, -3],
+    [{ multipleOf: 3, exclusiveMinimum: 0 }, 3],
+    [{ multipleOf: 3 }, 0],
+    [{ maxLength: 3 }, "a"],
+  ];
+  for (const [schema, expected] of cases) {
+    assertEquals(sample(schema), expected, JSON.stringify(schema));
+  }
+});
+
+Deno.test("sample() follows $refs with escaped names and refuses dangling ones", () => {
+  assertEquals(
+    sample({
+      $defs: { "a/b": { const: 1 }, "c~d": { const: 2 }, "e f": { const: 3 } },
+      type: "object",
+      properties: {
+        x: { $ref: "#/$defs/a~1b" },
+        y: { $ref: "#/$defs/c~0d" },
+        z: { $ref: "#/$defs/e%20f" },
+      },
+      required: ["x", "y", "z"],
+    }),
+    { x: 1, y: 2, z: 3 },
+  );
+  assertEquals(
+    unsatisfiable({ $ref: "#/$defs/missing" }).reason,
+    "$ref #/$defs/missing points at nothing",
+  );
+  assertEquals(
+    unsatisfiable({ $defs: { n: null }, $ref: "#/$defs/n/x" }).reason,
+    "$ref #/$defs/n/x points at nothing",
+  );
+  // The root passed in resolves the $refs of a part of it.
+  const root = { $defs: { id: { type: "integer", minimum: 9 } } };
+  assertEquals(sample({ $ref: "#/$defs/id" }, root), 9);
+});
+
+Deno.test("sample() fills objects up to minProperties and within maxProperties", () => {
+  const properties = { a: { type: "string" }, b: { type: "integer" }, c: { type: "boolean" } };
+  assertEquals(sample({ type: "object", properties, minProperties: 1 }), { a: "a" });
+  assertEquals(sample({ type: "object", properties, required: ["a"], minProperties: 2 }), {
+    a: "a",
+    b: 0,
+  });
+  assertEquals(sample({ type: "object", properties, required: ["c"], minProperties: 2 }), {
+    c: false,
+    a: "a",
+  });
+  assertEquals(sample({ type: "object", minProperties: 2 }), { key1: "a", key2: "a" });
+  assertEquals(
+    sample({ type: "object", minProperties: 2, additionalProperties: { type: "integer" } }),
+    { key1: 1, key2: 2 },
+  );
+  assertEquals(sample({ type: "object", required: ["z"] }), { z: "a" });
+  assertEquals(sample({ type: "object", required: ["z"], additionalProperties: { const: 1 } }), {
+    z: 1,
+  });
+  assertEquals(sample({ type: "object", properties, required: ["a"], maxProperties: 1 }), {
+    a: "a",
+  });
+
+  const noRoom = unsatisfiable({ type: "object", required: ["z"], additionalProperties: false });
+  assertEquals([noRoom.path, noRoom.reason], [
+    "#/required",
+    '"z" is required but no property schema allows it',
+  ]);
+  assertEquals(
+    unsatisfiable({ type: "object", minProperties: 1, additionalProperties: false }).reason,
+    "minProperties 1 needs more properties than it allows",
+  );
+  assertEquals(
+    unsatisfiable({ type: "object", properties, required: ["a", "b"], maxProperties: 1 }).reason,
+    "maxProperties 1 is below the 2 required properties",
+  );
+  assertEquals(
+    unsatisfiable({
+      type: "object",
+      minProperties: 1,
+      additionalProperties: { type: "string", minLength: 2, maxLength: 1 },
+    }).path,
+    "#/additionalProperties",
+  );
+});
+
+Deno.test("sample() builds arrays from prefixItems, items and their bounds", () => {
+  assertEquals(sample({ type: "array", prefixItems: [{ type: "integer" }, { type: "string" }] }), [
+    0,
+    "b",
+  ]);
+  assertEquals(sample({ type: "array", prefixItems: [{ const: 1 }], items: false }), [1]);
+  assertEquals(sample({ type: "array", items: false }), []);
+  assertEquals(sample({ type: "array" }), ["a"]);
+  assertEquals(sample({ type: "array", items: { type: "boolean" }, minItems: 2 }), [false, true]);
+  assertEquals(sample({ type: "array", items: { type: "string" }, minItems: 3 }), ["a", "b", "c"]);
+  assertEquals(sample({ type: "array", items: { type: "string" }, maxItems: 0 }), []);
+  assertEquals(
+    unsatisfiable({ type: "array", prefixItems: [{ const: 1 }], items: false, minItems: 2 }).reason,
+    "minItems 2 but items is false",
+  );
+  assertEquals(
+    unsatisfiable({ type: "array", minItems: 3, maxItems: 2 }).reason,
+    "minItems 3 is above maxItems 2",
+  );
+  assertEquals(
+    unsatisfiable({ type: "array", prefixItems: [{ type: "string", minLength: 2, maxLength: 0 }] })
+      .path,
+    "#/prefixItems/0",
+  );
+  const notDistinct = unsatisfiable({
+    type: "array",
+    items: { const: "x" },
+    minItems: 2,
+    uniqueItems: true,
+  });
+  assertEquals([notDistinct.path, notDistinct.reason], ["#/items", "cannot make 2 distinct items"]);
+});
+
+Deno.test("sample() escapes property names in the path it reports", () => {
+  const bad = { type: "string", minLength: 2, maxLength: 1 };
+  assertEquals(
+    unsatisfiable({ type: "object", properties: { "a/b": bad }, required: ["a/b"] }).path,
+    "#/properties/a~1b",
+  );
+  assertEquals(
+    unsatisfiable({ type: "object", properties: { "a~b": bad }, required: ["a~b"] }).path,
+    "#/properties/a~0b",
+  );
+});
+
+Deno.test("sample() picks strings that fit formats, lengths and patterns", async (t) => {
+  await t.step("a format's candidates are held to the length too", () => {
+    assertEquals(sample({ type: "string", format: "uri", maxLength: 19 }), "https://example.com");
+    assertEquals(
+      unsatisfiable({ type: "string", format: "email", minLength: 20 }).reason,
+      'no "email" string fits length 20..Infinity',
+    );
+    assertEquals(
+      unsatisfiable({ type: "string", format: "email", maxLength: 5 }).reason,
+      'no "email" string fits length 0..5',
+    );
+    assertEquals(sample({ type: "string", format: "color" }), "a");
+  });
+  await t.step("keywords of the wrong type are ignored", () => {
+    assertEquals(sample({ type: "string", format: ["email"], pattern: 5 }), "a");
+  });
+  await t.step("the plain candidates cover common shapes before a pattern is parsed", () => {
+    // Each pattern has a group or a dot, which the pattern parser does not
+    // handle, so the candidate list alone must supply the string.
+    const cases: Array<[string, string]> = [
+      ["^(a)$", "a"],
+      ["^ex.mple$", "example"],
+      ["^[A-Z].?$", "A"],
+      ["^\\d.?$", "0"],
+      ["^[a-z]\\d.?$", "a1"],
+      ["^(aa)+$", "aa"],
+      ["^a.b$", "a-b"],
+      ["^a[_.]b$", "a_b"],
+      ["^a\\.b.?$", "a.b"],
+      ["^[^a-zA-Z0-9]*$", ""],
+    ];
+    for (const [pattern, expected] of cases) {
+      // The second item, whose own letter ("b") fits none of them.
+      assertEquals(
+        sample({ type: "array", items: { type: "string", pattern }, minItems: 2 }),
+        [expected, expected],
+        pattern,
+      );
+    }
+  });
+  await t.step("a candidate is cut to maxLength to fit a pattern", () => {
+    assertEquals(sample({ type: "string", pattern: "^ex", maxLength: 3 }), "exa");
+    assertEquals(sample({ type: "string", pattern: "^ex", minLength: 8 }), "examplea");
+  });
+  await t.step("simple patterns are parsed when no candidate fits", () => {
+    const cases: Array<[string, string]> = [
+      ["^[e-z]+a", "example"],
+      ["^[b-z]+\\d*$", "b"],
+      ["x\\d\\d", "x00"],
+      ["^\\d\\$", "0$"],
+      ["^x\\dz", "x0z"],
+      // A real bug: an escaped backslash before the end anchor read as an escaped `$`.
+      ["^C:\\\\$", "C:\\"],
+      ["^\\w\\s\\d$", "a 0"],
+      ["^\\d\\.\\d\\d$", "0.00"],
+      ["^\\][0-9]{2}$", "]00"],
+      ["^[\\dA-F]{4}$", "0000"],
+      ["^[\\w-]{5}$", "wwwww"],
+      ["^[A-Z]+\\d$", "A0"],
+      ["^x\\d*y$", "xy"],
+      ["^x\\d?y$", "xy"],
+      ["^x\\d{10}$", "x0000000000"],
+      ["^x\\d{2,10}$", "x00"],
+      ["^x\\d{2,}$", "x00"],
+      ["^\\p{L}+$", "a"],
+    ];
+    for (const [pattern, expected] of cases) {
+      assertEquals(sample({ type: "string", pattern }), expected, pattern);
+    }
+  });
+  await t.step("a pattern beyond the simple subset is refused, not guessed", () => {
+    for (
+      const pattern of ["^\\D{5,}\\d$", "^[^a-z]{3}$", "^\\d.\\d{3}$", "^a{,3}$", "^(ab)$"]
+    ) {
+      const error = unsatisfiable({ type: "string", pattern });
+      assertEquals(
+        error.reason,
+        `cannot generate a string matching pattern ${
+          JSON.stringify(pattern)
+        } within length 0..Infinity; give the tool a simpler schema or script the call`,
+      );
+    }
+    assertStringIncludes(
+      unsatisfiable({ type: "string", format: "email", pattern: "^x\\d.$" }).reason,
+      'matching pattern "^x\\\\d.$" with format "email" within length 0..Infinity',
+    );
+  });
+  await t.step("an invalid regular expression is named at its path", () => {
+    const error = unsatisfiable({ type: "string", pattern: "((" });
+    assertEquals([error.path, error.reason], [
+      "#/pattern",
+      '"((" is not a valid regular expression',
+    ]);
+  });
+});
+
+Deno.test("sample() picks numbers within every kind of bound", () => {
+  const cases: Array<[Record<string, unknown>, number]> = [
+    // An exclusive bound below the inclusive one does not loosen it.
+    [{ type: "number", minimum: 5, exclusiveMinimum: 3 }, 5],
+    [{ type: "integer", minimum: 3, exclusiveMinimum: 3 }, 4],
+    [{ type: "integer", minimum: 0, exclusiveMinimum: true }, 1], // draft 4
+    [{ type: "integer", maximum: -5, exclusiveMaximum: -3 }, -5],
+    [{ type: "integer", maximum: -3, exclusiveMaximum: -3 }, -4],
+    [{ type: "integer", maximum: 0, exclusiveMaximum: true }, -1], // draft 4
+    [{ type: "integer", minimum: 2, maximum: 5, exclusiveMaximum: true }, 2],
+    [{ type: "integer", exclusiveMaximum: -2 }, -3],
+    [{ type: "number", exclusiveMinimum: -1, exclusiveMaximum: -0.5 }, -0.75],
+    [{ type: "number", minimum: -1, exclusiveMaximum: -0.5 }, -1],
+    [{ type: "number", exclusiveMinimum: 0, maximum: 1 }, 0.5],
+    [{ type: "number", exclusiveMinimum: 1, maximum: 2 }, 1.5],
+    [{ type: "number", minimum: 1.2345 }, 1.2345],
+    [{ type: "number", exclusiveMinimum: 0, maximum: 0.001 }, 0.0005],
+    // multipleOf: the nearest multiple inside the bounds, without float noise.
+    [{ type: "number", multipleOf: 5, exclusiveMinimum: 10 }, 15],
+    [{ type: "integer", multipleOf: 5, maximum: -3 }, -5],
+    [{ type: "integer", multipleOf: 5, exclusiveMaximum: -5 }, -10],
+    [{ type: "integer", multipleOf: 0.5, minimum: 0.2 }, 1],
+    [{ type: "number", multipleOf: 0.1, minimum: 0.25 }, 0.3],
+    [{ type: "number", multipleOf: 0.0001, minimum: 0.00025 }, 0.0003],
+    // A multipleOf that is not a positive number is ignored.
+    [{ type: "integer", multipleOf: -3, minimum: 1 }, 1],
+    [{ type: "integer", multipleOf: "5", minimum: 1 }, 1],
+    [{ type: "integer", multipleOf: 0, minimum: 1 }, 1],
+  ];
+  for (const [schema, expected] of cases) {
+    assertEquals(sample(schema), expected, JSON.stringify(schema));
+  }
+  // The items of an array vary (0, 1, 2, …) where the bounds allow, else
+  // fall back to zero before the edges.
+  assertEquals(sample({ type: "array", items: { type: "integer" }, minItems: 3 }), [0, 1, 2]);
+  assertEquals(
+    sample({ type: "array", items: { type: "number", minimum: -10, maximum: 0.5 }, minItems: 2 }),
+    [0, 0],
+  );
+});
+
+Deno.test("sample() says which numbers it could not find", () => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ type: "integer", minimum: 10, maximum: 5 }, "no integer is >= 10 and <= 5"],
+    [{ type: "number", exclusiveMinimum: 5, exclusiveMaximum: 5 }, "no number is > 5 and < 5"],
+    [
+      { type: "integer", multipleOf: 7, minimum: 1, maximum: 6 },
+      "no integer is >= 1 and <= 6 and a multiple of 7",
+    ],
+    [{ type: "integer", minimum: 0.2, maximum: 0.8 }, "no integer is >= 0.2 and <= 0.8"],
+  ];
+  for (const [schema, reason] of cases) assertEquals(unsatisfiable(schema).reason, reason);
 });
