@@ -71,7 +71,7 @@ export function vectorStoreContract(
       const v = await make();
       await fill(v);
       const [hit] = await v.query(s, CERTS, { k: 1 });
-      check.equal(hit.payload, { doc: "runbook" }, "the payload of the hit");
+      check.equal(hit?.payload, { doc: "runbook" }, "the payload of the hit");
       (hit.payload as Record<string, string>).doc = "changed";
       const [again] = await v.query(s, CERTS, { k: 1 });
       check.equal(again.payload, { doc: "runbook" }, "the payload after mutating a returned one");
