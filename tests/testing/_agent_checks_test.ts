@@ -127,6 +127,8 @@ Deno.test("assertCalledTool() compares args deeply, ignoring undefined keys", ()
   assertFalse(passes({ a: 1, b: 2 }, { a: 1, b: 3 }));
   assertFalse(passes({ a: 1, b: 2 }, { a: 1 }));
   assertFalse(passes({ a: 1 }, { a: 1, b: 2 }));
+  // Only an object is taken for an asymmetric matcher; a function is compared as itself.
+  assertFalse(passes({ a: 1 }, Object.assign(() => {}, { asymmetricMatch: () => true })));
 });
 
 Deno.test("a failure on a subject with no transcript ends with its calls", () => {
@@ -199,6 +201,7 @@ Deno.test("assertSpent() reads an amount exactly, with a $ in front and spaces a
   const spending = (amount: string) => ({ spent: () => amount });
   assertSpent(spending("12.5"), " $12.50 ");
   assertSpent(spending("1"), "1");
+  assertSpent(spending("1.000000"), "1");
   assertSpent(spending("0.1"), "0.10000000");
   assertSpent(spending("0.1"), 0.1);
   // More than six decimals never rounds to a match.

@@ -128,6 +128,11 @@ Deno.test("kvStoreContract() catches a store that answers null for a missing key
       return (await super.get(scope, key)) ?? null;
     }
   }
+  const found = await violations("KVStore", kvStoreContract(() => new NullForMissing()));
+  assertEquals(
+    found[MISSING],
+    `KVStore contract, case "${MISSING}": get(missing): expected undefined, got null`,
+  );
   await fails(() => new NullForMissing(), {
     [MISSING]: "get(missing)",
     [DELETE]: "get(k) after delete",
@@ -250,5 +255,30 @@ Deno.test("kvStoreContract() catches each way of mixing up tenants", async () =>
   await fails(() => new DeletesAnyTenant(), { [TENANTS]: "org8 deleting org7's key" });
   await fails(() => new WritesEveryTenant(), {
     [TENANTS]: "org7's key after org8 wrote its own",
+  });
+});
+
+Deno.test("kvStoreContract() compares values whatever the order of their keys", async () => {
+  // Like a JSON column that stores an object's keys in its own order.
+  const reordered = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(reordered);
+    if (!value || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)]));
+  };
+  class Reordering extends MapKV {
+    protected override write(value: unknown): unknown {
+      return reordered(value);
+    }
+  }
+  assertEquals(await violations("KVStore", kvStoreContract(() => new Reordering())), {});
+  // The order still does not hide a difference: a list is not an object with its indexes.
+  class ListAsObject extends MapKV {
+    protected override write(value: unknown): unknown {
+      return JSON.parse(JSON.stringify(value, (_k, v) => Array.isArray(v) ? { ...v } : v));
+    }
+  }
+  await fails(() => new ListAsObject(), {
+    [EQUAL]: "get(k)",
+    [COPIES]: "get(k) after mutating the written object",
   });
 });
