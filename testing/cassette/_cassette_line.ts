@@ -72,7 +72,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 // The common line, checked without zod (a long cassette opens in
 // microseconds); anything else goes to zod, which explains what is wrong.
 function plainLine(value: unknown): z.infer<typeof lineSchema> | undefined {
-  if (!isObject(value) || value.fault !== undefined) return undefined;
+  if (!isObject(value)) return undefined;
+  // A line with a fault (or any other key) is left to zod.
   for (const key in value) if (key !== "request" && key !== "turn") return undefined;
   const r = value.request;
   if (!isObject(r) || typeof r.model !== "string" || !Array.isArray(r.messages)) return undefined;
@@ -162,10 +163,9 @@ export function faultOf(error: unknown, phase: Fault["phase"]): Fault | undefine
       : "ProviderError",
     phase: error.phase === "mid_stream" ? "mid_stream" : phase,
     retryable: error.retryable,
-    ...(error instanceof RateLimitError && error.retryAfterMs !== undefined
-      ? { retryAfterMs: error.retryAfterMs }
-      : {}),
-    ...(typeof status === "number" ? { status } : {}),
+    // An undefined field is not written: the fault goes out through JSON.stringify.
+    retryAfterMs: error instanceof RateLimitError ? error.retryAfterMs : undefined,
+    status: typeof status === "number" ? status : undefined,
   };
 }
 
@@ -180,28 +180,41 @@ export function recordedCall(request: ChatRequest): RecordedCall {
   return call;
 }
 
+/** Where a live request first differs from its recording. */
+export interface Difference {
+  /** The path of the field (`"messages[1].content"`). */
+  readonly field: string;
+  /** The recorded value there. */
+  readonly recorded: unknown;
+  /** The live value there. */
+  readonly actual: unknown;
+}
+
 /**
  * The first field where `actual` (a live request) differs from `recorded`
- * (parsed JSON), as a path, or `undefined` when they match. An `undefined`
- * property counts as absent; strings are compared after `mask`, which the
- * recording went through.
+ * (parsed JSON), with both values there, or `undefined` when they match. An
+ * `undefined` property counts as absent; strings are compared after `mask`,
+ * which the recording went through. The values travel with the path because
+ * a key may hold a dot or a bracket, which a path cannot be walked back by.
  */
 export function firstDifference(
   recorded: unknown,
   actual: unknown,
   mask: (s: string) => string,
   path = "",
-): string | undefined {
+): Difference | undefined {
   if (recorded === actual) return undefined;
   if (typeof actual === "string") {
-    return typeof recorded === "string" && mask(actual) === recorded ? undefined : path;
+    return mask(actual) === recorded ? undefined : { field: path, recorded, actual };
   }
   if (
     recorded === null || actual === null || typeof recorded !== "object" ||
     typeof actual !== "object"
-  ) return path;
+  ) return { field: path, recorded, actual };
   if (Array.isArray(recorded) || Array.isArray(actual)) {
-    if (!Array.isArray(recorded) || !Array.isArray(actual)) return path;
+    if (!Array.isArray(recorded) || !Array.isArray(actual)) {
+      return { field: path, recorded, actual };
+    }
     const n = Math.max(recorded.length, actual.length);
     for (let i = 0; i < n; i++) {
       const d = firstDifference(recorded[i], actual[i], mask, `${path}[${i}]`);
@@ -211,23 +224,16 @@ export function firstDifference(
   }
   const r = recorded as Record<string, unknown>;
   const a = actual as Record<string, unknown>;
+  // A recorded value is never undefined (it is JSON), so an undefined key
+  // matches only where the recording lacks it, and differs where it has it.
   for (const key in a) {
-    if (a[key] === undefined && !(key in r)) continue;
     const d = firstDifference(r[key], a[key], mask, path ? `${path}.${key}` : key);
     if (d !== undefined) return d;
   }
   for (const key in r) {
-    if (!(key in a) || a[key] === undefined) return path ? `${path}.${key}` : key;
+    if (!(key in a)) {
+      return { field: path ? `${path}.${key}` : key, recorded: r[key], actual: a[key] };
+    }
   }
   return undefined;
-}
-
-/** The value at a path made by {@linkcode firstDifference}. */
-export function valueAt(value: unknown, path: string): unknown {
-  let v = value;
-  for (const part of path.match(/[^.[\]]+/g) ?? []) {
-    if (v === null || typeof v !== "object") return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
 }

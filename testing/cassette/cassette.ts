@@ -24,7 +24,6 @@ import {
   parseCassette,
   recordedCall,
   replayTurn,
-  valueAt,
 } from "./_cassette_line.ts";
 import { CassetteMismatch } from "./cassette_mismatch.ts";
 
@@ -265,17 +264,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
       );
     }
     const actual = recordedCall(request);
-    const field = firstDifference(line.request, actual, this.#mask);
-    if (field !== undefined) {
-      throw this.#harness(
-        new CassetteMismatch(
-          this.path,
-          n,
-          field,
-          valueAt(line.request, field),
-          valueAt(actual, field),
-        ),
-      );
+    const d = firstDifference(line.request, actual, this.#mask);
+    if (d !== undefined) {
+      throw this.#harness(new CassetteMismatch(this.path, n, d.field, d.recorded, d.actual));
     }
   }
 

@@ -1,0 +1,47 @@
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { HarnessError } from "@agentkit/testing/runtime";
+import { CassetteMismatch } from "@agentkit/testing/testing";
+
+Deno.test("CassetteMismatch shows both values as JSON, nothing for an absent one", () => {
+  const e = new CassetteMismatch("a.jsonl", 3, "settings", { temperature: 0.2 }, undefined);
+  assert(e instanceof HarnessError);
+  assertEquals([e.path, e.request, e.field], ["a.jsonl", 3, "settings"]);
+  assertEquals([e.recorded, e.actual], [{ temperature: 0.2 }, undefined]);
+  assertStringIncludes(
+    e.message,
+    'Cassette a.jsonl: request 3 differs from the recording at settings: recorded {"temperature":0.2}, got nothing.',
+  );
+  assertStringIncludes(e.message, "delete a.jsonl and run the test once");
+});
+
+Deno.test("CassetteMismatch without a field speaks of the whole request", () => {
+  const e = new CassetteMismatch("a.jsonl", 1, "", 1, 2);
+  assertStringIncludes(e.message, "differs from the recording at the request: recorded 1, got 2");
+});
+
+Deno.test("CassetteMismatch shortens a long value to 200 characters and shows a symbol", () => {
+  const long = "x".repeat(250);
+  const e = new CassetteMismatch("a.jsonl", 1, "messages[0].content", long, Symbol("tool"));
+  assertStringIncludes(e.message, `recorded "${"x".repeat(199)}…, got Symbol(tool).`);
+  const exact = "y".repeat(198); // 200 characters once quoted: shown whole
+  const whole = new CassetteMismatch("a.jsonl", 1, "model", exact, "z");
+  assertStringIncludes(whole.message, `recorded "${exact}", got "z".`);
+  const over = "y".repeat(199); // 201 characters once quoted
+  const cut = new CassetteMismatch("a.jsonl", 1, "model", over, "z");
+  assertStringIncludes(cut.message, `recorded "${over}…, got "z".`);
+});
+
+Deno.test("CassetteMismatch takes a sentence of its own in place of the difference", () => {
+  const e = new CassetteMismatch(
+    "a.jsonl",
+    2,
+    "",
+    undefined,
+    undefined,
+    "request 2 has no recording",
+  );
+  assertEquals(
+    e.message.split(". If")[0],
+    "Cassette a.jsonl: request 2 has no recording",
+  );
+});
