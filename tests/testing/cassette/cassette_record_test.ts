@@ -307,6 +307,18 @@ Deno.test("cassette() records streams: one chunk as content, failures with their
       const replayed = await drain(cassette(path).stream(ask("go")));
       assertEquals(replayed.map((e) => e.type), ["message_start", "text_delta", "error"]);
     });
+    await t.step("a throw after the answer ended adds no second line", async () => {
+      const path = `${dir}/after.jsonl`;
+      const usage = { inputTokens: 1, outputTokens: 1 };
+      const upstream = streaming([
+        { type: "message_start", messageId: "m" },
+        { type: "text_delta", messageId: "m", content: "done" },
+        { type: "message_end", messageId: "m", finishReason: "stop", usage },
+      ], new ProviderError("socket closed late"));
+      const rec = cassette(path, { upstream });
+      await assertRejects(() => drain(rec.stream(ask("go"))), ProviderError, "late");
+      assertEquals(lines(path).map((l) => l.turn), [{ content: "done", usage }]);
+    });
     await t.step("a bug thrown mid-stream is not recorded", async () => {
       const path = `${dir}/bug.jsonl`;
       const upstream = streaming([
