@@ -2,6 +2,7 @@
 // a Deno.FsFile, so Deno's resource sanitizer reports a session a test forgot
 // to close (node:fs handles are plain fds it does not track); elsewhere it is
 // a node:fs/promises FileHandle.
+import { constants } from "node:fs";
 import { type FileHandle, open, readFile } from "node:fs/promises";
 
 /** An open append handle. */
@@ -37,19 +38,12 @@ const encoder = new TextEncoder();
  */
 export async function openAppend(path: string, mode: "create" | "append"): Promise<AppendFile> {
   if (typeof deno?.open === "function") {
-    let file: DenoFile;
-    try {
-      file = await deno.open(path, {
-        write: true,
-        append: true,
-        ...(mode === "create" ? { createNew: true } : { create: false }),
-      });
-    } catch (error) {
-      if ((error as Error)?.name === "AlreadyExists") {
-        Object.defineProperty(error, "code", { value: "EEXIST", configurable: true });
-      }
-      throw error;
-    }
+    // Deno's file errors carry node's code (EEXIST for a file that exists).
+    const file: DenoFile = await deno.open(path, {
+      write: true,
+      append: true,
+      ...(mode === "create" ? { createNew: true } : { create: false }),
+    });
     return {
       async write(text) {
         const bytes = encoder.encode(text);
@@ -59,7 +53,11 @@ export async function openAppend(path: string, mode: "create" | "append"): Promi
       close: () => Promise.resolve(file.close()),
     };
   }
-  const handle: FileHandle = await open(path, mode === "create" ? "wx" : "a");
+  // "a" would create a missing file; an existing one is opened by flags.
+  const handle: FileHandle = await open(
+    path,
+    mode === "create" ? "wx" : constants.O_WRONLY | constants.O_APPEND,
+  );
   return {
     async write(text) {
       await handle.write(text);

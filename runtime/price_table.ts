@@ -155,11 +155,10 @@ function toUnitPrice(model: string, p: ModelPrice): UnitPrice {
   checkOptions(`PriceTable: the price of "${model}"`, p, PRICE, {
     required: ["inputPerMTok", "outputPerMTok"],
   });
-  const input = toUnits(p.inputPerMTok, `the input price of "${model}"`);
-  const output = toUnits(p.outputPerMTok, `the output price of "${model}"`);
-  const cached = p.cachedInputPerMTok === undefined
-    ? input
-    : toUnits(p.cachedInputPerMTok, `the cached input price of "${model}"`);
+  // The check above refuses every amount toUnits() would, naming the model.
+  const input = toUnits(p.inputPerMTok);
+  const output = toUnits(p.outputPerMTok);
+  const cached = p.cachedInputPerMTok === undefined ? input : toUnits(p.cachedInputPerMTok);
   const safe = (x: bigint) => x <= BigInt(Number.MAX_SAFE_INTEGER);
   return safe(input) && safe(output) && safe(cached)
     ? { input, output, cached, small: [Number(input), Number(output), Number(cached)] }

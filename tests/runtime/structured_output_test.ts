@@ -1,6 +1,19 @@
-import { assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import { z } from "zod";
-import { Agent, InvalidOutput, ReActCognition } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  InvalidOutput,
+  prepareOutput,
+  ReActCognition,
+  reflection,
+} from "@agentkit/testing/runtime";
 import { FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
 
 const Verdict = z.object({
@@ -112,4 +125,91 @@ Deno.test("an agent without output has no data", async () => {
     makeTestCtx({ llm: new FakeLLM("hello") }),
   );
   assertEquals([result.output, result.data], ["hello", undefined]);
+});
+
+Deno.test("prepareOutput() refuses what is not a zod schema, saying what it got", () => {
+  assertThrows(
+    () => prepareOutput(null as never, "a"),
+    TypeError,
+    'Cannot build agent "a": output must be a zod schema (z.object({...})), got null',
+  );
+  assertThrows(() => prepareOutput("json" as never, "a"), TypeError, "got string");
+  assertThrows(() => prepareOutput({} as never, "a"), TypeError, "got object");
+});
+
+Deno.test("prepareOutput() keeps zod's reason when the schema has no JSON Schema form", () => {
+  const e = assertThrows(() => prepareOutput(z.object({ at: z.date() }), "a"), TypeError);
+  assertInstanceOf(e.cause, Error);
+  assertStringIncludes(e.message, (e.cause as Error).message);
+});
+
+Deno.test("prepareOutput(): the schema name is the agent's name, made safe", () => {
+  assertEquals(prepareOutput(Verdict, "triage").name, "triage");
+  assertEquals(prepareOutput(Verdict, "my agent: v2").name, "my_agent__v2");
+  assertEquals(prepareOutput(Verdict, "a-b_c").name, "a-b_c");
+  assertEquals(prepareOutput(Verdict, "x".repeat(70)).name, "x".repeat(64));
+  assertEquals(prepareOutput(Verdict, "").name, "output");
+  assertEquals(prepareOutput(Verdict, "a").jsonSchema.type, "object");
+});
+
+Deno.test("prepareOutput().check(): JSON, fenced or not, then the schema", async (t) => {
+  const { check } = prepareOutput(Verdict, "a");
+  const ok = { ok: true, data: { cause: "dns", severity: 2 } };
+  const json = '{"cause":"dns","severity":2}';
+  const notJson = (raw: string) => {
+    const r = check(raw);
+    if (r.ok) throw new Error(`${raw} passed`);
+    assertEquals([r.issues[0].code, r.issues[0].path], ["invalid_json", []]);
+    assert(r.issues[0].message.startsWith("not JSON ("), r.issues[0].message);
+  };
+  await t.step("bare JSON", () => assertEquals(check(json), ok));
+  await t.step("a json fence", () => assertEquals(check("```json\n" + json + "\n```"), ok));
+  await t.step(
+    "a fence without a language",
+    () => assertEquals(check("```\n" + json + "\n```"), ok),
+  );
+  await t.step("a fence with spaces around it", () => {
+    assertEquals(check("\n  ```json  \n" + json + "\n```  \n"), ok);
+  });
+  await t.step("a fence closed on the JSON's last line", () => {
+    assertEquals(check("```json\n" + json + "```"), ok);
+  });
+  await t.step("JSON over several lines in a fence", () => {
+    assertEquals(check('```json\n{\n  "cause": "dns",\n  "severity": 2\n}\n```'), ok);
+  });
+  await t.step("prose before or after a fence is not JSON", () => {
+    notJson("Here it is:\n```json\n" + json + "\n```");
+    notJson("```json\n" + json + "\n```\nHope that helps");
+  });
+  await t.step("valid JSON that misses the schema", () => {
+    const r = check('{"cause":"moon","severity":2}');
+    if (r.ok) throw new Error("an unknown cause passed");
+    assertEquals(r.issues.map((i) => i.path), [["cause"]]);
+  });
+});
+
+Deno.test("reflection() shows the model each issue, by path", () => {
+  const text = reflection([
+    { path: [], code: "invalid_json", message: "not JSON" },
+    { path: ["items", 0], code: "invalid_type", message: "expected number" },
+  ]);
+  assertStringIncludes(text, "(root): not JSON; items.0: expected number.");
+  assert(text.startsWith("Your answer does not match the required JSON schema: "), text);
+});
+
+Deno.test("InvalidOutput: named, with the agent, the raw answer and a preview of it", () => {
+  const issues = [{ path: ["severity"], code: "too_big", message: "too big" }];
+  const e = new InvalidOutput("triage", '{"severity":9}', issues, 2);
+  assertEquals([e.name, e.agent, e.raw, e.issues], [
+    "InvalidOutput",
+    "triage",
+    '{"severity":9}',
+    issues,
+  ]);
+  assertStringIncludes(e.message, "after 2 attempt(s): severity: too big");
+  assertStringIncludes(e.message, 'the answer was "{\\"severity\\":9}"');
+  const exactly = new InvalidOutput("a", "x".repeat(200), issues, 1).message;
+  assertStringIncludes(exactly, `the answer was "${"x".repeat(200)}".`);
+  const longer = new InvalidOutput("a", "y".repeat(201), issues, 1).message;
+  assertStringIncludes(longer, `the answer was "${"y".repeat(200)}...".`);
 });

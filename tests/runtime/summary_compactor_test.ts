@@ -208,3 +208,134 @@ Deno.test("SummaryCompactor validates its options when built", () => {
     'unknown option "keep"',
   );
 });
+
+// The extract's budget, made exact: every dropped message weighs 1,000
+// estimated tokens and the recent one none, so with maxTokens 500 the extract
+// has room for 4 * 496 - SUMMARY_PREFIX.length - 1 = 1,947 characters.
+const ROOM = 4 * 496 - SUMMARY_PREFIX.length - 1;
+const weighed = () =>
+  new SummaryCompactor({
+    maxTokens: 500,
+    keepRecent: 1,
+    estimate: (m) => m.content === "recent" ? 0 : 1_000,
+  });
+/** A dropped user message whose extract line is `length` characters long. */
+const lineOf = (length: number): Message => ({
+  role: "user",
+  content: length >= 168 ? "x".repeat(200) : "y".repeat(length - "- user: ".length),
+});
+const extractOf = async (lengths: number[]): Promise<string[]> => {
+  const messages = [...lengths.map(lineOf), { role: "user" as const, content: "recent" }];
+  const out = await weighed().compact(messages, new FakeCtx());
+  assertEquals(out.at(-1)?.content, "recent");
+  return out[0].content.split("\n").slice(1);
+};
+
+Deno.test("SummaryCompactor's extract keeps every line when they fit the room exactly", async () => {
+  assertEquals(ROOM, 1_947);
+  // Eleven full lines (168 characters) and one of 88, a newline between each: 1,947.
+  const fits = await extractOf([...Array(11).fill(168), 88]);
+  assertEquals(fits.map((l) => l.length), [...Array(11).fill(168), 88]);
+  // One character more and the middle is elided.
+  const over = await extractOf([...Array(11).fill(168), 89]);
+  assertEquals(over[1], "- (1 more)");
+  assertEquals(over.length, 12);
+});
+
+Deno.test("SummaryCompactor's extract fills what is left after the task with the latest lines", async () => {
+  // Room after the first line and the "(13 more)" line: 1,947 - 169 - 12 = 1,766,
+  // which ten full lines (1,690) and one line of 75 (+ its newline) fill exactly.
+  const exact = await extractOf([168, 168, 75, ...Array(10).fill(168)]);
+  assertEquals(exact.map((l) => l.length), [168, "- (1 more)".length, 75, ...Array(10).fill(168)]);
+  assertEquals(exact[1], "- (1 more)");
+  // A line of 76 no longer fits: two lines are elided.
+  const over = await extractOf([168, 168, 76, ...Array(10).fill(168)]);
+  assertEquals(over[1], "- (2 more)");
+  assertEquals(over.length, 12);
+});
+
+Deno.test("SummaryCompactor's extract shows tool calls and squeezes whitespace", async () => {
+  const messages: Message[] = [
+    { role: "user", content: "  check\n\nthe   host  " },
+    {
+      role: "assistant",
+      content: "looking",
+      toolCalls: [toolCall("c1", "lookup", { host: "a" }), {
+        id: "c2",
+        name: "ping",
+        args: {},
+        rawArgs: "{bad json",
+      }],
+    },
+    { role: "assistant", content: "", toolCalls: [toolCall("c3", "ping", {})] },
+    { role: "tool", content: "z".repeat(160), toolCallId: "c3" },
+    { role: "user", content: "recent" },
+  ];
+  const out = await weighed().compact(messages, new FakeCtx());
+  assertEquals(out[0].content.split("\n").slice(1), [
+    "- user: check the host",
+    '- assistant: looking [called lookup({"host":"a"}), ping({bad json)]',
+    "- assistant: [called ping({})]",
+    `- tool: ${"z".repeat(160)}`,
+  ]);
+});
+
+Deno.test("SummaryCompactor: a transcript with nothing to drop comes back as is", async (t) => {
+  await t.step("only system prompts", async () => {
+    const ctx = new FakeCtx();
+    const systems: Message[] = [
+      { role: "system", content: "a".repeat(100) },
+      { role: "system", content: "b".repeat(100) },
+    ];
+    const out = await new SummaryCompactor({ maxTokens: 10 }).compact(systems, ctx);
+    assertEquals(out, systems);
+    assertEquals(ctx.spans.length, 0);
+  });
+  await t.step("everything is recent", async () => {
+    const ctx = new FakeCtx();
+    const out = await new SummaryCompactor({ maxTokens: 10, keepRecent: 20 }).compact(
+      conversation(3),
+      ctx,
+    );
+    assertEquals(out, conversation(3));
+    assertEquals(ctx.spans.length, 0);
+  });
+  await t.step("keepRecent: 0 summarises every turn", async () => {
+    let dropped: readonly Message[] = [];
+    const out = await new SummaryCompactor({
+      maxTokens: 10,
+      keepRecent: 0,
+      summarise: (d) => {
+        dropped = d;
+        return "all of it";
+      },
+    }).compact(conversation(2), new FakeCtx());
+    assertEquals(out, [conversation(2)[0], {
+      role: "system",
+      content: `${SUMMARY_PREFIX}\nall of it`,
+    }]);
+    assertEquals(dropped, conversation(2).slice(1));
+  });
+});
+
+Deno.test("SummaryCompactor.compact() traces one internal compact span, ended", async () => {
+  const ctx = new FakeCtx();
+  await new SummaryCompactor({ maxTokens: 40, keepRecent: 2 }).compact(conversation(4), ctx);
+  assertEquals(ctx.spans.map((s) => [s.name, s.kind, s.ended]), [["compact", "internal", true]]);
+});
+
+Deno.test("SummaryCompactor: NoInvoker names the compactor; options are checked by name", async () => {
+  const compactor = new SummaryCompactor({ maxTokens: 30, keepRecent: 2, model: "fake-model" });
+  const e = await assertRejects(() => compactor.compact(conversation(3), new FakeCtx()), NoInvoker);
+  assert(e.message.includes('"SummaryCompactor"'), e.message);
+  assertThrows(
+    () => new SummaryCompactor({ maxTokens: 1.5 }),
+    RangeError,
+    'new SummaryCompactor(): option "maxTokens"',
+  );
+  assertThrows(
+    () => new SummaryCompactor({ maxTokens: 9, summarize: () => "" } as never),
+    TypeError,
+    'the option is spelled "summarise"',
+  );
+});
