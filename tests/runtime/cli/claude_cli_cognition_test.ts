@@ -1,5 +1,12 @@
-import { assert, assertEquals, assertInstanceOf, assertRejects, assertThrows } from "@std/assert";
-import type { ErrorEvent, StreamEvent } from "@agentkit/testing/ports";
+import {
+  assert,
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
+import type { ErrorEvent, SpawnPort, StreamEvent } from "@agentkit/testing/ports";
 import {
   Agent,
   Budget,
@@ -489,4 +496,611 @@ Deno.test("new ClaudeCliCognition() validates its options when built", async (t)
       "args[0] must be a string, got 1",
     );
   });
+});
+
+// Raw claude stream-json lines, for the shapes claudeTurn() never writes.
+const initLine = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    type: "system",
+    subtype: "init",
+    session_id: "s-1",
+    model: "claude-x",
+    cwd: "/w",
+    tools: ["Bash"],
+    ...extra,
+  });
+const assistantLine = (message: unknown) => JSON.stringify({ type: "assistant", message });
+const userLine = (message: unknown) => JSON.stringify({ type: "user", message });
+const resultLine = (fields: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    result: "done",
+    session_id: "s-1",
+    num_turns: 1,
+    duration_ms: 5,
+    total_cost_usd: 0.01,
+    usage: { input_tokens: 10, output_tokens: 1 },
+    ...fields,
+  });
+Deno.test("ClaudeCliCognition is named claude-cli and runs claude unless told otherwise", () => {
+  const claude = new ClaudeCliCognition({ spawn: FakeClaudeCli.script(["x"]) });
+  assertEquals([claude.name, claude.binary, claude.model], ["claude-cli", "claude", undefined]);
+  const err = assertThrows(() => new ClaudeCliCognition({ spawn: 42 as never }), TypeError);
+  assertEquals(err.message.startsWith("new ClaudeCliCognition() needs spawn"), true);
+});
+
+Deno.test("ClaudeCliCognition spawns plain stream-json flags when no model, system prompt or args are given", async () => {
+  using cli = FakeClaudeCli.script(["ok"]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const observer = new CollectingObserver();
+  await agentOn(claude).run("go", makeTestCtx({ observer }));
+  const argv = [
+    "claude",
+    "-p",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--input-format",
+    "stream-json",
+  ];
+  assertEquals(cli.argv(0), argv);
+  assertEquals(ofKind(observer, "cli.spawn").map((o) => [o.text, o.payload]), [
+    [argv.join(" "), { argv }],
+  ]);
+});
+
+Deno.test("ClaudeCliCognition observes init, other system lines, each tool use and result, and the result", async () => {
+  using cli = FakeClaudeCli.script([{
+    lines: [
+      initLine(),
+      JSON.stringify({ type: "system", subtype: "compact_boundary", trigger: "auto" }),
+      assistantLine({
+        id: "m1",
+        content: [{ type: "tool_use", id: "tu1", name: "Bash", input: { command: "ls" } }],
+      }),
+      userLine({
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "tu1", content: "a.ts", is_error: false }],
+      }),
+      resultLine({ result: "Listed." }),
+    ],
+  }]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const observer = new CollectingObserver();
+  await agentOn(claude).run("go", makeTestCtx({ observer }));
+  const seen = observer.items.filter((o) => o.kind !== "cli.spawn").map((o) => [
+    o.kind,
+    o.text,
+    o.payload,
+  ]);
+  assertEquals(seen, [
+    ["cli.init", "claude session s-1", {
+      sessionId: "s-1",
+      model: "claude-x",
+      cwd: "/w",
+      tools: ["Bash"],
+    }],
+    ["cli.system", "claude system compact_boundary", {
+      type: "system",
+      subtype: "compact_boundary",
+      trigger: "auto",
+    }],
+    ["cli.tool_use", "claude used Bash", { id: "tu1", name: "Bash", args: { command: "ls" } }],
+    ["cli.tool_result", "claude tool result for tu1", {
+      toolCallId: "tu1",
+      content: "a.ts",
+      isError: false,
+    }],
+    ["cli.result", "claude turn ended: success", {
+      subtype: "success",
+      isError: false,
+      numTurns: 1,
+      durationMs: 5,
+      costUsd: 0.01,
+      sessionId: "s-1",
+    }],
+  ]);
+  assertEquals(claude.sessionId, "s-1");
+});
+
+Deno.test("ClaudeCliCognition takes the session id only from a string, and a later one replaces it", async () => {
+  using cli = FakeClaudeCli.script([
+    { lines: [initLine({ session_id: 7 }), resultLine({ session_id: null })] },
+    { lines: [resultLine({ session_id: "s-2" })] },
+    { lines: [resultLine({ session_id: 42 })] },
+  ]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  await agentOn(claude).run("a", makeTestCtx());
+  assertEquals(claude.sessionId, undefined);
+  await agentOn(claude).run("b", makeTestCtx());
+  assertEquals(claude.sessionId, "s-2");
+  await agentOn(claude).run("c", makeTestCtx());
+  assertEquals(claude.sessionId, "s-2");
+});
+
+Deno.test("ClaudeCliCognition skips an assistant line without a content list", async () => {
+  using cli = FakeClaudeCli.script([{
+    lines: [
+      initLine(),
+      assistantLine("not a message"),
+      assistantLine({ id: "m1", content: "not a list" }),
+      assistantLine({ id: "m2", content: [{ type: "text", text: "ok" }] }),
+      resultLine({ result: "ok" }),
+    ],
+  }]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const observer = new CollectingObserver();
+  const result = await agentOn(claude).run("go", makeTestCtx({ observer }));
+  assertEquals(result.output, "ok");
+  assertEquals(ofKind(observer, "cli.skipped").map((o) => o.payload), [
+    { line: 2, reason: "an assistant line without message.content" },
+    { line: 3, reason: "an assistant line without message.content" },
+  ]);
+});
+
+Deno.test("ClaudeCliCognition uses text and tool_use blocks only, and groups lines by message id", async () => {
+  using cli = FakeClaudeCli.script([{
+    lines: [
+      initLine(),
+      assistantLine({
+        id: "m1",
+        content: [
+          null,
+          "loose",
+          { type: "thinking", thinking: "hmm", text: "not shown" },
+          { type: "text", text: 5 },
+          { type: "text", text: "Looking." },
+        ],
+      }),
+      assistantLine({
+        id: "m1",
+        content: [
+          { type: "tool_use", id: "tu1", name: "Read", input: "file.ts" },
+          { type: "tool_use", name: "NoId", input: {} },
+          { type: "tool_use", id: "tu-x", input: {} },
+          { type: "image", id: "img", name: "pic" },
+        ],
+      }),
+      userLine({ role: "user", content: [{ type: "tool_result", tool_use_id: "tu1" }] }),
+      assistantLine({ content: [{ type: "text", text: "first" }] }),
+      assistantLine({ content: [{ type: "text", text: "second" }] }),
+      resultLine({ result: "second" }),
+    ],
+  }]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const events = await collect(agentOn(claude).stream("go", makeTestCtx()));
+  assertEquals(events.filter((e) => e.type !== "message_end"), [
+    { type: "message_start", messageId: "claude-turn-1" },
+    { type: "text_delta", messageId: "claude-turn-1", content: "Looking." },
+    {
+      type: "tool_call",
+      messageId: "claude-turn-1",
+      call: { id: "tu1", name: "Read", args: {} },
+    },
+    { type: "text_delta", messageId: "claude-turn-1", content: "\n\nfirst" },
+    { type: "text_delta", messageId: "claude-turn-1", content: "\n\nsecond" },
+  ]);
+  using again = FakeClaudeCli.script([{
+    lines: [
+      assistantLine({ id: "m1", content: [{ type: "text", text: "a" }] }),
+      assistantLine({ id: "m1", content: [{ type: "text", text: "b" }] }),
+      assistantLine({ content: [{ type: "text", text: "c" }] }),
+      assistantLine({ content: [{ type: "text", text: "d" }] }),
+      resultLine({ result: "d" }),
+    ],
+  }]);
+  await using claude2 = new ClaudeCliCognition({ spawn: again });
+  const result = await agentOn(claude2).run("go", makeTestCtx());
+  assertEquals(result.messages.slice(1), [
+    { role: "assistant", content: "a\n\nb" },
+    { role: "assistant", content: "c" },
+    { role: "assistant", content: "d" },
+  ]);
+});
+
+Deno.test("ClaudeCliCognition reads tool results only from tool_result blocks of a content list", async () => {
+  using cli = FakeClaudeCli.script([{
+    lines: [
+      userLine(null),
+      userLine("text"),
+      userLine({ role: "user", content: 5 }),
+      userLine({
+        role: "user",
+        content: [
+          null,
+          { type: "text", text: "the user typed this" },
+          {
+            type: "tool_result",
+            tool_use_id: "tu1",
+            content: ["a", { type: "text", text: "b" }, { type: "image", source: "x" }, null],
+          },
+          { type: "tool_result", content: "who?", is_error: "yes" },
+          { type: "tool_result", tool_use_id: "tu3", content: { ok: 1 }, is_error: true },
+        ],
+      }),
+      resultLine(),
+    ],
+  }]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const observer = new CollectingObserver();
+  const result = await agentOn(claude).run("go", makeTestCtx({ observer }));
+  assertEquals(result.stopReason, "stop");
+  assertEquals(result.messages.filter((m) => m.role === "tool"), [
+    {
+      role: "tool",
+      toolCallId: "tu1",
+      content: 'a\nb\n{"type":"image","source":"x"}\nnull',
+    },
+    { role: "tool", toolCallId: "", content: "who?" },
+    { role: "tool", toolCallId: "tu3", content: '{"ok":1}', isError: true },
+  ]);
+  assertEquals(ofKind(observer, "cli.tool_result").map((o) => o.text), [
+    "claude tool result for tu1",
+    "claude tool result for ",
+    "claude tool result for tu3",
+  ]);
+});
+
+Deno.test("ClaudeCliCognition bills only what assistant lines reported, once per message id", async (t) => {
+  await t.step("the latest usage of each message id, summed", async () => {
+    using cli = FakeClaudeCli.script([{
+      lines: [
+        assistantLine({
+          id: "m1",
+          content: [],
+          usage: { input_tokens: 100, output_tokens: 1 },
+        }),
+        assistantLine({
+          id: "m1",
+          content: [],
+          usage: { input_tokens: 100, output_tokens: 20 },
+        }),
+        assistantLine({
+          id: "m2",
+          content: [],
+          usage: { input_tokens: 50, cache_creation_input_tokens: 30, output_tokens: 5 },
+        }),
+      ],
+      exitCode: 0,
+    }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const result = await agentOn(claude).run("go", makeTestCtx());
+    assertEquals(result.usage, { inputTokens: 180, outputTokens: 25 });
+  });
+  await t.step("lines without usage report nothing", async () => {
+    using cli = FakeClaudeCli.script([{
+      lines: [assistantLine({ id: "m1", content: [{ type: "text", text: "hi" }] })],
+      exitCode: 0,
+    }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const budget = new Budget();
+    const result = await agentOn(claude).run("go", makeTestCtx({ budget }));
+    assertEquals([result.stopReason, budget.calls], ["error", 0]);
+  });
+});
+
+Deno.test("ClaudeCliCognition bills total_cost_usd only when it is a finite non-negative number", async (t) => {
+  const usage = {
+    input_tokens: 100,
+    cache_creation_input_tokens: 20,
+    cache_read_input_tokens: 300,
+    output_tokens: 10,
+  };
+  const cases: Array<[string, unknown, number | undefined]> = [
+    ["a cost", 0.25, 0.25],
+    ["zero", 0, 0],
+    ["none", undefined, undefined],
+    ["null", null, undefined],
+    ["negative", -1, undefined],
+    ["a string", "0.5", undefined],
+    ["infinite", "1e999", undefined],
+  ];
+  for (const [name, cost, billed] of cases) {
+    await t.step(name, async () => {
+      // JSON has no Infinity: 1e999 parses to it. An undefined cost leaves the key out.
+      const line = cost === "1e999"
+        ? resultLine({ usage, total_cost_usd: 0 }).replace(
+          '"total_cost_usd":0',
+          '"total_cost_usd":1e999',
+        )
+        : resultLine({ usage, total_cost_usd: cost });
+      using cli = FakeClaudeCli.script([{ lines: [line] }]);
+      await using claude = new ClaudeCliCognition({ spawn: cli });
+      const observer = new CollectingObserver();
+      const result = await agentOn(claude).run("go", makeTestCtx({ observer }));
+      assertEquals(result.usage, {
+        inputTokens: 120,
+        outputTokens: 10,
+        cachedInputTokens: 300,
+        ...(billed !== undefined ? { costUsd: billed } : {}),
+      });
+      const bad = cost !== undefined && cost !== null && billed === undefined;
+      assertEquals(
+        ofKind(observer, "cli.skipped").map((o) => o.payload),
+        bad
+          ? [{
+            line: 1,
+            reason: `total_cost_usd ${
+              cost === "1e999" ? "null" : JSON.stringify(cost)
+            } is not a finite non-negative number; the turn is billed from its tokens`,
+            field: "total_cost_usd",
+          }]
+          : [],
+      );
+    });
+  }
+});
+
+Deno.test("ClaudeCliCognition bills a result without usage from what its messages reported, with a valid cost", async (t) => {
+  const reported = assistantLine({
+    id: "m1",
+    content: [{ type: "text", text: "x" }],
+    usage: { input_tokens: 40, cache_read_input_tokens: 8, output_tokens: 4 },
+  });
+  for (
+    const [name, cost, costUsd] of [
+      ["a cost", 0.5, 0.5],
+      ["zero", 0, 0],
+      ["negative", -2, undefined],
+      ["a string", "1", undefined],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      using cli = FakeClaudeCli.script([{
+        lines: [reported, resultLine({ usage: "none", total_cost_usd: cost })],
+      }]);
+      await using claude = new ClaudeCliCognition({ spawn: cli });
+      const result = await agentOn(claude).run("go", makeTestCtx());
+      assertEquals(result.usage, {
+        inputTokens: 40,
+        outputTokens: 4,
+        cachedInputTokens: 8,
+        ...(costUsd !== undefined ? { costUsd } : {}),
+      });
+    });
+  }
+});
+
+Deno.test("ClaudeCliCognition reads a result's text, subtype and is_error", async (t) => {
+  await t.step("no result text: the output is the last text", async () => {
+    using cli = FakeClaudeCli.script([{
+      lines: [
+        assistantLine({ id: "m1", content: [{ type: "text", text: "Last words." }] }),
+        resultLine({ result: 42 }),
+      ],
+    }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const result = await agentOn(claude).run("go", makeTestCtx());
+    assertEquals([result.output, result.stopReason], ["Last words.", "stop"]);
+  });
+  await t.step("no subtype: a success", async () => {
+    using cli = FakeClaudeCli.script([{ lines: [resultLine({ subtype: 3 })] }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const observer = new CollectingObserver();
+    const result = await agentOn(claude).run("go", makeTestCtx({ observer }));
+    assertEquals(result.stopReason, "stop");
+    assertEquals(
+      (ofKind(observer, "cli.result")[0].payload as { subtype: string }).subtype,
+      "success",
+    );
+    assertEquals(ofKind(observer, "cli.result")[0].text, "claude turn ended: success");
+  });
+  await t.step("is_error on a success subtype: a reported failure", async () => {
+    using cli = FakeClaudeCli.script([{
+      lines: [resultLine({ is_error: true, result: "API Error: 529" })],
+    }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const observer = new CollectingObserver();
+    const events = await collect(agentOn(claude).stream("go", makeTestCtx({ observer })));
+    const last = lastError(events);
+    assertEquals([last.error.failure, last.error.subtype, last.error.binary], [
+      "reported",
+      "success",
+      "claude",
+    ]);
+    assertEquals(last.error.usage, { inputTokens: 10, outputTokens: 1, costUsd: 0.01 });
+    assertStringIncludes(last.error.message, "API Error: 529");
+    assertEquals((ofKind(observer, "cli.result")[0].payload as { isError: boolean }).isError, true);
+    assertEquals(ofKind(observer, "cli.error").map((o) => [o.text, o.payload]), [
+      [last.error.message, { failure: "reported", subtype: "success", stderr: undefined }],
+    ]);
+  });
+  await t.step("a failure subtype with no text names only the subtype", async () => {
+    using cli = FakeClaudeCli.script([{
+      lines: [resultLine({ subtype: "error_during_execution", is_error: false, result: "" })],
+    }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const last = lastError(await collect(agentOn(claude).stream("go", makeTestCtx())));
+    assertEquals(last.error.message, "claude reported a failed turn (error_during_execution)");
+  });
+});
+
+Deno.test("ClaudeCliCognition keeps its process after a turn the CLI reported as failed", async () => {
+  using cli = FakeClaudeCli.script([
+    claudeTurn({ text: "no", subtype: "error_during_execution" }),
+    "yes",
+  ]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  assertEquals((await agentOn(claude).run("a", makeTestCtx())).stopReason, "error");
+  assertEquals((await agentOn(claude).run("b", makeTestCtx())).output, "yes");
+  assertEquals([cli.spawns.length, cli.spawns[0].killed], [1, false]);
+});
+
+Deno.test("ClaudeCliCognition leaves out of its error what claude never said", async (t) => {
+  await t.step("an exit with blank stderr", async () => {
+    using cli = FakeClaudeCli.script([{ lines: [initLine()], exitCode: 1, stderr: "\n" }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const last = lastError(await collect(agentOn(claude).stream("go", makeTestCtx())));
+    assertEquals(last.error.message, "claude exited with code 1 before the turn's result line");
+  });
+  await t.step("output that ends without a result", async () => {
+    using cli = FakeClaudeCli.script([{ lines: [initLine()], exitCode: 0 }]);
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    const last = lastError(await collect(agentOn(claude).stream("go", makeTestCtx())));
+    assertEquals(last.error.failure, "incomplete");
+    assertStringIncludes(last.error.message, "without a result line");
+  });
+});
+
+// A spawn port around `cli` whose processes' exits cannot be awaited.
+function exitLost(cli: FakeClaudeCli): SpawnPort {
+  return (argv, options) => {
+    const proc = cli.spawn(argv, options);
+    return {
+      stdout: proc.stdout,
+      stderr: proc.stderr,
+      stdin: proc.stdin,
+      exited: proc.exited.then(() => Promise.reject(new Error("waitpid failed"))),
+      kill: () => proc.kill(),
+    };
+  };
+}
+
+Deno.test("ClaudeCliCognition reports a process whose exit cannot be awaited as a failure to run it", async () => {
+  using cli = FakeClaudeCli.script([{ lines: [initLine()], exitCode: 0 }]);
+  await using claude = new ClaudeCliCognition({ spawn: exitLost(cli) });
+  const last = lastError(await collect(agentOn(claude).stream("go", makeTestCtx())));
+  assertEquals(last.error.failure, "spawn");
+});
+
+Deno.test("ClaudeCliCognition starts a new process when the last one's exit could not be awaited", async () => {
+  using cli = FakeClaudeCli.script([{ ...claudeTurn({ text: "one" }), exitCode: 0 }, "two"]);
+  await using claude = new ClaudeCliCognition({ spawn: exitLost(cli) });
+  assertEquals((await agentOn(claude).run("a", makeTestCtx())).output, "one");
+  assertEquals((await agentOn(claude).run("b", makeTestCtx())).output, "two");
+  assertEquals(cli.spawns.length, 2);
+});
+
+Deno.test("ClaudeCliCognition needs a process with a stdin", async () => {
+  using cli = FakeClaudeCli.script(["x"], { allowUnused: true });
+  const claude = new ClaudeCliCognition({
+    spawn: (argv, options) => {
+      const proc = cli.spawn(argv, { ...options, stdin: "null" });
+      return proc;
+    },
+  });
+  await assertRejects(
+    () => agentOn(claude).run("go", makeTestCtx()),
+    TypeError,
+    'honour { stdin: "piped" }',
+  );
+  await claude.close();
+});
+
+Deno.test("ClaudeCliCognition closes its process at the end of an await using scope", async () => {
+  using cli = FakeClaudeCli.script(["one"]);
+  {
+    await using claude = new ClaudeCliCognition({ spawn: cli });
+    await agentOn(claude).run("a", makeTestCtx());
+    assertEquals(cli.spawns[0].exitCode, undefined);
+  }
+  assertEquals([cli.spawns[0].exitCode, cli.spawns[0].killed], [0, false]);
+});
+
+Deno.test("ClaudeCliCognition keeps the session's process when a finished run's signal aborts later", async () => {
+  using cli = FakeClaudeCli.script(["one", "two"]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const controller = new AbortController();
+  await agentOn(claude).run("a", makeTestCtx({ signal: controller.signal }));
+  controller.abort(new Error("the request that asked is gone"));
+  assertEquals((await agentOn(claude).run("b", makeTestCtx())).output, "two");
+  assertEquals([cli.spawns.length, cli.spawns[0].killed], [1, false]);
+});
+
+Deno.test("ClaudeCliCognition rejects an already cancelled run at once, even while another run holds the process", async () => {
+  using cli = FakeClaudeCli.script(["one"]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const first = agentOn(claude).stream("a", makeTestCtx())[Symbol.asyncIterator]();
+  assertEquals(((await first.next()).value as StreamEvent).type, "message_start");
+  const reason = new Error("cancelled before it started");
+  const input = { agent: { name: "coder", model: "fake-model" }, task: "b", messages: [] };
+  const err = await assertRejects(() =>
+    claude.stream(input, makeTestCtx({ signal: AbortSignal.abort(reason) })).next()
+  );
+  assertEquals(err, reason);
+  while (!(await first.next()).done) { /* drain the first run */ }
+  assertEquals(cli.spawns[0].stdin.length, 1);
+});
+
+Deno.test("ClaudeCliCognition writes nothing for a run cancelled while it waited its turn", async () => {
+  using cli = FakeClaudeCli.script(["one", "two"], { allowUnused: true });
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const first = agentOn(claude).stream("a", makeTestCtx())[Symbol.asyncIterator]();
+  assertEquals(((await first.next()).value as StreamEvent).type, "message_start");
+  const controller = new AbortController();
+  const reason = new Error("gave up waiting");
+  const second = agentOn(claude).run("b", makeTestCtx({ signal: controller.signal }));
+  const rejected = assertRejects(() => second);
+  controller.abort(reason);
+  while (!(await first.next()).done) { /* drain the first run */ }
+  assertEquals(await rejected, reason);
+  assertEquals([cli.spawns.length, cli.spawns[0].stdin.length, cli.spawns[0].killed], [
+    1,
+    1,
+    false,
+  ]);
+});
+
+Deno.test("ClaudeCliCognition keeps its process when the consumer stops at a reported failure", async () => {
+  using cli = FakeClaudeCli.script([claudeTurn({ text: "no", subtype: "error_max_turns" }), "yes"]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  for await (const e of agentOn(claude).stream("a", makeTestCtx())) if (e.type === "error") break;
+  assertEquals((await agentOn(claude).run("b", makeTestCtx())).output, "yes");
+  assertEquals([cli.spawns.length, cli.spawns[0].killed], [1, false]);
+});
+
+Deno.test("ClaudeCliCognition's output is empty when the turn had no text and the result none", async () => {
+  using cli = FakeClaudeCli.script([{ lines: [resultLine({ result: null })] }]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const result = await agentOn(claude).run("go", makeTestCtx());
+  assertEquals([result.output, result.stopReason], ["", "stop"]);
+});
+
+Deno.test("ClaudeCliCognition reads a tool_result without content as empty", async () => {
+  using cli = FakeClaudeCli.script([{
+    lines: [
+      userLine({ role: "user", content: [{ type: "tool_result", tool_use_id: "tu1" }] }),
+      resultLine(),
+    ],
+  }]);
+  await using claude = new ClaudeCliCognition({ spawn: cli });
+  const result = await agentOn(claude).run("go", makeTestCtx());
+  assertEquals(result.messages.filter((m) => m.role === "tool"), [
+    { role: "tool", toolCallId: "tu1", content: "" },
+  ]);
+});
+
+Deno.test("ClaudeCliCognition.close() lets go of stdout that outlives the process", async () => {
+  using cli = FakeClaudeCli.script(["one"]);
+  let released = false;
+  const claude = new ClaudeCliCognition({
+    spawn: (argv, options) => {
+      const proc = cli.spawn(argv, options);
+      const reader = proc.stdout.getReader();
+      let hold: (() => void) | undefined;
+      return {
+        // A child of claude still holds the pipe: stdout never ends by itself.
+        stdout: new ReadableStream<Uint8Array>({
+          async pull(c) {
+            const r = await reader.read();
+            if (!r.done) c.enqueue(r.value);
+            else await new Promise<void>((resolve) => hold = resolve);
+          },
+          cancel() {
+            released = true;
+            hold?.();
+          },
+        }),
+        stderr: proc.stderr,
+        stdin: proc.stdin,
+        exited: proc.exited,
+        kill: () => proc.kill(),
+      };
+    },
+  });
+  await agentOn(claude).run("a", makeTestCtx());
+  await claude.close();
+  assertEquals([cli.spawns[0].exitCode, released], [0, true]);
 });

@@ -8,6 +8,7 @@ import {
 import {
   type ErrorEvent,
   ProviderError,
+  type SpawnOptions,
   type SpawnPort,
   type StreamEvent,
 } from "@agentkit/testing/ports";
@@ -1006,4 +1007,49 @@ Deno.test("CodexCliCognition on cancellation returns even when the killed proces
   );
   await stop;
   assertEquals([err, killed > 0], [reason, true]);
+});
+
+Deno.test("CodexCliCognition bills a turn once, however many lines report its usage", async () => {
+  const usage = { input_tokens: 100, cached_input_tokens: 0, output_tokens: 10 };
+  using cli = FakeCodexCli.script({
+    lines: [
+      ...turnAround([{ type: "turn.failed", error: { message: "retrying" }, usage }], false).lines,
+      JSON.stringify({ type: "turn.completed", usage: { ...usage, output_tokens: 99 } }),
+    ],
+  });
+  const budget = new Budget();
+  await agentOn(new CodexCliCognition({ spawn: cli })).run("go", makeTestCtx({ budget }));
+  assertEquals([budget.calls, budget.tokens], [1, 110]);
+});
+
+Deno.test("new CodexCliCognition() checks its options, naming itself", async (t) => {
+  await t.step("the cognition's name and default binary", () => {
+    const codex = new CodexCliCognition({ spawn: FakeCodexCli.answering("x") });
+    assertEquals([codex.name, codex.binary], ["codex-cli", "codex"]);
+  });
+  await t.step("not an options object", () => {
+    for (const options of [undefined, null, "codex", 7]) {
+      const err = assertThrows(() => new CodexCliCognition(options as never), TypeError);
+      assertEquals(
+        err.message.startsWith("new CodexCliCognition() takes an options object with spawn"),
+        true,
+        err.message,
+      );
+    }
+  });
+  await t.step("a spawn that is neither a function nor a Spawner", () => {
+    for (const [spawn, got] of [[null, "null"], [{}, "got"], [{ spawn: "x" }, "got"]] as const) {
+      const err = assertThrows(() => new CodexCliCognition({ spawn } as never), TypeError);
+      assertStringIncludes(err.message, "new CodexCliCognition() needs spawn (");
+      assertStringIncludes(err.message, got);
+    }
+    const missing = assertThrows(() => new CodexCliCognition({} as never), TypeError);
+    assertEquals(missing.message.startsWith("new CodexCliCognition() needs spawn: pass"), true);
+  });
+  await t.step("a Spawner object is used through its spawn method", async () => {
+    using cli = FakeCodexCli.answering("via the object");
+    const host = { spawn: (argv: readonly string[], o?: SpawnOptions) => cli.spawn(argv, o) };
+    const result = await agentOn(new CodexCliCognition({ spawn: host })).run("go", makeTestCtx());
+    assertEquals(result.output, "via the object");
+  });
 });
