@@ -77,6 +77,21 @@ Deno.test("idleTimeout() does not count a slow consumer as a stalled provider", 
   assertEquals(llm.cancelled, []);
 });
 
+Deno.test("idleTimeout(): a slow consumer of a provider that takes its time is no stall either", async () => {
+  // Each event takes 500 ms to come, well inside the limit; the consumer
+  // then spends 5 s on it, which must not count against the provider.
+  const clock = new FakeClock();
+  const llm = new SlowDripLLM(500, ["a", "b"]);
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [idleTimeout({ ms: 1_000 })] });
+  const seen: string[] = [];
+  for await (const event of agent.stream("go", ctx)) {
+    seen.push(event.type);
+    await clock.sleep(5_000);
+  }
+  assertEquals(seen, ["message_start", "text_delta", "text_delta", "message_end"]);
+  assertEquals([llm.signals[0].aborted, clock.pending], [false, 0]);
+});
+
 Deno.test("idleTimeout(): a stall before the first event is retryable, so retry() outside it tries again", async () => {
   const clock = new FakeClock();
   const llm = FakeLLM.script([{ content: "never", gate: new Promise(() => {}) }, "recovered"]);

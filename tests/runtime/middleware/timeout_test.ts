@@ -1,5 +1,13 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { Agent, ModelTimeout, retry, timeout } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  idleTimeout,
+  ModelTimeout,
+  retry,
+  type RunContext,
+  timeout,
+} from "@agentkit/testing/runtime";
+import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
 import { FakeClock, FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
 
 const agent = new Agent("a", { model: "fake-model" });
@@ -61,7 +69,7 @@ Deno.test("timeout() outside-in with retry(): a pre-stream timeout is tried agai
 Deno.test("timeout() validates its options when built", () => {
   // deno-lint-ignore no-explicit-any
   const bad = (o: any) => () => timeout(o);
-  assertThrows(bad({ msec: 5 }), TypeError, 'unknown option "msec"; did you mean "ms"?');
+  assertThrows(bad({ msec: 5 }), TypeError, 'timeout(): unknown option "msec"; did you mean "ms"?');
   assertThrows(bad({ ms: -1 }), RangeError, "positive number");
   assertThrows(bad({}), TypeError, 'option "ms" is required');
 });
@@ -93,4 +101,151 @@ Deno.test("timeout(): cancelling the run cancels the call under way, before the 
   controller.abort(reason);
   const e = await assertRejects(() => run);
   assertEquals([e, llm.cancelled.length, clock.now() < 10_000], [reason, 1, true]);
+});
+
+Deno.test("timeout() and idleTimeout() refuse what is not an options object, saying what they got", () => {
+  for (const [build, name] of [[timeout, "timeout"], [idleTimeout, "idleTimeout"]] as const) {
+    // deno-lint-ignore no-explicit-any
+    const bad = (o: any) => () => build(o);
+    assertThrows(
+      bad(null),
+      TypeError,
+      `pass an options object such as ${name}({ ms: 30_000 }), got null`,
+    );
+    assertThrows(bad(5_000), TypeError, "got number");
+    assertThrows(bad({ ms: 5, retries: 2 }), TypeError, `${name}(): unknown option "retries"`);
+  }
+  // Other words for the deadline point at "ms"; an unrelated key does not.
+  const e = assertThrows(() => timeout({ millis: 5 } as never), TypeError, 'did you mean "ms"?');
+  assert(e.message.includes('"millis"'));
+  const other = assertThrows(() => timeout({ ms: 5, retries: 2 } as never), TypeError);
+  assert(!other.message.includes("did you mean"), other.message);
+});
+
+// A provider's stream driven by hand, under timeout()'s stream directly:
+// `next()` answers with whatever the test says, `return()` is recorded.
+class HandStream implements AsyncIterator<StreamEvent> {
+  readonly steps: PromiseWithResolvers<IteratorResult<StreamEvent>>[] = [];
+  returned = 0;
+  signal: AbortSignal | undefined;
+  ctxSignal: AbortSignal | undefined;
+
+  next(): Promise<IteratorResult<StreamEvent>> {
+    const step = Promise.withResolvers<IteratorResult<StreamEvent>>();
+    this.steps.push(step);
+    return step.promise;
+  }
+  /** The provider's own cleanup when the caller stops early; absent on some providers. */
+  return?(): Promise<IteratorResult<StreamEvent>> {
+    this.returned++;
+    return Promise.resolve({ done: true, value: undefined });
+  }
+  /** `timeout().stream`'s `next`: opens this stream, recording the signals it got. */
+  open = (req: ChatRequest, ctx: RunContext): AsyncIterable<StreamEvent> => {
+    this.signal = req.signal;
+    this.ctxSignal = ctx.signal;
+    return { [Symbol.asyncIterator]: () => this };
+  };
+}
+
+const request: ChatRequest = { model: "fake-model", messages: [{ role: "user", content: "go" }] };
+const start: StreamEvent = { type: "message_start", messageId: "m" };
+const event = (value: StreamEvent): IteratorResult<StreamEvent> => ({ done: false, value });
+
+/** The first event through timeout({ ms: 1_000 }), and the stream to pull more from. */
+async function opened(
+  provider: HandStream,
+  ctx = makeTestCtx({ clock: new FakeClock({ autoAdvance: false }) }),
+) {
+  const stream = timeout({ ms: 1_000 }).stream!(request, ctx, provider.open)
+    [Symbol.asyncIterator]();
+  const first = stream.next();
+  // The call opens a few promise turns later; no timer needed.
+  for (let i = 0; i < 100 && provider.steps.length === 0; i++) await Promise.resolve();
+  provider.steps[0].resolve(event(start));
+  assertEquals((await first).value, start);
+  return { stream, ctx, clock: ctx.clock as FakeClock };
+}
+
+Deno.test("timeout() on a stream: the call's own signal reaches the provider as the request's and the context's", async () => {
+  const provider = new HandStream();
+  const { stream, clock } = await opened(provider);
+  assert(provider.signal !== undefined && provider.ctxSignal === provider.signal);
+  const next = stream.next();
+  await clock.advance(1_000);
+  await assertRejects(() => next, ModelTimeout);
+  assert(provider.ctxSignal!.aborted && provider.ctxSignal!.reason instanceof ModelTimeout);
+});
+
+Deno.test("timeout() on a stream: a provider's own failure mid-stream passes through, timer cleared", async () => {
+  const provider = new HandStream();
+  const { stream, clock } = await opened(provider);
+  const next = stream.next();
+  const broke = new Error("the provider broke");
+  provider.steps[1].reject(broke);
+  assertEquals(await assertRejects(() => next), broke);
+  assertEquals(clock.pending, 0);
+});
+
+Deno.test("timeout() on a stream: a provider that fails with its own error when cancelled still reads as a ModelTimeout", async () => {
+  const provider = new HandStream();
+  const { stream, clock } = await opened(provider);
+  const next = stream.next();
+  provider.signal!.addEventListener("abort", () => {
+    provider.steps[1].reject(new DOMException("The operation was aborted", "AbortError"));
+  });
+  await clock.advance(1_000);
+  const e = await assertRejects(() => next, ModelTimeout);
+  assertEquals(e.eventsBefore, 1);
+});
+
+Deno.test("timeout() on a stream: a provider that ignores the cancellation is abandoned and closed, its late failure swallowed", async () => {
+  const provider = new HandStream();
+  const { stream, clock } = await opened(provider);
+  const next = stream.next();
+  await clock.advance(1_000);
+  await assertRejects(() => next, ModelTimeout);
+  assertEquals(provider.returned, 1);
+  // The abandoned step fails long after: nobody is left to see it, and no
+  // unhandled rejection fails the test.
+  provider.steps[1].reject(new Error("late"));
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  assertEquals(clock.pending, 0);
+});
+
+Deno.test("timeout() on a stream: a provider iterator without return() is abandoned the same way", async () => {
+  const provider = new HandStream();
+  provider.return = undefined;
+  const { stream, clock } = await opened(provider);
+  const next = stream.next();
+  await clock.advance(1_000);
+  await assertRejects(() => next, ModelTimeout);
+});
+
+Deno.test("timeout() on a stream: a consumer that stops early closes the provider and clears the timer", async (t) => {
+  await t.step("a provider with return()", async () => {
+    const provider = new HandStream();
+    const { stream, clock } = await opened(provider);
+    await stream.return!();
+    assertEquals([provider.returned, clock.pending], [1, 0]);
+  });
+  await t.step("a provider without it", async () => {
+    const provider = new HandStream();
+    provider.return = undefined;
+    const { stream, clock } = await opened(provider);
+    await stream.return!();
+    assertEquals(clock.pending, 0);
+  });
+});
+
+Deno.test("timeout() on a stream: once the call is over, cancelling the run no longer reaches it", async () => {
+  const provider = new HandStream();
+  const run = new AbortController();
+  const base = makeTestCtx({ clock: new FakeClock({ autoAdvance: false }) });
+  const { stream } = await opened(provider, base.with({ signal: run.signal }));
+  const end = stream.next();
+  provider.steps[1].resolve({ done: true, value: undefined });
+  assertEquals((await end).done, true);
+  run.abort(new Error("the user left"));
+  assertEquals(provider.signal!.aborted, false);
 });
