@@ -137,3 +137,34 @@ Deno.test("idleTimeout() validates its options when built", () => {
   assertThrows(bad({ ms: Infinity }), RangeError);
   assertThrows(bad(undefined), TypeError, "idleTimeout({ ms: 30_000 })");
 });
+
+// A provider whose first event comes after `firstMs`, and then nothing until cancelled.
+class QuietAfterOneLLM implements LLMPort {
+  constructor(readonly firstMs: number) {}
+  chat(): Promise<ChatResponse> {
+    return Promise.reject(new Error("stream only"));
+  }
+  complete(): Promise<ChatResponse> {
+    return Promise.reject(new Error("stream only"));
+  }
+  async *stream(req: ChatRequest, ctx?: RunContext): AsyncGenerator<StreamEvent> {
+    await ctx!.clock.sleep(this.firstMs, req.signal);
+    yield { type: "message_start", messageId: "m" };
+    await ctx!.clock.sleep(3_600_000, req.signal);
+  }
+}
+
+Deno.test("idleTimeout() times a stall from the last event, not from when its timer started", async () => {
+  // The timer starts with the first wait (t=0) and fires at 1 000 ms, when
+  // the wait after the first event (t=600) is only 400 ms old: the stall is
+  // 1 000 ms after that event.
+  const clock = new FakeClock();
+  const ctx = makeTestCtx({
+    llm: new QuietAfterOneLLM(600),
+    clock,
+    chatMiddleware: [idleTimeout({ ms: 1_000 })],
+  });
+  const error = await assertRejects(() => agent.start("go", ctx).result, StreamStalled);
+  assertEquals([clock.now(), error.eventsBefore, error.phase], [1_600, 1, "mid_stream"]);
+  assertEquals([error.name, idleTimeout({ ms: 1 }).name], ["StreamStalled", "idleTimeout"]);
+});

@@ -249,3 +249,31 @@ Deno.test("timeout() on a stream: once the call is over, cancelling the run no l
   run.abort(new Error("the user left"));
   assertEquals(provider.signal!.aborted, false);
 });
+
+Deno.test("timeout() on a blocking call: the provider gets the call's signal in its context, unlinked once the call is over", async () => {
+  const clock = new FakeClock();
+  const seen: AbortSignal[] = [];
+  let answer = true;
+  const llm = new FakeLLM("ok");
+  const chat = llm.chat.bind(llm);
+  llm.chat = (req, ctx) => {
+    seen.push(ctx!.signal);
+    return answer ? chat(req, ctx) : clock.sleep(60_000, ctx!.signal).then(() => chat(req, ctx));
+  };
+  const run = new AbortController();
+  const ctx = makeTestCtx({
+    llm,
+    clock,
+    signal: run.signal,
+    chatMiddleware: [timeout({ ms: 1_000 })],
+  });
+  assertEquals((await agent.run("go", ctx)).output, "ok");
+  run.abort(new Error("the user left"));
+  assertEquals(seen[0].aborted, false); // the finished call is no longer linked to the run
+  answer = false;
+  await assertRejects(
+    () => agent.run("go", makeTestCtx({ llm, clock, chatMiddleware: [timeout({ ms: 1_000 })] })),
+    ModelTimeout,
+  );
+  assert(seen[1].aborted && seen[1].reason instanceof ModelTimeout); // the context's signal too
+});
