@@ -38,7 +38,8 @@ import { checkStreamEvent } from "./stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
 import { spanError } from "./_span.ts";
-import { pull } from "./_pull.ts";
+import { PULL, pull } from "./_pull.ts";
+import type { Span } from "../ports/trace.ts";
 
 // Where code that imported it from here still finds it; it lives beside CognitionResult.
 export type { AgentResult } from "./cognition/cognition.ts";
@@ -174,10 +175,7 @@ export class Agent<D = undefined> {
   readonly system?: string;
   /** The cognition. */
   readonly cognition: Cognition;
-  readonly #builder: RequestBuilder;
-  readonly #info: AgentInfo;
-  readonly #hooks: PreparedHooks;
-  readonly #output?: PreparedOutput<D>;
+  readonly #core: AgentCore<D>;
 
   /**
    * Creates the instance.
@@ -204,10 +202,12 @@ export class Agent<D = undefined> {
     this.model = options.model;
     this.system = options.system;
     this.cognition = options.cognition ?? new SingleShotCognition();
-    this.#builder = options.builder ?? new RequestBuilder();
-    this.#info = { name, model: options.model, system: options.system };
-    this.#hooks = prepareHooks(name, options.hooks);
-    if (options.output !== undefined) this.#output = prepareOutput(options.output, name);
+    this.#core = {
+      builder: options.builder ?? new RequestBuilder(),
+      info: { name, model: options.model, system: options.system },
+      hooks: prepareHooks(name, options.hooks),
+      output: options.output === undefined ? undefined : prepareOutput(options.output, name),
+    };
   }
 
   /**
@@ -221,16 +221,14 @@ export class Agent<D = undefined> {
    * @returns The result.
    * @throws The error the run failed with.
    */
-  async run(
+  run(
     task: string,
     ctx: RunContext,
     options: AgentRunOptions = NO_OPTIONS,
   ): Promise<TypedAgentResult<D>> {
-    // The same path as stream(); with blocking model calls it yields nothing.
-    const events = this.#events(task, ctx, options, false);
-    let step = await events.next();
-    while (!step.done) step = await events.next();
-    return settledResult(step.value) as TypedAgentResult<D>;
+    // The same path as stream(); its events are taken as they come, each
+    // ready one without a promise, and dropped.
+    return drain(new AgentStream(this, this.#core, task, ctx, options, false));
   }
 
   /**
@@ -248,173 +246,7 @@ export class Agent<D = undefined> {
     ctx: RunContext,
     options: AgentRunOptions = NO_OPTIONS,
   ): AsyncGenerator<StreamEvent, TypedAgentResult<D>, undefined> {
-    return this.#events(task, ctx, options, true);
-  }
-
-  // The one path of every run.
-  async *#events(
-    task: string,
-    ctx: RunContext,
-    options: AgentRunOptions,
-    streaming: boolean,
-  ): AsyncGenerator<StreamEvent, TypedAgentResult<D>, undefined> {
-    checkRun(this.name, streaming ? "stream" : "run", task, ctx, options);
-    const span = ctx.trace.span(
-      "invoke_agent",
-      "client",
-      streaming
-        ? { "gen_ai.agent.name": this.name, "gen_ai.request.model": this.model, streaming: true }
-        : { "gen_ai.agent.name": this.name, "gen_ai.request.model": this.model },
-    );
-    const session = options.session;
-    // Inside a session every step of the run is in its async context.
-    const inSession = <T>(fn: () => T): T => session ? session.run(fn) : fn();
-    let source: AsyncIterator<unknown, unknown> | undefined;
-    const output = this.#output;
-    let finished = false;
-    let began = false;
-    try {
-      if (session) this.#checkSession(session, ctx);
-      session?.beginRun();
-      began = true;
-      ctx.checkCancelled();
-      const hc: HookContext = { agent: this.#info, ctx, session };
-      // Without a session or beforeRun hooks the request is the task as given.
-      const request: RunRequest | (RunRequest & HaltReply) = session ||
-          this.#hooks.beforeRun.length
-        ? await inSession(() => this.#before(task, options, hc))
-        : { task, context: options.context ?? NO_MESSAGES };
-      const halted = "reply" in request;
-      let prefix: readonly Message[];
-      let input: CognitionInput | undefined;
-      if (halted) {
-        prefix = [...request.context, { role: "user", content: request.task }];
-        source = haltEvents((request as HaltReply).reply, `halted-${ctx.correlationId}`);
-      } else {
-        const built = inSession(() =>
-          buildNow(this.#builder, this.#info, request.task, ctx, request.context)
-        );
-        prefix = built instanceof Promise ? await built : built;
-        input = { agent: this.#info, task: request.task, messages: prefix, streaming };
-        if (output) {
-          input = {
-            ...input,
-            settings: { jsonSchema: output.jsonSchema, jsonSchemaName: output.name },
-          };
-        }
-        const first = input;
-        source = inSession(() => this.cognition.stream(first, ctx)[Symbol.asyncIterator]());
-      }
-      const hooks = this.#hooks;
-      const origin = `cognition "${this.cognition.name ?? "anonymous"}"`;
-      // `data` is set below only when the output schema passed; typed as D then.
-      let result: TypedAgentResult<D>;
-      let spent = ZERO_USAGE;
-      // One pass per answer: a second only when the first did not match the
-      // output schema, with the model shown what was wrong.
-      for (let attempt = 1;; attempt++) {
-        const fold = new StreamResult();
-        const it = source;
-        let rewritten = false;
-        let returned: unknown;
-        for (;;) {
-          // A ready event is taken without a promise (see ./_pull.ts).
-          let step = session ? session.run(() => pull(it)) : pull(it);
-          if (step instanceof Promise) step = await step;
-          if (step.done) {
-            returned = step.value;
-            break;
-          }
-          const event = checkStreamEvent(step.value, origin);
-          if (!hooks.onStreamEvent.length) {
-            fold.add(event);
-            // Under run() nobody reads the events: they are folded, not handed out.
-            if (streaming) yield event;
-            continue;
-          }
-          const [out, by] = await inSession(() => runStreamHooks(hooks, event, hc));
-          if (by !== undefined) rewritten = true;
-          for (const e of out) {
-            const checked = by === undefined
-              ? e as StreamEvent
-              : checkStreamEvent(e, `hook "${by}"`);
-            fold.add(checked);
-            if (streaming) yield checked;
-          }
-        }
-        finished = true;
-        result = fold.result(
-          prefix,
-          checkResult(returned, origin),
-          halted,
-          rewritten,
-        ) as TypedAgentResult<D>;
-        if (attempt > 1) result = { ...result, usage: addUsage(spent, result.usage) };
-        const failure = failureOf(result);
-        if (failure) {
-          spanError(span, failure.error);
-          return result;
-        }
-        if (!output || halted) break;
-        const verdict = output.check(result.output);
-        if (verdict.ok) {
-          result = { ...result, data: verdict.data };
-          break;
-        }
-        if (attempt === 2) throw new InvalidOutput(this.name, result.output, verdict.issues, 2);
-        spent = result.usage;
-        const again: CognitionInput = {
-          ...input!,
-          messages: [...result.messages, { role: "user", content: reflection(verdict.issues) }],
-        };
-        finished = false;
-        source = inSession(() => this.cognition.stream(again, ctx)[Symbol.asyncIterator]());
-      }
-      span.setAttribute("agentkit.stop_reason", result.stopReason);
-      session?.append({ role: "user", content: request.task }, {
-        role: "assistant",
-        content: result.output,
-      });
-      if (hooks.afterRun.length) await inSession(() => runAfterRun(hooks, result, hc));
-      return result;
-    } catch (error) {
-      spanError(span, error);
-      throw error;
-    } finally {
-      // Closes the cognition's stream when the consumer stopped early or a
-      // check failed, as for-await would.
-      if (!finished && source?.return) {
-        try {
-          await source.return();
-        } catch (error) {
-          rethrowIfFatal(error);
-        }
-      }
-      span.end();
-      if (began) await session?.endRun();
-    }
-  }
-
-  // The request after the beforeRun hooks; a halted one carries the reply.
-  async #before(
-    task: string,
-    options: AgentRunOptions,
-    hc: HookContext,
-  ): Promise<RunRequest | (RunRequest & HaltReply)> {
-    const context = options.session
-      ? [...options.session.transcript, ...(options.context ?? [])]
-      : options.context ?? [];
-    const request: RunRequest = { task, context };
-    if (!this.#hooks.beforeRun.length) return request;
-    return await runBeforeRun(this.#hooks, request, hc);
-  }
-
-  #checkSession(session: Session, ctx: RunContext): void {
-    if (session.scope.key() !== ctx.scope.key()) {
-      throw new TypeError(
-        `Cannot run agent "${this.name}" on session "${session.id}": the session belongs to tenant ${session.scope.key()} but the context is tenant ${ctx.scope.key()}; open the session with { scope: ctx.scope }`,
-      );
-    }
+    return new AgentStream(this, this.#core, task, ctx, options, true);
   }
 
   /**
@@ -440,9 +272,444 @@ export class Agent<D = undefined> {
    */
   start(task: string, ctx: RunContext, options: AgentRunOptions = NO_OPTIONS): Run {
     checkRun(this.name, "start", task, ctx, options);
-    return new Run((runCtx) => this.#events(task, runCtx, options, true), ctx, {
+    return new Run((runCtx) => this.stream(task, runCtx, options), ctx, {
       name: `run of agent "${this.name}"`,
     });
+  }
+}
+
+// What a run needs of its agent beyond the public fields, fixed when the
+// agent is built.
+interface AgentCore<D> {
+  readonly builder: RequestBuilder;
+  readonly info: AgentInfo;
+  readonly hooks: PreparedHooks;
+  readonly output: PreparedOutput<D> | undefined;
+}
+
+type Step<D> = IteratorResult<StreamEvent, TypedAgentResult<D>>;
+type Ready<D> = Step<D> | Promise<Step<D>>;
+
+const FRESH = 0;
+const STARTED = 1;
+const DONE = 2;
+
+// agent.run: the run's stream drained, each ready step taken without a promise.
+function drain<D>(run: AgentStream<D>): Promise<TypedAgentResult<D>> {
+  let step: Ready<D>;
+  try {
+    step = run[PULL]();
+    while (!(step instanceof Promise)) {
+      if (step.done) return Promise.resolve(settledResult(step.value) as TypedAgentResult<D>);
+      step = run[PULL]();
+    }
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return step.then((s) => s.done ? settledResult(s.value) as TypedAgentResult<D> : drain(run));
+}
+
+// The one path of every run: agent.run drains it, agent.stream hands it out,
+// Run buffers it. Hand-written rather than an async generator: every event
+// of a run crosses it, and a ready event (a scripted double has them all
+// ready) passes through without a promise or a generator resumption. It
+// keeps an async generator's contract: the body starts on the first step,
+// calls are served one at a time in order, return() and throw() run the
+// cleanup a finally block would, and a finished run answers done.
+class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>, undefined> {
+  readonly #agent: Agent<D>;
+  readonly #core: AgentCore<D>;
+  readonly #task: string;
+  readonly #ctx: RunContext;
+  readonly #options: AgentRunOptions;
+  readonly #streaming: boolean;
+  readonly #session: Session | undefined;
+  #state = FRESH;
+  // The cleanup has begun: a failure from here on is the caller's as is.
+  #closing = false;
+  // The step in flight, when one is: later calls wait for it.
+  #busy: Promise<unknown> | undefined;
+  #span: Span | undefined;
+  #began = false;
+  #hc: HookContext | undefined;
+  #origin = "";
+  #halted = false;
+  #prefix: readonly Message[] = NO_MESSAGES;
+  #request: RunRequest | undefined;
+  #input: CognitionInput | undefined;
+  #source: AsyncIterator<unknown, unknown> | undefined;
+  // Whether the source ended (it is not closed then).
+  #finished = false;
+  #fold: StreamResult | undefined;
+  #rewritten = false;
+  #attempt = 1;
+  #spent = ZERO_USAGE;
+  // The events a hook put in place of one, handed out in turn.
+  #outs: readonly unknown[] | undefined;
+  #by: string | undefined;
+  #at = 0;
+
+  constructor(
+    agent: Agent<D>,
+    core: AgentCore<D>,
+    task: string,
+    ctx: RunContext,
+    options: AgentRunOptions,
+    streaming: boolean,
+  ) {
+    this.#agent = agent;
+    this.#core = core;
+    this.#task = task;
+    this.#ctx = ctx;
+    this.#options = options;
+    this.#streaming = streaming;
+    this.#session = options?.session;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<Step<D>> {
+    return this.#serve(() => this[PULL]());
+  }
+
+  return(value?: TypedAgentResult<D> | PromiseLike<TypedAgentResult<D>>): Promise<Step<D>> {
+    return this.#serve(() => this.#return(value as TypedAgentResult<D>));
+  }
+
+  throw(error: unknown): Promise<Step<D>> {
+    return this.#serve(() => {
+      if (this.#state !== STARTED) {
+        this.#state = DONE;
+        throw error;
+      }
+      return this.#fail(error);
+    });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
+
+  // One call at a time, in order, as an async generator serves them.
+  #serve(op: () => Ready<D>): Promise<Step<D>> {
+    const busy = this.#busy;
+    let step: Ready<D>;
+    if (busy !== undefined) {
+      step = busy.then(op, op);
+    } else {
+      try {
+        step = op();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (!(step instanceof Promise)) return Promise.resolve(step);
+    }
+    this.#track(step);
+    return step;
+  }
+
+  #track(step: Promise<unknown>): void {
+    const done = (): void => {
+      if (this.#busy === settled) this.#busy = undefined;
+    };
+    const settled: Promise<unknown> = step.then(done, done);
+    this.#busy = settled;
+  }
+
+  /** The next step: as is when it is ready, else a promise of it; a failure may be thrown. */
+  [PULL](): Ready<D> {
+    if (this.#state === DONE) return { done: true, value: undefined as never };
+    try {
+      if (this.#state !== FRESH) return this.#pump();
+      this.#state = STARTED;
+      return this.#start();
+    } catch (error) {
+      return this.#fail(error);
+    }
+  }
+
+  // What happens once `p` settles; a failure there fails the run. Every
+  // promise of a step goes through here, so a step never rejects unhandled.
+  #then<T>(p: Promise<T>, next: (value: T) => Ready<D>): Promise<Step<D>> {
+    return p.then((value) => {
+      try {
+        return next(value);
+      } catch (error) {
+        return this.#fail(error);
+      }
+    }, (error) => this.#fail(error));
+  }
+
+  #inSession<T>(fn: () => T): T {
+    return this.#session ? this.#session.run(fn) : fn();
+  }
+
+  #start(): Ready<D> {
+    const agent = this.#agent;
+    const ctx = this.#ctx;
+    const options = this.#options;
+    const session = this.#session;
+    const streaming = this.#streaming;
+    try {
+      checkRun(agent.name, streaming ? "stream" : "run", this.#task, ctx, options);
+    } catch (error) {
+      // Before the run began: nothing to close.
+      this.#state = DONE;
+      this.#closing = true;
+      throw error;
+    }
+    this.#span = ctx.trace.span(
+      "invoke_agent",
+      "client",
+      streaming
+        ? { "gen_ai.agent.name": agent.name, "gen_ai.request.model": agent.model, streaming: true }
+        : { "gen_ai.agent.name": agent.name, "gen_ai.request.model": agent.model },
+    );
+    if (session) this.#checkSession(session);
+    session?.beginRun();
+    this.#began = true;
+    ctx.checkCancelled();
+    const hc: HookContext = { agent: this.#core.info, ctx, session };
+    this.#hc = hc;
+    this.#origin = `cognition "${agent.cognition.name ?? "anonymous"}"`;
+    // Without a session or beforeRun hooks the request is the task as given.
+    if (session || this.#core.hooks.beforeRun.length) {
+      return this.#then(this.#inSession(() => this.#before(hc)), (request) => this.#open(request));
+    }
+    return this.#open({ task: this.#task, context: options.context ?? NO_MESSAGES });
+  }
+
+  // The request after the beforeRun hooks; a halted one carries the reply.
+  async #before(hc: HookContext): Promise<RunRequest | (RunRequest & HaltReply)> {
+    const options = this.#options;
+    const context = options.session
+      ? [...options.session.transcript, ...(options.context ?? [])]
+      : options.context ?? [];
+    const request: RunRequest = { task: this.#task, context };
+    if (!this.#core.hooks.beforeRun.length) return request;
+    return await runBeforeRun(this.#core.hooks, request, hc);
+  }
+
+  #checkSession(session: Session): void {
+    const ctx = this.#ctx;
+    if (session.scope.key() !== ctx.scope.key()) {
+      throw new TypeError(
+        `Cannot run agent "${this.#agent.name}" on session "${session.id}": the session belongs to tenant ${session.scope.key()} but the context is tenant ${ctx.scope.key()}; open the session with { scope: ctx.scope }`,
+      );
+    }
+  }
+
+  #open(request: RunRequest | (RunRequest & HaltReply)): Ready<D> {
+    this.#request = request;
+    this.#fold = new StreamResult();
+    if ("reply" in request) {
+      this.#halted = true;
+      this.#prefix = [...request.context, { role: "user", content: request.task }];
+      this.#source = haltEvents(request.reply, `halted-${this.#ctx.correlationId}`);
+      return this.#pump();
+    }
+    const core = this.#core;
+    const built = this.#inSession(() =>
+      buildNow(core.builder, core.info, request.task, this.#ctx, request.context)
+    );
+    if (built instanceof Promise) {
+      return this.#then(built, (prefix) => this.#think(request, prefix));
+    }
+    return this.#think(request, built);
+  }
+
+  #think(request: RunRequest, prefix: readonly Message[]): Ready<D> {
+    this.#prefix = prefix;
+    const output = this.#core.output;
+    let input: CognitionInput = {
+      agent: this.#core.info,
+      task: request.task,
+      messages: prefix,
+      streaming: this.#streaming,
+    };
+    if (output) {
+      input = {
+        ...input,
+        settings: { jsonSchema: output.jsonSchema, jsonSchemaName: output.name },
+      };
+    }
+    this.#input = input;
+    this.#source = this.#inSession(() =>
+      this.#agent.cognition.stream(input, this.#ctx)[Symbol.asyncIterator]()
+    );
+    return this.#pump();
+  }
+
+  // The next event of the cognition's stream, through the hooks and into the
+  // fold; the result once the stream ends.
+  #pump(): Ready<D> {
+    const it = this.#source!;
+    const session = this.#session;
+    for (;;) {
+      const outs = this.#outs;
+      if (outs !== undefined) {
+        if (this.#at < outs.length) {
+          const e = outs[this.#at++];
+          const by = this.#by;
+          const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
+          this.#fold!.add(checked);
+          return { done: false, value: checked };
+        }
+        this.#outs = undefined;
+      }
+      // A ready event is taken without a promise (see ./_pull.ts).
+      const step = session ? session.run(() => pull(it)) : pull(it);
+      if (step instanceof Promise) return this.#then(step, (s) => this.#took(s) ?? this.#pump());
+      const out = this.#took(step);
+      if (out !== undefined) return out;
+    }
+  }
+
+  // One step of the cognition's stream; undefined when a hook dropped the event.
+  #took(step: IteratorResult<unknown, unknown>): Ready<D> | undefined {
+    if (step.done) {
+      this.#finished = true;
+      return this.#finish(step.value);
+    }
+    const event = checkStreamEvent(step.value, this.#origin);
+    const hooks = this.#core.hooks;
+    if (!hooks.onStreamEvent.length) {
+      this.#fold!.add(event);
+      return { done: false, value: event };
+    }
+    return this.#then(
+      this.#inSession(() => runStreamHooks(hooks, event, this.#hc!)),
+      ([out, by]) => {
+        if (by !== undefined) this.#rewritten = true;
+        this.#outs = out;
+        this.#by = by;
+        this.#at = 0;
+        return this.#pump();
+      },
+    );
+  }
+
+  // The stream ended: its result, checked against the output schema (a
+  // second pass when the first did not match, with the model shown what was
+  // wrong), recorded and handed to the afterRun hooks.
+  #finish(returned: unknown): Ready<D> {
+    const agent = this.#agent;
+    const span = this.#span!;
+    let result = this.#fold!.result(
+      this.#prefix,
+      checkResult(returned, this.#origin),
+      this.#halted,
+      this.#rewritten,
+    ) as TypedAgentResult<D>;
+    if (this.#attempt > 1) result = { ...result, usage: addUsage(this.#spent, result.usage) };
+    const failure = failureOf(result);
+    if (failure) {
+      spanError(span, failure.error);
+      return this.#close(result);
+    }
+    const output = this.#core.output;
+    if (output && !this.#halted) {
+      const verdict = output.check(result.output);
+      if (!verdict.ok) {
+        if (this.#attempt === 2) {
+          throw new InvalidOutput(agent.name, result.output, verdict.issues, 2);
+        }
+        this.#attempt++;
+        this.#spent = result.usage;
+        const again: CognitionInput = {
+          ...this.#input!,
+          messages: [...result.messages, { role: "user", content: reflection(verdict.issues) }],
+        };
+        this.#finished = false;
+        this.#fold = new StreamResult();
+        this.#rewritten = false;
+        this.#source = this.#inSession(() =>
+          agent.cognition.stream(again, this.#ctx)[Symbol.asyncIterator]()
+        );
+        return this.#pump();
+      }
+      result = { ...result, data: verdict.data };
+    }
+    span.setAttribute("agentkit.stop_reason", result.stopReason);
+    const session = this.#session;
+    session?.append({ role: "user", content: this.#request!.task }, {
+      role: "assistant",
+      content: result.output,
+    });
+    const hooks = this.#core.hooks;
+    if (hooks.afterRun.length) {
+      const settled = result;
+      return this.#then(
+        this.#inSession(() => runAfterRun(hooks, settled, this.#hc!)),
+        () => this.#close(settled),
+      );
+    }
+    return this.#close(result);
+  }
+
+  // The end of a run that returns: the span ends, the session's run ends.
+  #close(result: TypedAgentResult<D>): Ready<D> {
+    this.#state = DONE;
+    this.#closing = true;
+    this.#span!.end();
+    const session = this.#session;
+    if (this.#began && session) {
+      return Promise.resolve(session.endRun()).then(() => ({ done: true, value: result }));
+    }
+    return { done: true, value: result };
+  }
+
+  // The run failed with `error`: recorded on the span, the cognition's stream
+  // closed, the span and the session's run ended; then `error` is thrown.
+  #fail(error: unknown): never | Promise<never> {
+    if (this.#closing) throw error;
+    this.#state = DONE;
+    this.#closing = true;
+    if (this.#span) spanError(this.#span, error);
+    const cleanup = this.#cleanup();
+    if (cleanup === undefined) throw error;
+    return cleanup.then(() => {
+      throw error;
+    });
+  }
+
+  // return(): the run stops where it is, closing what it opened.
+  #return(value: TypedAgentResult<D>): Ready<D> {
+    const step: Step<D> = { done: true, value };
+    if (this.#state !== STARTED) {
+      this.#state = DONE;
+      return step;
+    }
+    this.#state = DONE;
+    this.#closing = true;
+    const cleanup = this.#cleanup();
+    return cleanup === undefined ? step : cleanup.then(() => step);
+  }
+
+  // What a finally block would do: close the cognition's stream when it did
+  // not end (the consumer stopped early, or a check failed), end the span
+  // and the session's run. Undefined when there was nothing to wait for.
+  #cleanup(): Promise<void> | undefined {
+    const source = this.#source;
+    const open = !this.#finished && source?.return !== undefined;
+    const session = this.#began ? this.#session : undefined;
+    if (!open && !session) {
+      this.#span?.end();
+      return undefined;
+    }
+    return (async () => {
+      if (open) {
+        try {
+          await source!.return!();
+        } catch (error) {
+          rethrowIfFatal(error);
+        }
+      }
+      this.#span?.end();
+      await session?.endRun();
+    })();
   }
 }
 

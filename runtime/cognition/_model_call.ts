@@ -59,12 +59,17 @@ class BlockingCall implements AsyncIterableIterator<StreamEvent, void, undefined
 
   [PULL](): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
     if (this.#events) return this.#step(this.#events);
-    return answer(this.#invoker, this.#request, this.#ctx).then((e) => {
-      this.#events = e;
-      return this.#step(e);
+    // One promise past the invoker's: the answer's events, or a length cut's.
+    return this.#invoker.chat(this.#request, this.#ctx).then((res) => {
+      this.#events = []; // an answer that cannot be read fails the call as well
+      const events = eventsOf(res);
+      this.#events = events;
+      return this.#step(events);
     }, (error) => {
       this.#events = []; // a failed call is over: no second attempt from here
-      throw error;
+      const events = lengthCut(error);
+      this.#events = events;
+      return this.#step(events);
     });
   }
 
@@ -78,22 +83,17 @@ class BlockingCall implements AsyncIterableIterator<StreamEvent, void, undefined
   }
 }
 
-function answer(
-  invoker: Invoker,
-  request: ChatRequest,
-  ctx: RunContext,
-): Promise<StreamEvent[]> {
-  return invoker.chat(request, ctx).then(eventsOf, (error) => {
-    // A provider that cut the answer off at the token limit gave a truncated
-    // turn, not an anonymous failure: it ends the run with "length", billed.
-    if (!(error instanceof ProviderError) || error.finishReason !== "length") throw error;
-    const messageId = `length-cut-${++cuts}`;
-    const usage = error.usage;
-    return [
-      { type: "message_start", messageId },
-      { type: "error", messageId, error, finishReason: "length", ...(usage ? { usage } : {}) },
-    ];
-  });
+// A provider that cut the answer off at the token limit gave a truncated
+// turn, not an anonymous failure: it ends the run with "length", billed.
+// Any other failure is rethrown.
+function lengthCut(error: unknown): StreamEvent[] {
+  if (!(error instanceof ProviderError) || error.finishReason !== "length") throw error;
+  const messageId = `length-cut-${++cuts}`;
+  const usage = error.usage;
+  return [
+    { type: "message_start", messageId },
+    { type: "error", messageId, error, finishReason: "length", ...(usage ? { usage } : {}) },
+  ];
 }
 
 function eventsOf(res: ChatResponse): StreamEvent[] {
