@@ -14,7 +14,8 @@ import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
 import { untilAborted } from "../_until_aborted.ts";
 import { linkSignal } from "../_link_signal.ts";
-import { pull } from "../_pull.ts";
+import { nextOf, PULL, pull } from "../_pull.ts";
+import type { Invoker } from "../invoker.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
@@ -45,6 +46,20 @@ const REACT_OPTIONS: Readonly<Record<string, Rule>> = {
 const REACT_HINTS: CheckSettings = {
   hints: { tool: 'did you mean "tools"? (an array: { tools: [myTool] })' },
 };
+
+// The loop's ways into its cognition's private steps (set by its static block).
+let afterTurn: (
+  cognition: ReActCognition,
+  turn: ModelTurn,
+  messages: Message[],
+  ctx: RunContext,
+  agent: string,
+) => Promise<CognitionResult["stopReason"] | undefined>;
+let syncGrants: (
+  cognition: ReActCognition,
+  ctx: RunContext,
+  agent: string,
+) => Promise<void> | undefined;
 
 const APPROVED = /^\s*(y|yes|ok|approve|approved|allow)\s*[.!]?\s*$/i;
 
@@ -142,77 +157,19 @@ export class ReActCognition implements Cognition {
    * @param ctx The run.
    * @returns The events, then the result.
    */
-  async *stream(
+  stream(
     input: CognitionInput,
     ctx: RunContext,
   ): AsyncGenerator<StreamEvent, CognitionResult, undefined> {
-    const invoker = ctx.requireInvoker(input.agent.name);
-    const streaming = input.streaming !== false;
-    // The loop only appends to its transcript until it returns it, which lets
-    // a recording double keep one copy of it (see ../_append_only.ts).
-    const messages: Message[] = appendOnly([...input.messages]);
-    try {
-      const tools = this.specs();
-      let usage: Usage = ZERO_USAGE;
-      let output = "";
-      if (this.#provider) await this.#syncGrants(ctx, input.agent.name);
-      for (let i = 0; i < this.maxIterations; i++) {
-        ctx.checkCancelled();
-        const turn = new ModelTurn();
-        const request = { messages, model: input.agent.model, tools, settings: input.settings };
-        // for-await, but a ready event is taken without a promise (see ../_pull.ts).
-        const events = modelCall(invoker, request, ctx, streaming)[Symbol.asyncIterator]();
-        let finished = false;
-        try {
-          for (;;) {
-            let step;
-            try {
-              step = pull(events);
-              if (step instanceof Promise) step = await step;
-            } catch (error) {
-              finished = true; // as for-await: a stream that threw is not closed
-              throw error;
-            }
-            if (step.done) {
-              finished = true;
-              break;
-            }
-            turn.add(step.value);
-            yield step.value;
-          }
-        } finally {
-          if (!finished) await events.return?.();
-        }
-        if (turn.usage) usage = addUsage(usage, turn.usage);
-        if (turn.error) {
-          // A turn cut off at the token limit is a result: its text so far,
-          // if it streamed any, and nothing added to the transcript (its tool
-          // calls may be cut too). Any other failure is the run's.
-          if (turn.error.finishReason !== "length") throw turn.error.error;
-          if (turn.content) output = turn.content;
-          return { output, usage, messages, stopReason: "length" };
-        }
-        output = turn.content;
-        if (turn.finish === undefined) {
-          // A stream that just stopped (no message_end) ends the loop as it
-          // stands: its tool calls were never confirmed, so none runs.
-          messages.push({ role: "assistant", content: output });
-          return { output, usage, messages, stopReason: "stop" };
-        }
-        const step = await this.#afterTurn(
-          turn.content,
-          turn.calls,
-          turn.finish,
-          messages,
-          ctx,
-          input.agent.name,
-        );
-        if (step) return { output, usage, messages, stopReason: step };
-      }
-      return { output, usage, messages, stopReason: "max_iterations" };
-    } finally {
-      release(messages);
-    }
+    return new ReActLoop(this, input, ctx);
+  }
+
+  static {
+    // The loop reaches the private steps through these, set once here.
+    afterTurn = (cognition, turn, messages, ctx, agent) =>
+      cognition.#afterTurn(turn.content, turn.calls, turn.finish!, messages, ctx, agent);
+    syncGrants = (cognition, ctx, agent) =>
+      cognition.#provider ? cognition.#syncGrants(ctx, agent) : undefined;
   }
 
   // Records the assistant turn and runs its tools; returns a stop reason when
@@ -332,6 +289,211 @@ export class ReActCognition implements Cognition {
       ctx,
     );
     return typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  }
+}
+
+const FRESH = 0;
+const RUNNING = 1;
+const ENDED = 2;
+
+type LoopStep = IteratorResult<StreamEvent, CognitionResult>;
+type Ready = LoopStep | Promise<LoopStep>;
+
+// ReAct's loop, hand-written rather than an async generator: every model
+// event of the run crosses it, and a ready one (a scripted double has them
+// all ready) passes through without a promise. It keeps the generator's
+// contract for its one consumer, the agent: the loop starts on the first
+// step, the transcript is released however it ends, and return() or a
+// failure closes the model call under way.
+class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefined> {
+  readonly #cognition: ReActCognition;
+  readonly #input: CognitionInput;
+  readonly #ctx: RunContext;
+  #state = FRESH;
+  #invoker: Invoker | undefined;
+  #messages: Message[] | undefined;
+  #tools: readonly ToolSpec[] = [];
+  #usage: Usage = ZERO_USAGE;
+  #output = "";
+  #i = 0;
+  #turn: ModelTurn | undefined;
+  #events: AsyncIterator<StreamEvent, unknown, undefined> | undefined;
+  // Whether the model call's stream ended or threw (it is not closed then).
+  #finished = true;
+
+  constructor(cognition: ReActCognition, input: CognitionInput, ctx: RunContext) {
+    this.#cognition = cognition;
+    this.#input = input;
+    this.#ctx = ctx;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<LoopStep> {
+    return nextOf(() => this[PULL]());
+  }
+
+  [PULL](): Ready {
+    if (this.#state === ENDED) return { done: true, value: undefined as never };
+    try {
+      if (this.#state === RUNNING) return this.#pump();
+      this.#state = RUNNING;
+      return this.#begin();
+    } catch (error) {
+      return this.#fail(error);
+    }
+  }
+
+  // What happens once `p` settles; a failure there fails the loop.
+  #then<T>(p: Promise<T>, next: (value: T) => Ready): Promise<LoopStep> {
+    return p.then((value) => {
+      try {
+        return next(value);
+      } catch (error) {
+        return this.#fail(error);
+      }
+    }, (error) => this.#fail(error));
+  }
+
+  #begin(): Ready {
+    const input = this.#input;
+    const ctx = this.#ctx;
+    this.#invoker = ctx.requireInvoker(input.agent.name);
+    // The loop only appends to its transcript until it returns it, which lets
+    // a recording double keep one copy of it (see ../_append_only.ts).
+    this.#messages = appendOnly([...input.messages]);
+    const cognition = this.#cognition;
+    this.#tools = cognition.specs();
+    const grants = syncGrants(cognition, ctx, input.agent.name);
+    return grants ? this.#then(grants, () => this.#call()) : this.#call();
+  }
+
+  // The next model call, or the end at maxIterations.
+  #call(): Ready {
+    if (this.#i >= this.#cognition.maxIterations) return this.#end("max_iterations");
+    this.#i++;
+    const input = this.#input;
+    const ctx = this.#ctx;
+    ctx.checkCancelled();
+    this.#turn = new ModelTurn();
+    const request = {
+      messages: this.#messages!,
+      model: input.agent.model,
+      tools: this.#tools,
+      settings: input.settings,
+    };
+    this.#events = modelCall(this.#invoker!, request, ctx, input.streaming !== false)[
+      Symbol.asyncIterator
+    ]();
+    this.#finished = false;
+    return this.#pump();
+  }
+
+  // The model call's next event, folded into its turn as it passes.
+  #pump(): Ready {
+    let step;
+    try {
+      step = pull(this.#events!);
+    } catch (error) {
+      this.#finished = true; // a stream that threw is not closed
+      throw error;
+    }
+    if (step instanceof Promise) {
+      return step.then((s) => {
+        try {
+          return this.#took(s);
+        } catch (error) {
+          return this.#fail(error);
+        }
+      }, (error) => {
+        this.#finished = true;
+        return this.#fail(error);
+      });
+    }
+    return this.#took(step);
+  }
+
+  #took(step: IteratorResult<StreamEvent, unknown>): Ready {
+    if (!step.done) {
+      this.#turn!.add(step.value);
+      return step as LoopStep;
+    }
+    this.#finished = true;
+    const turn = this.#turn!;
+    if (turn.usage) this.#usage = addUsage(this.#usage, turn.usage);
+    if (turn.error) {
+      // A turn cut off at the token limit is a result: its text so far,
+      // if it streamed any, and nothing added to the transcript (its tool
+      // calls may be cut too). Any other failure is the run's.
+      if (turn.error.finishReason !== "length") throw turn.error.error;
+      if (turn.content) this.#output = turn.content;
+      return this.#end("length");
+    }
+    this.#output = turn.content;
+    if (turn.finish === undefined) {
+      // A stream that just stopped (no message_end) ends the loop as it
+      // stands: its tool calls were never confirmed, so none runs.
+      this.#messages!.push({ role: "assistant", content: this.#output });
+      return this.#end("stop");
+    }
+    const after = afterTurn(
+      this.#cognition,
+      turn,
+      this.#messages!,
+      this.#ctx,
+      this.#input.agent.name,
+    );
+    return this.#then(after, (stop) => stop ? this.#end(stop) : this.#call());
+  }
+
+  #end(stopReason: CognitionResult["stopReason"]): LoopStep {
+    this.#state = ENDED;
+    const messages = this.#messages!;
+    release(messages);
+    return {
+      done: true,
+      value: { output: this.#output, usage: this.#usage, messages, stopReason },
+    };
+  }
+
+  // The loop failed: the model call under way is closed, the transcript
+  // released, and `error` thrown (or what closing the call threw).
+  #fail(error: unknown): Promise<never> {
+    this.#state = ENDED;
+    return this.#close().then(() => {
+      throw error;
+    });
+  }
+
+  async #close(): Promise<void> {
+    try {
+      if (!this.#finished) {
+        this.#finished = true;
+        await this.#events?.return?.();
+      }
+    } finally {
+      if (this.#messages) release(this.#messages);
+    }
+  }
+
+  async return(value?: CognitionResult | PromiseLike<CognitionResult>): Promise<LoopStep> {
+    const state = this.#state;
+    this.#state = ENDED;
+    if (state === RUNNING) await this.#close();
+    return { done: true, value: (await value) as CognitionResult };
+  }
+
+  async throw(error: unknown): Promise<LoopStep> {
+    const state = this.#state;
+    this.#state = ENDED;
+    if (state === RUNNING) await this.#close();
+    throw error;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
   }
 }
 
