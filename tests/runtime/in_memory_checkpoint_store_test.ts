@@ -27,3 +27,11 @@ Deno.test("InMemoryCheckpointStore copies checkpoints in and out", async () => {
   loaded.messages.push("c");
   assertEquals(await store.load(s, "r"), { messages: ["a"] });
 });
+
+Deno.test("InMemoryCheckpointStore: a tenant that never saved has no runs", async () => {
+  const store = new InMemoryCheckpointStore();
+  await store.save(new Scope({ orgId: 1 }), "run-1", { step: 1 });
+  const stranger = new Scope({ orgId: 2 });
+  assertEquals(await store.load(stranger, "run-1"), undefined);
+  assertEquals(await store.list(stranger), []);
+});

@@ -1,0 +1,51 @@
+import { assertEquals, assertRejects, assertStrictEquals } from "@std/assert";
+import { inSpan, spanError } from "../../runtime/_span.ts";
+import { RecordingTracer } from "@agentkit/testing/testing";
+
+const span = () => new RecordingTracer().span("work", "internal");
+
+Deno.test("spanError() records the error's message, or the value itself", () => {
+  const s = span();
+  spanError(s, new TypeError("bad input"));
+  spanError(s, "a string");
+  spanError(s, null);
+  spanError(s, { code: 7 });
+  assertEquals(s.events.map((e) => [e.name, e.attrs]), [
+    ["error", { message: "bad input" }],
+    ["error", { message: "a string" }],
+    ["error", { message: "null" }],
+    ["error", { message: "[object Object]" }],
+  ]);
+});
+
+Deno.test("inSpan() ends the span with the value, after settled() saw it", async () => {
+  const s = span();
+  const seen: unknown[] = [];
+  const value = await inSpan(s, () => Promise.resolve(42), (v) => seen.push(v, s.ended));
+  assertEquals([value, seen, s.ended, s.events], [42, [42, false], true, []]);
+  const sync = span();
+  assertEquals(await inSpan(sync, () => "ready"), "ready");
+  assertEquals(sync.ended, true);
+});
+
+Deno.test("inSpan() records a failure and ends the span, however the work failed", async (t) => {
+  const boom = new Error("boom");
+  const cases: [string, () => unknown, ((v: unknown) => void)?][] = [
+    ["a rejected promise", () => Promise.reject(boom)],
+    ["a synchronous throw", () => {
+      throw boom;
+    }],
+    ["settled() throwing", () => "ok", () => {
+      throw boom;
+    }],
+  ];
+  for (const [name, work, settled] of cases) {
+    await t.step(name, async () => {
+      const s = span();
+      const e = await assertRejects(() => inSpan(s, work, settled));
+      assertStrictEquals(e, boom);
+      assertEquals(s.ended, true);
+      assertEquals(s.events.map((ev) => [ev.name, ev.attrs.message]), [["error", "boom"]]);
+    });
+  }
+});
