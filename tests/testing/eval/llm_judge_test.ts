@@ -75,3 +75,78 @@ Deno.test("LlmJudge, LlmJudgeOptions and LlmInput are deprecated spellings of th
   const m = await same.judge.evaluate(same.actual, same.expected);
   assertEquals([m.passed, m.threshold, judge.model], [true, 0.7, "grader"]);
 });
+
+Deno.test("LLMJudge.prompt() leaves the question out when there is none", () => {
+  const judge = new LLMJudge(new FakeLLM(""));
+  for (const question of [undefined, ""]) {
+    assertEquals(
+      judge.prompt("4", ["four"], question).user,
+      "Reference answers:\n1. four\n\nAnswer to grade:\n4",
+    );
+  }
+});
+
+Deno.test("LLMJudge.parse() reads a score only where it is a number from 0 to 1", async (t) => {
+  const judge = new LLMJudge(new FakeLLM(""));
+  const cases: [string, unknown][] = [
+    ['{"score": 0}', { score: 0, reason: "" }],
+    // A score that is not a number gives way to the verdict.
+    ['{"score": null, "verdict": "pass"}', { score: 1, reason: "" }],
+    ['{"score": "", "verdict": "pass"}', { score: 1, reason: "" }],
+    ['{"score": "  ", "verdict": "pass"}', { score: 1, reason: "" }],
+    ['{"score": true, "verdict": "fail"}', { score: 0, reason: "" }],
+    ['{"score": [], "verdict": "fail"}', { score: 0, reason: "" }],
+    // Broken JSON: the looser form reads the number after "score".
+    ['{"score": 0.9,}', { score: 0.9, reason: "" }],
+    ["score:0.75", { score: 0.75, reason: "" }],
+    ["Score = .5", { score: 0.5, reason: "" }],
+    ["Score: 1", { score: 1, reason: "" }],
+  ];
+  for (const [reply, expected] of cases) {
+    await t.step(JSON.stringify(reply), () => assertEquals(judge.parse(reply), expected));
+  }
+});
+
+Deno.test("LLMJudge.evaluate() names its metric and asks the default model", async () => {
+  const llm = new FakeLLM('{"score": 0.2, "reason": "No."}');
+  const m = await new LLMJudge(llm).evaluate("a", ["b"]);
+  assertEquals(m, {
+    name: "llmJudge",
+    mode: "llm",
+    score: 0.2,
+    threshold: 0.5,
+    passed: false,
+    code: "below_threshold",
+    reason: "No.",
+  });
+  assertEquals(llm.requests[0].model, "judge-model");
+});
+
+Deno.test("LLMJudge.evaluate() fails an unparseable reply and shows it, cut at 200 characters", async () => {
+  const short = await new LLMJudge(new FakeLLM("Looks right to me.")).evaluate("a", ["b"]);
+  assertEquals(short, {
+    name: "llmJudge",
+    mode: "llm",
+    score: 0,
+    threshold: 0.5,
+    passed: false,
+    code: "judge_unparseable",
+    reason: `the judge's reply has no score: "Looks right to me."`,
+  });
+  const exact = "y".repeat(200);
+  const whole = await new LLMJudge(new FakeLLM(exact)).evaluate("a", ["b"]);
+  assertEquals(whole.reason, `the judge's reply has no score: "${exact}"`);
+  const long = "x".repeat(201);
+  const cut = await new LLMJudge(new FakeLLM(long)).evaluate("a", ["b"]);
+  assertEquals(cut.reason, `the judge's reply has no score: "${"x".repeat(200)}..."`);
+});
+
+Deno.test("new LLMJudge() refuses a port without complete() and names itself", () => {
+  assertThrows(
+    () => new LLMJudge({ chat: () => Promise.resolve() } as never),
+    TypeError,
+    "pass an LLMPort",
+  );
+  const e = assertThrows(() => new LLMJudge(new FakeLLM(""), { modle: "x" } as never), TypeError);
+  assert(e.message.startsWith("new LLMJudge()"), e.message);
+});

@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "@std/assert";
+import { assert, assertEquals, assertRejects } from "@std/assert";
 import { loadTestConfig } from "@agentkit/testing/testing";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -58,5 +58,45 @@ Deno.test("loadTestConfig() rejects an invalid file, naming the problem", async 
         await assertRejects(() => loadTestConfig({ path }), TypeError, message);
       });
     }
+  });
+});
+
+Deno.test("loadTestConfig() names the missing file it was given, and refuses a non-file specifier", async () => {
+  await withDir(async (dir) => {
+    const path = `${await Deno.realPath(dir)}/none.json`;
+    const e = await assertRejects(() => loadTestConfig({ path }), TypeError);
+    assertEquals(e.message, `Cannot read the test config ${path}: the file does not exist`);
+    await assertRejects(
+      () => loadTestConfig({ path: "npm:agentkit-config" }),
+      TypeError,
+      'Cannot read the test config "npm:agentkit-config": give a file path',
+    );
+  });
+});
+
+Deno.test("loadTestConfig() resolves from the file's folder and reports every problem", async (t) => {
+  await withDir(async (dir) => {
+    const real = await Deno.realPath(dir);
+    const path = `${real}/agentkit.test.json`;
+    await t.step("the base is the folder of the file", async () => {
+      await Deno.writeTextFile(path, '{ "mode": "score" }');
+      assertEquals((await loadTestConfig({ path })).base.href, `file://${real}/`);
+    });
+    await t.step("a file that is not an object", async () => {
+      await Deno.writeTextFile(path, "[]");
+      await assertRejects(
+        () => loadTestConfig({ path }),
+        TypeError,
+        `Invalid test config ${path}: the file: `,
+      );
+    });
+    await t.step("two problems, and a key near no valid one", async () => {
+      await Deno.writeTextFile(path, '{ "threshold": 2, "zzzzzz": 1 }');
+      const e = await assertRejects(() => loadTestConfig({ path }), TypeError);
+      const parts = e.message.slice(`Invalid test config ${path}: `.length).split("; ");
+      assertEquals(parts.length, 2, e.message);
+      assertEquals(parts.find((p: string) => p.startsWith("unknown")), 'unknown key "zzzzzz"');
+      assert(parts.some((p: string) => p.startsWith("threshold: ")), e.message);
+    });
   });
 });
