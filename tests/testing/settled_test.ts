@@ -36,7 +36,12 @@ Deno.test("runSettled() fails loudly, naming the label, instead of hanging on a 
     RunNotSettled,
     "the gated run did not finish within 10 ms",
   );
-  assertEquals([error.label, error.waitedFor, error.timeoutMs], ["the gated run", "finish", 10]);
+  assertEquals([error.name, error.label, error.waitedFor, error.timeoutMs], [
+    "RunNotSettled",
+    "the gated run",
+    "finish",
+    10,
+  ]);
   // The run itself is untouched: open the gate and it finishes. The resource
   // and op sanitizers would fail this test if the safety-net timer leaked.
   gate.resolve();
@@ -74,11 +79,12 @@ Deno.test("drainedSettled() waits past runSettled() on a cancelled run, until it
   await new Promise((resolve) => setTimeout(resolve, 0)); // let it reach the child's wait
   run.cancel(new Error("stop"));
   await assertRejects(() => runSettled(run, "the cancelled run"), Error, "stop");
-  await assertRejects(
+  const error = await assertRejects(
     () => drainedSettled(run, "the cancelled run", { timeoutMs: 10 }),
     RunNotSettled,
-    "the cancelled run did not stop producing",
+    "the cancelled run did not stop producing within 10 ms",
   );
+  assertEquals([error.name, error.waitedFor, error.timeoutMs], ["RunNotSettled", "drain", 10]);
   exited.resolve();
   await drainedSettled(run, "the cancelled run");
   // Only now is "nothing else arrived" worth asserting.
@@ -110,4 +116,29 @@ Deno.test("runSettled() and drainedSettled() validate their options", async () =
     "must be a finite number 1 or more, got -1",
   );
   await run.result;
+});
+
+Deno.test("runSettled() and drainedSettled() name themselves in an option error, and take no options as none", async () => {
+  const run = agent.start("go", makeTestCtx({ llm: new FakeLLM("ok") }));
+  for (
+    const [fn, name] of [[runSettled, "runSettled"], [drainedSettled, "drainedSettled"]] as const
+  ) {
+    for (const timeoutMs of [0, 0.5, NaN, Infinity]) {
+      assertThrows(
+        () => fn(run, "r", { timeoutMs }),
+        RangeError,
+        `${name}(): option "timeoutMs" must be a finite number 1 or more`,
+      );
+    }
+    assertThrows(
+      // deno-lint-ignore no-explicit-any
+      () => fn(run, "r", { timeoutMs: "5" } as any),
+      TypeError,
+      `${name}(): option "timeoutMs"`,
+    );
+  }
+  // deno-lint-ignore no-explicit-any
+  assertEquals((await runSettled(run, "r", null as any)).output, "ok");
+  // deno-lint-ignore no-explicit-any
+  await drainedSettled(run, "r", undefined as any);
 });
