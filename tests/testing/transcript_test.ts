@@ -218,3 +218,254 @@ Deno.test("transcript() of something else is a TypeError listing what it accepts
   assertThrows(() => transcript([1] as never), TypeError, "an array of unknown items");
   assertEquals(transcript([]), "(nothing recorded)");
 });
+
+// Tool args as the transcript shows them: one line of sorted JSON.
+const argsLine = (args: unknown): string =>
+  transcript([{
+    role: "assistant",
+    content: "",
+    toolCalls: [{ id: "c", name: "t", args: args as Record<string, unknown> }],
+  }]).replace("assistant calls t [call_1] ", "");
+
+Deno.test("transcript() shows args with secrets, clocks, dates and errors scrubbed", () => {
+  const shared = { n: 1 };
+  const circular: Record<string, unknown> = { name: "loop" };
+  circular.self = circular;
+  assertEquals(
+    argsLine({
+      at: 1700000000000,
+      createdAt: "2026-08-01T10:00:00Z",
+      updated_at: "soon",
+      startedAt: "at 2026-08-01T10:00:00Z UTC",
+      expiresAt: ["2026-08-01T10:00Z"],
+      doneAt: true,
+      token: null,
+      password: undefined,
+      apiKey: "",
+      note: "key sk-proj-abcdefghijklmnopqrstuv",
+      big: 10n,
+      when: new Date(0),
+      error: new RangeError("bad Bearer abcdefghijk"),
+      list: [{ token: "x" }, "at 2026-08-01T10:00Z", 2],
+      twice: [shared, shared],
+      circular,
+    }),
+    '{"apiKey":"[REDACTED]","at":"<time>","big":"10n","circular":{"name":"loop","self":"[Circular]"},' +
+      '"createdAt":"<time>","doneAt":true,"error":"RangeError: bad Bearer [REDACTED]",' +
+      '"expiresAt":["<time>"],' +
+      '"list":[{"token":"[REDACTED]"},"at <time>",2],"note":"key [REDACTED]",' +
+      '"startedAt":"<time>","token":null,' +
+      '"twice":[{"n":1},{"n":1}],"updated_at":"soon","when":"<time>"}',
+  );
+});
+
+Deno.test("transcript() shows a tool result that holds JSON as canonical JSON", () => {
+  const results = [
+    ' {"b": 1, "a": 2} ',
+    "[ 1, 2 ]",
+    '"\\u0041"',
+    "{not json}",
+    "",
+  ];
+  const messages: Message[] = results.map((content, i) => ({
+    role: "tool",
+    content,
+    toolCallId: `c${i}`,
+  }));
+  assertEquals(
+    transcript(messages),
+    [
+      'tool [call_1]: {"a":2,"b":1}',
+      "tool [call_2]: [1,2]",
+      'tool [call_3]: "\\u0041"',
+      "tool [call_4]: {not json}",
+      "tool [call_5]",
+    ].join("\n"),
+  );
+});
+
+Deno.test("transcript() of messages: empty turns, results without a call id, failures, raw args", () => {
+  const messages: Message[] = [
+    { role: "assistant", content: "" },
+    { role: "tool", content: "lost", isError: true },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{
+        id: "r",
+        name: "t",
+        args: {},
+        rawArgs: '{"a": sk-proj-abcdefghijklmnopqrstuv',
+      }],
+    },
+    { role: "tool", content: "done", toolCallId: "r" },
+  ];
+  assertEquals(
+    transcript(messages),
+    [
+      "assistant",
+      "tool [no call id] failed: lost",
+      'assistant calls t [call_1] (raw) {"a": [REDACTED]',
+      "tool t [call_1]: done",
+    ].join("\n"),
+  );
+});
+
+Deno.test("transcript() of a result shows its data, and usage only when it has one", () => {
+  const result = {
+    output: "",
+    data: { ok: true },
+    stopReason: "stop" as const,
+    messages: [{ role: "user" as const, content: "hi" }],
+  };
+  assertEquals(
+    transcript(result as never),
+    'user: hi\ndata: {"ok":true}\nstop reason: stop',
+  );
+  assertEquals(
+    transcript({
+      ...result,
+      data: undefined,
+      usage: { inputTokens: 3, outputTokens: 2, cachedInputTokens: 1, costUsd: 0.5 },
+    } as never),
+    "user: hi\nstop reason: stop\nusage: 3 input tokens, 2 output tokens, 1 cached, $0.5",
+  );
+});
+
+Deno.test("transcript() refuses what only looks like a result, naming what it got", () => {
+  const cases: [unknown, string][] = [
+    [null, "null"],
+    [{ messages: [], stopReason: 5 }, "an object (Object)"],
+    [{ stopReason: "stop" }, "an object (Object)"],
+    [Object.create(null), "an object (no prototype)"],
+    [[1], "an array of unknown items"],
+    [5, "number"],
+  ];
+  for (const [x, got] of cases) {
+    assertThrows(() => transcript(x as never), TypeError, `Cannot make a transcript of ${got}:`);
+  }
+});
+
+Deno.test("transcript() of a FakeLLM lists the tool calls it made to tools it was not offered", async () => {
+  const llm = FakeLLM.script([
+    { toolCalls: [toolCall("g", "ghost", {})] },
+    { toolCalls: [toolCall("h", "ghost", {})] },
+  ]);
+  const messages: Message[] = [{ role: "user", content: "go" }];
+  const tools = [{ name: "a", description: "", parameters: {} }, {
+    name: "b",
+    description: "",
+    parameters: {},
+  }];
+  await llm.chat({ model: "m", messages, tools }, new NullCtx());
+  await llm.chat({ model: "m", messages, tools: [] }, new NullCtx());
+  const text = transcript(llm);
+  assertStringIncludes(
+    text,
+    "\nunknown tool call in request 1: ghost [call_1] (offered: a, b)\n" +
+      "unknown tool call in request 2: ghost [call_2] (offered: no tools)",
+  );
+});
+
+Deno.test("transcript() of requests shows all of a request that does not extend the last", () => {
+  const request = (turn: number, messages: Message[], tools: string[] = []) => ({
+    kind: "chat" as const,
+    streaming: false,
+    turn,
+    model: "m",
+    messages,
+    tools: tools.map((name) => ({ name, description: "", parameters: {} })),
+    settings: {},
+  });
+  const q: Message = { role: "user", content: "q" };
+  const text = transcript([
+    request(1, [q, { role: "tool", content: "r", toolCallId: "x" }], ["a", "b"]),
+    request(2, [q, { role: "tool", content: "r", toolCallId: "y" }]),
+    request(3, [q, { role: "user", content: "other" }]),
+    request(4, [{ role: "assistant", content: "q" }]),
+    request(5, [q, { role: "user", content: "other" }, { role: "user", content: "more" }]),
+    request(6, [q, { role: "user", content: "else" }]),
+    request(7, [q]),
+    request(8, [q, { role: "user", content: "two\nlines" }]),
+  ] as never);
+  assertEquals(
+    text,
+    [
+      "request 1 (chat, model m, tools: a, b)",
+      "  user: q",
+      "  tool [call_1]: r",
+      "request 2 (chat, model m)",
+      "  (1 earlier message(s))",
+      "  tool [call_2]: r",
+      "request 3 (chat, model m)",
+      "  (1 earlier message(s))",
+      "  user: other",
+      "request 4 (chat, model m)",
+      "  assistant: q",
+      "request 5 (chat, model m)",
+      "  user: q",
+      "  user: other",
+      "  user: more",
+      "request 6 (chat, model m)",
+      "  (1 earlier message(s))",
+      "  user: else",
+      "request 7 (chat, model m)",
+      "  (1 earlier message(s))",
+      "request 8 (chat, model m)",
+      "  (1 earlier message(s))",
+      "  user: two",
+      "    lines",
+    ].join("\n"),
+  );
+});
+
+Deno.test("transcript() of a ScriptedProvider: no calls, and a call not answered yet", async () => {
+  const idle = new ScriptedProvider({ tools: [{ name: "t" }], results: { t: "ok" } });
+  assertEquals(transcript(idle), "(no tool calls)");
+  let open!: () => void;
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: "ok" },
+    blockCall: { t: new Promise<void>((resolve) => open = resolve) },
+  });
+  const pending = provider.executeToolCalls([toolCall("c", "t", { a: 1 })], new NullCtx());
+  await Promise.resolve();
+  const text = transcript(provider);
+  open();
+  await pending;
+  assertEquals(text, 'batch 1 calls t [call_1] {"a":1}\n  (no result yet)');
+});
+
+Deno.test("transcript() of events: each message's text, calls, ends and errors", () => {
+  const usage = { inputTokens: 1, outputTokens: 2 };
+  const events = [
+    { type: "message_start", messageId: "m0" },
+    { type: "message_start", messageId: "m1" },
+    { type: "text_delta", messageId: "m1", content: "Hel" },
+    { type: "text_delta", messageId: "m1", content: "lo" },
+    { type: "message_start", messageId: "m2" },
+    { type: "text_delta", messageId: "m2", content: "Hi" },
+    { type: "tool_call", messageId: "m2", call: { id: "c", name: "t", args: {} } },
+    { type: "text_delta", messageId: "m2", content: "after" },
+    { type: "message_end", messageId: "m2", finishReason: "tool_calls", usage },
+    { type: "message_start", messageId: "m3" },
+    { type: "text_delta", messageId: "m3", content: "cut" },
+    { type: "error", messageId: "m3", error: new Error("boom"), finishReason: "length", usage },
+    { type: "error", messageId: "m3", error: "plain" },
+    { type: "text_delta", messageId: "m4", content: "tail" },
+  ];
+  assertEquals(
+    transcript(events as never),
+    [
+      "assistant [msg_2]: Hello",
+      "assistant [msg_3]: Hi",
+      "assistant [msg_3] calls t [call_1] {}",
+      "assistant [msg_3]: after",
+      "end [msg_3]: tool_calls; usage: 1 input tokens, 2 output tokens",
+      "assistant [msg_4]: cut",
+      "error [msg_4]: Error: boom (finish reason length; usage: 1 input tokens, 2 output tokens)",
+      "error [msg_4]: plain",
+      "assistant [msg_5]: tail",
+    ].join("\n"),
+  );
+});
