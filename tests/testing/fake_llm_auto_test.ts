@@ -1,7 +1,8 @@
-import { assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
 import { z } from "zod";
 import { Agent, ReActCognition } from "@agentkit/testing/runtime";
 import { FakeLLM, FakeTool, InvalidScript, makeTestCtx } from "@agentkit/testing/testing";
+import { type JsonSchema, type Message, toolCall } from "@agentkit/testing/ports";
 
 function tools() {
   const cert = new FakeTool({
@@ -141,5 +142,119 @@ Deno.test("FakeLLM.auto() checks its options", () => {
     () => FakeLLM.auto({ anwser: "x" } as never),
     TypeError,
     'did you mean "answer"',
+  );
+});
+
+// One chat request to a FakeLLM.auto(), as a loop would send it.
+function ask(
+  llm: FakeLLM,
+  messages: Message[],
+  tools: { name: string; description: string; parameters: JsonSchema }[] = [],
+  jsonSchema?: JsonSchema,
+) {
+  return llm.chat({ model: "m", messages, tools, settings: jsonSchema ? { jsonSchema } : {} });
+}
+
+const spec = (name: string, parameters: JsonSchema = { type: "object" }) => ({
+  name,
+  description: "",
+  parameters,
+});
+
+Deno.test("FakeLLM.auto() calls tools after a user turn even if the assistant spoke since", async () => {
+  const llm = FakeLLM.auto();
+  const response = await ask(llm, [
+    { role: "user", content: "q" },
+    { role: "assistant", content: "let me look" },
+  ], [spec("a"), spec("b")]);
+  assertEquals(response.toolCalls?.map((c) => [c.id, c.name, c.args]), [
+    ["auto_1", "a", {}],
+    ["auto_2", "b", {}],
+  ]);
+});
+
+Deno.test("FakeLLM.auto() sums up results by tool name, failures and unnamed results too", async () => {
+  const response = await ask(FakeLLM.auto(), [
+    { role: "user", content: "q" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [toolCall("c1", "a", {}), toolCall("c2", "b", {})],
+    },
+    { role: "tool", content: '{"n":1}', toolCallId: "c1" },
+    { role: "tool", content: "no such host", toolCallId: "c2", isError: true },
+    { role: "tool", content: "orphan", toolCallId: "c9" },
+    { role: "tool", content: "anonymous" },
+  ], [spec("a")]);
+  assertEquals(JSON.parse(response.content), {
+    a: { n: 1 },
+    b: { error: "no such host" },
+    c9: "orphan",
+    tool: "anonymous",
+  });
+});
+
+Deno.test("FakeLLM.auto() gives a tool without parameters empty args", async () => {
+  const response = await ask(FakeLLM.auto(), [{ role: "user", content: "q" }], [
+    { name: "ping", description: "" } as never,
+  ]);
+  assertEquals(response.toolCalls?.map((c) => c.args), [{}]);
+});
+
+Deno.test("FakeLLM.auto() refuses a parameters schema that is not an object of arguments", async () => {
+  for (
+    const [schema, got] of [
+      [{ type: "string" }, '"a"'],
+      [{ type: "null" }, "null"],
+      [{ type: "array" }, '["a"]'],
+      [{ type: "integer" }, "0"],
+    ] as const
+  ) {
+    await assertRejects(
+      () => ask(FakeLLM.auto(), [{ role: "user", content: "q" }], [spec("t", schema)]),
+      InvalidScript,
+      `FakeLLM.auto cannot call tool "t": its parameters schema describes ${got}, not an object of arguments`,
+    );
+  }
+});
+
+Deno.test("FakeLLM.auto() keeps the schema's own error as the cause, and lets other errors through", async () => {
+  const error = await assertRejects(
+    () =>
+      ask(FakeLLM.auto(), [{ role: "user", content: "q" }], [
+        spec("t", {
+          type: "object",
+          properties: { n: { type: "integer", minimum: 2, maximum: 1 } },
+          required: ["n"],
+        }),
+      ]),
+    InvalidScript,
+  );
+  assert(error.cause instanceof Error, String(error.cause));
+  assertEquals(error.cause.message.includes("at #/properties/n"), true, error.cause.message);
+  // A schema that cannot even be read is not a schema problem to explain.
+  const unreadable = {
+    get type(): string {
+      throw new RangeError("unreadable schema");
+    },
+  } as unknown as JsonSchema;
+  await assertRejects(
+    () => ask(FakeLLM.auto(), [{ role: "user", content: "q" }], [spec("t", unreadable)]),
+    RangeError,
+    "unreadable schema",
+  );
+});
+
+Deno.test("FakeLLM.auto({ tools }) lists what the request offers when a tool is missing", async () => {
+  await assertRejects(
+    () =>
+      ask(FakeLLM.auto({ tools: ["c"] }), [{ role: "user", content: "q" }], [spec("a"), spec("b")]),
+    InvalidScript,
+    'told to call tool "c", but the request offers "a", "b"; give the agent that tool',
+  );
+  await assertRejects(
+    () => ask(FakeLLM.auto({ tools: ["c"] }), [{ role: "user", content: "q" }]),
+    InvalidScript,
+    'told to call tool "c", but the request offers no tools;',
   );
 });
