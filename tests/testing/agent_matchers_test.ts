@@ -49,3 +49,61 @@ Deno.test("agentMatchers on a Run return a promise; the others answer at once", 
     "toHaveUsedAllTurns needs",
   );
 });
+
+Deno.test("agentMatchers read a failure the plain way unless .not says otherwise", async () => {
+  const result = await agent.run("hi", makeTestCtx({ llm: new FakeLLM("hello") }));
+  for (const ctx of [{}, { isNot: false }]) {
+    const r = await agentMatchers.toHaveStopReason.call(ctx, result, "length");
+    assertEquals(r.pass, false);
+    assertStringIncludes(
+      r.message(),
+      'Expected the run to stop for "length", but it stopped for "stop".',
+    );
+  }
+});
+
+Deno.test("agentMatchers on a Run settle it first, for each check that reads a result", async () => {
+  const run = agent.start("hi", makeTestCtx({ llm: new FakeLLM("hello") }));
+  const stopped = agentMatchers.toHaveStopReason.call({}, run, "stop");
+  const called = agentMatchers.toHaveCalledTool.call({}, run, "t");
+  assert(stopped instanceof Promise && called instanceof Promise);
+  assertEquals([(await stopped).pass, (await called).pass], [true, false]);
+});
+
+Deno.test("agentMatchers answer a transcript check at once for what is not a Run", () => {
+  const messages = [{ role: "user" as const, content: "hi" }];
+  const r = agentMatchers.toHaveTranscriptContaining.call({}, messages, "user: hi");
+  if (r instanceof Promise) throw new Error("a Promise for messages");
+  assert(r.pass);
+});
+
+Deno.test("agentMatchers name the matcher when misused", async () => {
+  assertThrows(
+    () => agentMatchers.toHaveCalledTool.call({}, null, "t"),
+    TypeError,
+    "toHaveCalledTool needs an AgentResult",
+  );
+  const result = await agent.run("hi", makeTestCtx({ llm: new FakeLLM("hello") }));
+  assertThrows(
+    () => agentMatchers.toHaveStopReason.call({}, result, "done" as never),
+    TypeError,
+    "toHaveStopReason needs one of",
+  );
+  assertThrows(
+    () => agentMatchers.toHaveSpent.call({}, null, 0),
+    TypeError,
+    "toHaveSpent needs a Budget",
+  );
+  assertThrows(
+    () => agentMatchers.toHaveTranscriptContaining.call({}, 5, "x"),
+    TypeError,
+    "toHaveTranscriptContaining: Cannot make a transcript of number",
+  );
+  const run = agent.start("hi", makeTestCtx({ llm: new FakeLLM("hello") }));
+  assertThrows(
+    () => agentMatchers.toHaveTranscriptContaining.call({}, run, 5 as never),
+    TypeError,
+    "toHaveTranscriptContaining needs the text to look for, got number",
+  );
+  await run.result;
+});

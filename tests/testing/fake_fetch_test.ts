@@ -105,3 +105,43 @@ Deno.test("FakeFetch validates its pages when built, naming the bad key", () => 
   );
   assertThrows(() => new FakeFetch({ "https://ex/1": { status: 42 } }), InvalidScript, "status");
 });
+
+Deno.test("FetchNotScripted suggests a near URL only, and says when nothing is scripted", async () => {
+  const fetch = new FakeFetch({ "https://ex/1": "a" });
+  const near = await assertRejects(() => fetch.fetch("https://ex/2"), FetchNotScripted);
+  assert(near.message.includes('"https://ex/2" (did you mean "https://ex/1"?); the scripted'));
+  const far = await assertRejects(
+    () => fetch.fetch("gopher://elsewhere.example/a/long/path"),
+    FetchNotScripted,
+  );
+  assert(
+    far.message.includes(
+      '"gopher://elsewhere.example/a/long/path"; the scripted URLs are "https://ex/1"',
+    ),
+    far.message,
+  );
+  const none = await assertRejects(() => new FakeFetch({}).fetch("https://ex/1"), FetchNotScripted);
+  assert(none.message.includes("the scripted URLs are none; script it"), none.message);
+});
+
+Deno.test("FakeFetch takes only a map of URL to page, and names the page at fault", () => {
+  for (const pages of [null, "https://ex/1", ["https://ex/1"]]) {
+    assertThrows(
+      () => new FakeFetch(pages as never),
+      InvalidScript,
+      "FakeFetch takes a map of URL to page",
+    );
+  }
+  assertThrows(
+    () => new FakeFetch({ "https://ex/1": { status: 42 } }),
+    InvalidScript,
+    'the FakeFetch page for "https://ex/1"',
+  );
+});
+
+Deno.test("FakeFetch reads the media type of a Content-Type header with spaces", async () => {
+  const fetch = new FakeFetch({
+    "https://ex/1": { headers: { "Content-Type": " text/html ; charset=utf-8" }, body: "" },
+  });
+  assertEquals((await fetch.fetch("https://ex/1")).contentType, "text/html");
+});

@@ -70,3 +70,38 @@ Deno.test("FakeMemory validates its options when built", async (t) => {
     );
   });
 });
+
+Deno.test("FakeMemory names what it was given when an option or item is malformed", () => {
+  assertThrows(
+    () => new FakeMemory({ items: [], extra: 1 } as never),
+    InvalidScript,
+    "FakeMemory options",
+  );
+  assertThrows(
+    () => new FakeMemory({ items: [{ text: 1 }] as never }),
+    InvalidScript,
+    "the FakeMemory items",
+  );
+  assertThrows(
+    () => new FakeMemory({ responses: { cert: [{ text: 1 }] } } as never),
+    InvalidScript,
+    'the FakeMemory items for "cert"',
+  );
+});
+
+Deno.test("FakeMemory.query() takes any non-negative integer k, with or without a run", async () => {
+  const memory = new FakeMemory({ items: [RUNBOOK] });
+  // Without a run to check for cancellation.
+  const noCtx = (k: number) => ({ k }) as never;
+  assertEquals(await memory.query("q", noCtx(0)), []);
+  assertEquals(await memory.query("q", noCtx(2)), [RUNBOOK]);
+  for (const k of [-1, 1.5, NaN]) {
+    await assertRejects(
+      () => memory.query("q", noCtx(k)),
+      RangeError,
+      `Cannot query memory with k = ${k}: pass a non-negative integer`,
+    );
+  }
+  await memory.write(RUNBOOK, undefined as never);
+  assertEquals(memory.writes, [RUNBOOK]);
+});
