@@ -593,3 +593,67 @@ Deno.test("sample() says which numbers it could not find", () => {
   ];
   for (const [schema, reason] of cases) assertEquals(unsatisfiable(schema).reason, reason);
 });
+
+Deno.test("sample() gives a valid value for every string format it knows", async (t) => {
+  // The first candidate, checked by zod's own validator for the format.
+  const validators: Array<[string, z.ZodType]> = [
+    ["email", z.email()],
+    ["idn-email", z.email()],
+    ["uri", z.url()],
+    ["url", z.url()],
+    ["uri-reference", z.url()],
+    ["iri", z.url()],
+    ["hostname", z.hostname()],
+    ["idn-hostname", z.hostname()],
+    ["date", z.iso.date()],
+    ["date-time", z.iso.datetime()],
+    ["time", z.iso.time()],
+    ["duration", z.iso.duration()],
+    ["uuid", z.uuid()],
+    ["guid", z.guid()],
+    ["ipv4", z.ipv4()],
+    ["ipv6", z.ipv6()],
+    ["cidrv4", z.cidrv4()],
+    ["cidrv6", z.cidrv6()],
+    ["base64", z.base64().min(1)],
+    ["base64url", z.base64url().min(1)],
+    ["json-pointer", z.string().regex(/^(\/([^~/]|~[01])*)*$/).min(1)],
+    ["regex", z.string().min(1).refine((s) => new RegExp(s) instanceof RegExp)],
+    ["emoji", z.emoji()],
+    ["nanoid", z.nanoid()],
+    ["cuid", z.cuid()],
+    ["cuid2", z.cuid2()],
+    ["ulid", z.ulid()],
+    ["e164", z.e164()],
+    ["jwt", z.jwt()],
+  ];
+  for (const [format, validator] of validators) {
+    await t.step(format, () => {
+      const value = sample({ type: "string", format });
+      const r = validator.safeParse(value);
+      assert(r.success, `${format}: ${JSON.stringify(value)}: ${r.error?.message}`);
+    });
+  }
+  await t.step("the next candidate where the length rules the first out", () => {
+    const cases: Array<[string, Record<string, number>, string]> = [
+      ["email", { maxLength: 13 }, "a@example.com"],
+      ["url", { maxLength: 19 }, "https://example.com"],
+      ["uri-reference", { maxLength: 2 }, "/a"],
+      ["date-time", { minLength: 21 }, "2024-01-01T00:00:00.000Z"],
+      ["date-time", { maxLength: 19 }, "2024-01-01T00:00:00"],
+      ["time", { minLength: 9 }, "00:00:00Z"],
+      ["time", { maxLength: 5 }, "00:00"],
+      ["duration", { minLength: 4 }, "PT1S"],
+      ["base64", { maxLength: 0 }, ""],
+      ["base64url", { maxLength: 0 }, ""],
+      ["json-pointer", { maxLength: 0 }, ""],
+      ["regex", { minLength: 2 }, ".*"],
+    ];
+    for (const [format, length, expected] of cases) {
+      assertEquals(sample({ type: "string", format, ...length }), expected, format);
+    }
+    assert(z.iso.datetime({ local: true }).safeParse("2024-01-01T00:00:00").success);
+    assert(z.iso.time().safeParse("00:00").success);
+    assert(z.iso.datetime().safeParse("2024-01-01T00:00:00.000Z").success);
+  });
+});

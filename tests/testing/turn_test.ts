@@ -90,6 +90,11 @@ Deno.test("parseTurn() takes a well-formed turn as given, without copying it", a
 Deno.test("parseTurn() fills what zod defaults when the turn leaves it out", () => {
   const turn = { toolCalls: [{ id: "c1", name: "fs_list" }] };
   assertEquals(parseTurn(turn, "turn 1"), { toolCalls: [{ id: "c1", name: "fs_list", args: {} }] });
+  // The slow path takes every key the fast one does.
+  const full = everyKey();
+  const calls = full.toolCalls as Array<Record<string, unknown>>;
+  full.toolCalls = [calls[0], { id: "c2", name: "fs_list" }];
+  assertEquals(parseTurn(full, "turn 1"), { ...everyKey(), gate: full.gate } as Turn);
 });
 
 Deno.test("parseTurn() refuses a bad value at every key, with InvalidScript", async (t) => {
