@@ -98,14 +98,8 @@ function waitFor(error: unknown, backoffMs: number): number {
  */
 export function retry(options: RetryOptions = {}): ChatMiddleware {
   checkOptions("retry()", options, RETRY_OPTIONS);
+  // The checker refuses a maxAttempts that is not a whole number of at least 1.
   const maxAttempts = options.maxAttempts ?? 3;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new RangeError(
-      `Cannot build retry(): maxAttempts must be an integer of at least 1, got ${
-        JSON.stringify(options.maxAttempts)
-      }`,
-    );
-  }
   const backoff = options.backoff ?? ((n: number) => 200 * 2 ** (n - 1));
   const retryOn = options.retryOn ?? isRetryable;
   const sleepOpt = options.sleep;

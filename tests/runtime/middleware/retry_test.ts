@@ -1,5 +1,14 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { Agent, Budget, isRetryable, meter, retry } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  Budget,
+  type ChatMiddleware,
+  InMemoryStore,
+  isRetryable,
+  memoize,
+  meter,
+  retry,
+} from "@agentkit/testing/runtime";
 import {
   type ChatResponse,
   type LLMPort,
@@ -322,8 +331,8 @@ Deno.test("retry() stream waits on a custom sleep when given", async () => {
 
 Deno.test("retry() is named for error messages and rejects maxAttempts that are not whole", () => {
   assertEquals(retry().name, "retry");
-  for (const maxAttempts of [1.5, -1, NaN, Infinity]) {
-    assertThrows(() => retry({ maxAttempts }), RangeError, "maxAttempts");
+  for (const maxAttempts of [1.5, -1, 0, NaN, Infinity]) {
+    assertThrows(() => retry({ maxAttempts }), RangeError, 'retry(): option "maxAttempts"');
   }
 });
 
@@ -370,4 +379,73 @@ Deno.test("retry() ignores a retryAfterMs that is not a number, and survives a t
   });
   const seen = await drain(agent.stream("go", ctx));
   assertEquals([seen[1], llm.calls, clock.sleeps], ["call 3", 3, [200, 400]]);
+});
+
+Deno.test("retry() stream: a failed attempt's usage reaches meter() below it, then the retry is billed too", async () => {
+  const budget = new Budget();
+  const usage = { inputTokens: 1_000, outputTokens: 0 };
+  const llm = throwingStream((call) =>
+    call === 1
+      ? {
+        afterEvents: 0,
+        error: new ProviderError("overloaded", { retryable: true, phase: "pre_stream", usage }),
+      }
+      : undefined
+  );
+  const ctx = makeTestCtx({ llm, budget, chatMiddleware: [retry(), meter()] });
+  const events = await drain(agent.stream("go", ctx));
+  assert(events.includes("call 2") && !events.includes("call 1"), String(events));
+  // Two calls billed: the failed attempt's 1 000 input tokens, and the answer.
+  assertEquals([llm.calls, budget.calls], [2, 2]);
+});
+
+Deno.test("retry() stream over an asynchronous stage (memoize()): re-opened after a failure, the answer then cached", async () => {
+  const clock = new FakeClock();
+  const store = new InMemoryStore();
+  const llm = throwingStream((call) =>
+    call === 1 ? { afterEvents: 0, error: new RateLimitError("slow down") } : undefined
+  );
+  const ctx = makeTestCtx({ llm, clock, store, chatMiddleware: [retry(), memoize()] });
+  const first = await drain(agent.stream("go", ctx));
+  assert(first.includes("call 2"), String(first));
+  assertEquals([llm.calls, store.size, clock.sleeps], [2, 1, [200]]);
+  assertEquals(await drain(agent.stream("go", ctx)), first);
+  assertEquals(llm.calls, 2);
+});
+
+Deno.test("retry(): a layer below that refuses synchronously is not retried when its error is not retryable", async () => {
+  // meter() refuses the call before the provider: the run has used its one call.
+  const budget = new Budget({ maxCalls: 1 });
+  const llm = new FakeLLM("ok");
+  const ctx = makeTestCtx({ llm, budget, chatMiddleware: [retry(), meter()] });
+  await agent.run("go", ctx);
+  const e = await assertRejects(() => drain(agent.stream("again", ctx)));
+  assert(!(e instanceof TypeError) && /call/i.test(String((e as Error).message)), String(e));
+  assertEquals(llm.calls, 1);
+});
+
+Deno.test("retry() chat: a middleware below that throws synchronously is retried like a rejection", async () => {
+  let throws = 1;
+  const flaky: ChatMiddleware = {
+    name: "flaky",
+    chat(req, ctx, next) {
+      if (throws-- > 0) throw new RateLimitError("sync 429");
+      return next(req, ctx);
+    },
+  };
+  const clock = new FakeClock();
+  const llm = new FakeLLM("through");
+  const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry(), flaky] });
+  assertEquals((await agent.run("go", ctx)).output, "through");
+  assertEquals([llm.calls, clock.sleeps], [1, [200]]);
+});
+
+Deno.test("retry() stream: an asynchronous stage below that fails to open passes its error up", async () => {
+  const store = new InMemoryStore();
+  const down = new Error("the cache is down");
+  store.get = () => Promise.reject(down);
+  const llm = new FakeLLM("never");
+  const ctx = makeTestCtx({ llm, store, chatMiddleware: [retry(), memoize()] });
+  assertEquals(await assertRejects(() => drain(agent.stream("go", ctx))), down);
+  assertEquals(llm.calls, 0);
 });
