@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "@std/assert";
+import { assertEquals, assertRejects, assertThrows } from "@std/assert";
 import {
   Agent,
   idempotent,
@@ -63,4 +63,47 @@ Deno.test("idempotent() without a store fails loudly rather than running the too
     "Cannot idempotent without a store",
   );
   assertEquals(charge.calls.length, 0);
+});
+
+Deno.test("idempotent(): separate call ids run separately; a key function and an own store replace the defaults", async () => {
+  const charge = new FakeTool({
+    name: "charge",
+    responder: (a: { cents: number }) => `charged ${a.cents}`,
+  });
+  const agent = new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [charge] }),
+  });
+  const pay = (id: string, cents: number) => [
+    { toolCalls: [toolCall(id, "charge", { cents })] },
+    { content: "done" },
+  ];
+  const ctx = makeTestCtx({
+    llm: FakeLLM.script([...pay("pay-1", 100), ...pay("pay-2", 200)]),
+    store: new InMemoryStore(),
+    toolMiddleware: [idempotent()],
+  });
+  await agent.run("pay", ctx);
+  const second = await agent.run("pay", ctx);
+  assertEquals(charge.calls.length, 2);
+  assertEquals(second.messages.find((m) => m.role === "tool")?.content, "charged 200");
+  // Keyed by the amount instead of the call id, in a store of its own.
+  const own = new InMemoryStore();
+  const byAmount = makeTestCtx({
+    llm: FakeLLM.script([...pay("pay-3", 300), ...pay("pay-4", 300)]),
+    toolMiddleware: [idempotent({ store: own, key: (inv) => String(inv.args.cents) })],
+  });
+  await agent.run("pay", byAmount);
+  await agent.run("pay", byAmount);
+  assertEquals([charge.calls.length, own.size], [3, 1]);
+});
+
+Deno.test("idempotent() is named, and checks its options when built", () => {
+  assertEquals(idempotent().name, "idempotent");
+  assertThrows(
+    () => idempotent({ stor: new InMemoryStore() } as never),
+    TypeError,
+    'idempotent(): unknown option "stor"',
+  );
+  assertThrows(() => idempotent({ key: "id" } as never), TypeError, "idempotent()");
 });

@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "@std/assert";
+import { assertEquals, assertRejects, assertThrows } from "@std/assert";
 import {
   Agent,
   InMemoryStore,
@@ -103,4 +103,35 @@ Deno.test("memoize() does not cache a stream that ended on an error; the next ca
   await Array.fromAsync(agent.stream("go", ctx));
   assertEquals(llm.calls, 2);
   assertEquals(memoize().name, "memoize");
+});
+
+Deno.test("memoize() on streams: each request has its own entry; without a store the stream fails naming memoize", async () => {
+  const llm = FakeLLM.script([{ chunks: ["one"] }, { chunks: ["two"] }]);
+  const store = new InMemoryStore();
+  const ctx = makeTestCtx({ llm, store, chatMiddleware: [memoize()] });
+  const text = async (q: string, c = ctx) => {
+    let out = "";
+    for await (const e of agent.stream(q, c) as AsyncIterable<StreamEvent>) {
+      if (e.type === "text_delta") out += e.content;
+    }
+    return out;
+  };
+  assertEquals([await text("first"), await text("second"), await text("first")], [
+    "one",
+    "two",
+    "one",
+  ]);
+  assertEquals([llm.calls, store.size], [2, 2]);
+  const bare = makeTestCtx({ llm: new FakeLLM("x"), chatMiddleware: [memoize()] });
+  const e = await assertRejects(() => text("q", bare), MisconfiguredMiddleware);
+  assertEquals(e.middleware, "memoize");
+});
+
+Deno.test("memoize() is named, and its option errors name it", () => {
+  assertEquals(memoize().name, "memoize");
+  assertThrows(
+    () => memoize({ stor: new InMemoryStore() } as never),
+    TypeError,
+    "memoize(): unknown option",
+  );
 });

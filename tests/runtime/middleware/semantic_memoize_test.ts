@@ -155,3 +155,57 @@ Deno.test("semanticMemoize() validates its options when built", () => {
     'did you mean "threshold"?',
   );
 });
+
+Deno.test("semanticMemoize(): other tools are another context, and each question keeps its own entry", async () => {
+  const llm = numbered();
+  const ctx = makeTestCtx({ llm, vector: vector(), chatMiddleware: [semanticMemoize()] });
+  const withTool = (name: string) =>
+    new Agent("a", {
+      model: "fake-model",
+      cognition: new ReActCognition({ tools: [new FakeTool({ name, responder: "x" })] }),
+    });
+  await withTool("maps").run("capital of France?", ctx);
+  await withTool("atlas").run("capital of France?", ctx);
+  assertEquals(llm.calls, 2);
+  // A second question is stored beside the first, not over it.
+  await geo.run("capital of France?", ctx);
+  await geo.run("tallest mountain on Earth?", ctx);
+  assertEquals(llm.calls, 4);
+  assertEquals((await geo.run("capital of France?", ctx)).output, "answer 3");
+  assertEquals(llm.calls, 4);
+});
+
+Deno.test("semanticMemoize() on streams: another system prompt is another context, and a tool loop's middle goes to the model", async () => {
+  const llm = FakeLLM.script([
+    { chunks: ["Bonjour"] },
+    { chunks: ["Hallo"] },
+    { toolCalls: [toolCall("c1", "lookup", {})] },
+    { chunks: ["It is Paris."] },
+  ]);
+  const ctx = makeTestCtx({ llm, vector: vector(), chatMiddleware: [semanticMemoize()] });
+  const text = async (agent: Agent, q: string) => {
+    let out = "";
+    for await (const e of agent.stream(q, ctx) as AsyncIterable<StreamEvent>) {
+      if (e.type === "text_delta") out += e.content;
+    }
+    return out;
+  };
+  const french = new Agent("a", { model: "fake-model", system: "Answer in French." });
+  const dutch = new Agent("b", { model: "fake-model", system: "Answer in Dutch." });
+  assertEquals(await text(french, "greeting?"), "Bonjour");
+  assertEquals(await text(dutch, "greeting?"), "Hallo");
+  assertEquals(await text(french, "greeting?"), "Bonjour");
+  assertEquals(llm.calls, 2);
+  const lookup = new FakeTool({ name: "lookup", responder: "Paris" });
+  const tooled = new Agent("c", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [lookup] }),
+  });
+  assertEquals(await text(tooled, "capital of France?"), "It is Paris.");
+  assertEquals([llm.calls, lookup.calls.length], [4, 1]);
+});
+
+Deno.test("semanticMemoize() is named, and its option errors name it", () => {
+  assertEquals(semanticMemoize().name, "semanticMemoize");
+  assertThrows(() => semanticMemoize({ vectr: 1 } as never), TypeError, "semanticMemoize():");
+});
