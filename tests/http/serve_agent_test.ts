@@ -8,7 +8,7 @@ import {
   makeTestCtx,
   serveAgent,
 } from "@agentkit/testing/testing";
-import { listenNode } from "../../testing/eval/_http_listen.ts";
+import { listen, listenNode } from "../../testing/eval/_http_listen.ts";
 
 // An answer that depends on the earlier turns, so a lost session shows.
 function quizLlm(): FakeLLM {
@@ -162,5 +162,161 @@ Deno.test("the node:http adapter serves the same protocol (what Node users run)"
     assertEquals(await res.json(), { method: "POST", path: "/x", text: "héllo" });
   } finally {
     await listener.close();
+  }
+});
+
+// A port nothing listens on right now (bound, read, released).
+function freePort(): number {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  return port;
+}
+
+Deno.test("serveAgent() refuses what it cannot serve", async (t) => {
+  const agent = new Agent("a", { model: "fake-model" });
+  const refuses = async (agents: unknown, options: Record<string, unknown>, message: string) => {
+    const e = await assertRejects(() => serveAgent(agents as never, options), Error);
+    assert(e instanceof TypeError || e instanceof RangeError, String(e));
+    assertStringIncludes(e.message, message);
+  };
+  await t.step("something that is not an agent", async () => {
+    await refuses({ name: "a" }, {}, "Cannot serve: pass an Agent, or an array of agents");
+    await refuses([agent, null], {}, "Cannot serve: pass an Agent, or an array of agents");
+  });
+  await t.step("two agents of one name", async () => {
+    await refuses([agent, new Agent("a", { model: "m" })], {}, 'two agents named "a"');
+  });
+  await t.step("no agent", async () => {
+    await refuses([], {}, "Cannot serve: pass at least one agent");
+  });
+  await t.step("a port that is no port", async () => {
+    await refuses(agent, { port: 1.5 }, 'serveAgent(): option "port"');
+    await refuses(agent, { port: 70_000 }, 'serveAgent(): option "port"');
+  });
+});
+
+Deno.test("serveAgent() listens on the port it is given", async () => {
+  const port = freePort();
+  await using server = await serveAgent(new Agent("a", { model: "fake-model" }), {
+    ctx: makeTestCtx({ llm: new FakeLLM("ok") }),
+    port,
+  });
+  assertEquals([server.port, server.url], [port, `http://127.0.0.1:${port}/`]);
+  assertEquals(await new ApiTestClient(server.url).send("hi"), "ok");
+});
+
+Deno.test("serveAgent() explains a wrong path, method, body or key", async (t) => {
+  await using server = await serveAgent(new Agent("quiz", { model: "fake-model" }), {
+    ctx: makeTestCtx({ llm: new FakeLLM("ok") }),
+  });
+  await t.step("another path, another method", async () => {
+    assertEquals(await post(`${server.url}chat`, "{}"), [404, {
+      error: 'Nothing at /chat: POST / with { "prompt": "..." }',
+    }]);
+    assertEquals(await post(server.url, "", "GET"), [405, {
+      error: 'Method GET is not allowed: POST / with { "prompt": "..." }',
+    }]);
+  });
+  for (const body of ["null", '"hi"', "42"]) {
+    await t.step(`a JSON body ${body}`, async () => {
+      const [status, reply] = await post(server.url, body);
+      assertEquals([status, reply.error], [
+        400,
+        'The body must be a JSON object such as { "prompt": "..." }',
+      ]);
+    });
+  }
+  await t.step("a key near no known one, a sessionId that is not a string", async () => {
+    assertEquals(
+      (await post(server.url, '{"prompt": "hi", "zzzzzz": 1}'))[1].error,
+      'Unknown key "zzzzzz" (send prompt, and optionally sessionId and agent)',
+    );
+    assertEquals(await post(server.url, '{"prompt": "hi", "sessionId": 42}'), [400, {
+      error: '"sessionId" must be a non-empty string',
+    }]);
+  });
+  assertEquals([server.inFlight, server.errors.length], [0, 0], "every request was answered");
+});
+
+Deno.test("serveAgent() answers 500 for an agent that throws something that is not an Error", async () => {
+  const odd = {
+    name: "odd",
+    run: (prompt: string) => Promise.reject(prompt === "null" ? null : "a string"),
+  };
+  await using server = await serveAgent(odd as never);
+  assertEquals(await post(server.url, '{"prompt": "null"}'), [500, {
+    error: 'Agent "odd" failed: null',
+  }]);
+  assertEquals(await post(server.url, '{"prompt": "s"}'), [500, {
+    error: 'Agent "odd" failed: a string',
+  }]);
+  assertEquals(server.errors, [null, "a string"]);
+});
+
+// Yields to the event loop until the server holds `n` requests.
+async function until(server: { readonly inFlight: number }, n: number): Promise<void> {
+  for (let turns = 0; server.inFlight < n; turns++) {
+    assert(turns < 1000, `${n} requests should reach the server`);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+Deno.test("serveAgent() runs different sessions side by side", async () => {
+  const gate = Promise.withResolvers<void>();
+  const llm = FakeLLM.script([{ content: "slow", gate: gate.promise }, "fast"]);
+  await using server = await serveAgent(new Agent("a", { model: "fake-model" }), {
+    ctx: makeTestCtx({ llm }),
+  });
+  const slow = new ApiTestClient(server.url).send("one");
+  await until(server, 1);
+  assertEquals(await new ApiTestClient(server.url).send("two"), "fast");
+  gate.resolve();
+  assertEquals(await slow, "slow");
+});
+
+Deno.test("serveAgent() keeps a session's third request behind its second", async () => {
+  const gates = [Promise.withResolvers<void>(), Promise.withResolvers<void>()];
+  const llm = FakeLLM.script([
+    { content: "1", gate: gates[0].promise },
+    { content: "2", gate: gates[1].promise },
+    "3",
+  ]);
+  await using server = await serveAgent(new Agent("a", { model: "fake-model" }), {
+    ctx: makeTestCtx({ llm }),
+  });
+  const client = new ApiTestClient(server.url);
+  const one = client.send("one");
+  const two = client.send("two");
+  await until(server, 2);
+  gates[0].resolve();
+  assertEquals(await one, "1");
+  const three = client.send("three");
+  await until(server, 2);
+  // Let the server take the third request as far as it would go.
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  assertEquals(llm.calls, 2, "the third waits for the second");
+  gates[1].resolve();
+  assertEquals(await Promise.all([two, three]), ["2", "3"]);
+});
+
+Deno.test("the adapters read the body of a POST only", async () => {
+  const echo = (method: string, path: string, text: string) =>
+    Promise.resolve({ status: 200, body: { method, path, text } });
+  const port = freePort();
+  const node = await listenNode(echo, "127.0.0.1", port);
+  try {
+    assertEquals(node.port, port);
+    const res = await fetch(`http://127.0.0.1:${port}/x`, { method: "PUT", body: "ignored" });
+    assertEquals(await res.json(), { method: "PUT", path: "/x", text: "" });
+  } finally {
+    await node.close();
+  }
+  const deno = await listen(echo, "127.0.0.1", 0);
+  try {
+    const res = await fetch(`http://127.0.0.1:${deno.port}/y`, { method: "PUT", body: "ignored" });
+    assertEquals(await res.json(), { method: "PUT", path: "/y", text: "" });
+  } finally {
+    await deno.close();
   }
 });
