@@ -1,10 +1,11 @@
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import {
   codexTurn,
   FakeClaudeCli,
   FakeCli,
   FakeCodexCli,
   InvalidScript,
+  rawLine,
   ScriptExhausted,
   UnusedTurns,
 } from "@agentkit/testing/testing";
@@ -136,4 +137,79 @@ Deno.test("FakeCli is the one face of both CLI doubles", () => {
   }
   assertThrows(() => FakeClaudeCli.script([]), InvalidScript, "needs at least one turn");
   assertThrows(() => FakeCodexCli.answering(), InvalidScript, "needs at least one turn");
+});
+
+Deno.test("FakeCodexCli.script() checks each run: its shape, and that every line is one JSON object with a type", async (t) => {
+  await t.step("a run that is not an object names what it got", () => {
+    for (const [run, got] of [[null, "null"], [[], "an array"], [7, "number"]] as const) {
+      const err = assertThrows(() => FakeCodexCli.script([run as never]), InvalidScript);
+      assertStringIncludes(err.message, `turn 1 must be a CliRun`);
+      assertStringIncludes(err.message, `got ${got}`);
+    }
+  });
+  await t.step("a line that is JSON but not an object with a string type", () => {
+    for (const line of ["null", "[1]", "3", '"text"', '{"type":1}', "{}"]) {
+      const err = assertThrows(
+        () => FakeCodexCli.script({ lines: ['{"type":"a"}', line] }),
+        InvalidScript,
+      );
+      assertStringIncludes(
+        err.message,
+        'line 2 of turn 1 is not a JSON object with a string "type"',
+      );
+    }
+  });
+  await t.step("the line named is the one at fault", () => {
+    assertThrows(
+      () => FakeCodexCli.script({ lines: ['{"type":"a"}', '{"type":"b"}', '{"a":1}\n{"b":2}'] }),
+      InvalidScript,
+      "line 3 of turn 1 contains a newline",
+    );
+    assertThrows(
+      () => FakeCodexCli.script("ok", { lines: ['{"type":"a"}', "{nope"] }),
+      InvalidScript,
+      "line 2 of turn 2 is not valid JSON",
+    );
+  });
+  await t.step("raw byte lines pass as they are", async () => {
+    using cli = FakeCodexCli.script({ lines: [rawLine([0xff, 0x0a, 0x7b])] });
+    const proc = cli.spawn(["codex"]);
+    assertEquals(
+      new Uint8Array(await new Response(proc.stdout).arrayBuffer()),
+      new Uint8Array([0xff, 0x0a, 0x7b, 0x0a]),
+    );
+    await proc.exited;
+  });
+  await t.step("only the last line of an unterminated run may be cut", () => {
+    FakeCodexCli.script({ lines: ['{"type":"a"}', '{"typ'], unterminated: true }).spawn(["c"])
+      .kill();
+    assertThrows(
+      () => FakeCodexCli.script({ lines: ['{"typ', '{"type":"a"}'], unterminated: true }),
+      InvalidScript,
+      "line 1 of turn 1 is not valid JSON",
+    );
+  });
+  await t.step("exitAfterLines may be at most the number of lines", () => {
+    const lines = ['{"type":"a"}', '{"type":"b"}'];
+    const cli = FakeCodexCli.script(
+      { lines, exitAfterLines: 2 },
+      { lines, exitAfterLines: 1 },
+      { lines, exitAfterLines: 0 },
+    );
+    assertEquals(cli.unusedTurns, 3);
+  });
+});
+
+Deno.test("FakeCodexCli.script() checks its options, naming itself, and takes undefined for an option left out", () => {
+  const err = assertThrows(
+    () => FakeCodexCli.script(["a"], { lineDelayMs: -1 }),
+    RangeError,
+  );
+  assertStringIncludes(err.message, "FakeCodexCli.script()");
+  using cli = FakeCodexCli.script(["a"], {
+    lineDelayMs: undefined,
+    repeatLast: undefined,
+    allowUnused: undefined,
+  });
+  cli.spawn(["codex"]).kill();
 });
