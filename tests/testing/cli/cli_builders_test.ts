@@ -113,3 +113,239 @@ Deno.test("the malformed-output builders refuse what they cannot build", async (
     assertEquals(line, new Uint8Array([1, 2]));
   });
 });
+
+Deno.test("codexTurn() writes codex's own lines: defaults, and each command started then completed", () => {
+  assertEquals(parse(codexTurn({ text: "hi" }).lines), [
+    { type: "thread.started", thread_id: "fake-thread" },
+    { type: "turn.started" },
+    { type: "item.completed", item: { id: "item_0", type: "agent_message", text: "hi" } },
+    {
+      type: "turn.completed",
+      usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 0 },
+    },
+  ]);
+  const turn = codexTurn({
+    text: "done",
+    threadId: "t-7",
+    usage: [5, 5, 1],
+    commands: [{ command: "ls" }, { command: "make", output: "boom", exitCode: 2 }],
+  });
+  const started = (id: string, command: string) => ({
+    id,
+    type: "command_execution",
+    command,
+    aggregated_output: "",
+    exit_code: null,
+    status: "in_progress",
+  });
+  assertEquals(parse(turn.lines), [
+    { type: "thread.started", thread_id: "t-7" },
+    { type: "turn.started" },
+    { type: "item.started", item: started("item_0", "ls") },
+    {
+      type: "item.completed",
+      item: { ...started("item_0", "ls"), exit_code: 0, status: "completed" },
+    },
+    { type: "item.started", item: started("item_1", "make") },
+    {
+      type: "item.completed",
+      item: {
+        ...started("item_1", "make"),
+        aggregated_output: "boom",
+        exit_code: 2,
+        status: "failed",
+      },
+    },
+    { type: "item.completed", item: { id: "item_2", type: "agent_message", text: "done" } },
+    {
+      type: "turn.completed",
+      usage: { input_tokens: 5, cached_input_tokens: 5, output_tokens: 1 },
+    },
+  ]);
+});
+
+Deno.test("codexTurn() keeps a command's exit code 0 and output as given", () => {
+  const [, , , done] = parse(
+    codexTurn({ text: "x", commands: [{ command: "true", output: "fine", exitCode: 0 }] }).lines,
+  );
+  assertEquals(
+    [done.item.aggregated_output, done.item.exit_code, done.item.status],
+    ["fine", 0, "completed"],
+  );
+});
+
+Deno.test("claudeTurn() writes claude's own lines with its defaults", () => {
+  const none = {
+    input_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: 0,
+  };
+  const wire = { ...none, input_tokens: 10 };
+  assertEquals(
+    parse(claudeTurn({ text: "hi", toolUses: [{ name: "Bash" }, { name: "Bash" }] }).lines),
+    [
+      {
+        type: "system",
+        subtype: "init",
+        session_id: "fake-session",
+        model: "claude-fake",
+        tools: ["Bash"],
+        cwd: "/fake",
+      },
+      {
+        type: "assistant",
+        message: {
+          id: "msg_01",
+          type: "message",
+          role: "assistant",
+          model: "claude-fake",
+          content: [{ type: "tool_use", id: "toolu_01", name: "Bash", input: {} }],
+          usage: wire,
+        },
+        session_id: "fake-session",
+      },
+      {
+        type: "user",
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "ok" }],
+        },
+        session_id: "fake-session",
+      },
+      {
+        type: "assistant",
+        message: {
+          id: "msg_02",
+          type: "message",
+          role: "assistant",
+          model: "claude-fake",
+          content: [{ type: "tool_use", id: "toolu_02", name: "Bash", input: {} }],
+          usage: none,
+        },
+        session_id: "fake-session",
+      },
+      {
+        type: "user",
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "toolu_02", content: "ok" }],
+        },
+        session_id: "fake-session",
+      },
+      {
+        type: "assistant",
+        message: {
+          id: "msg_03",
+          type: "message",
+          role: "assistant",
+          model: "claude-fake",
+          content: [{ type: "text", text: "hi" }],
+          usage: none,
+        },
+        session_id: "fake-session",
+      },
+      {
+        type: "result",
+        subtype: "success",
+        is_error: false,
+        result: "hi",
+        session_id: "fake-session",
+        num_turns: 3,
+        duration_ms: 0,
+        total_cost_usd: 0.0001,
+        usage: wire,
+      },
+    ],
+  );
+});
+
+Deno.test("claudeTurn() names the model, ids and tools it is given, and marks a failed subtype", () => {
+  const lines = parse(
+    claudeTurn({
+      text: "stopped",
+      model: "claude-x",
+      subtype: "error_max_turns",
+      toolUses: [{ name: "Read", id: "tu_a" }, { name: "Edit", id: "tu_b" }],
+    }).lines,
+  );
+  assertEquals([lines[0].model, lines[0].tools], ["claude-x", ["Read", "Edit"]]);
+  assertEquals(lines.filter((l) => l.type === "assistant").map((l) => l.message.model), [
+    "claude-x",
+    "claude-x",
+    "claude-x",
+  ]);
+  assertEquals(
+    lines.filter((l) => l.type === "user").map((l) => l.message.content[0].tool_use_id),
+    ["tu_a", "tu_b"],
+  );
+  const end = lines.at(-1);
+  assertEquals([end.subtype, end.is_error], ["error_max_turns", true]);
+  const many = parse(claudeTurn({ text: "x", toolUses: Array(10).fill({ name: "Ls" }) }).lines);
+  assertEquals(many.at(-2).message.id, "msg_11");
+  assertEquals(many.at(-3).message.content[0].tool_use_id, "toolu_10");
+});
+
+Deno.test("the malformed-output builders edit a run as they say", async (t) => {
+  const run = { lines: ['{"type":"a"}', '{"type":"b"}', '{"type":"c"}'] };
+  await t.step("insertLines at the start, the middle and the end", () => {
+    assertEquals(insertLines(run, 0, "x").lines, ["x", ...run.lines]);
+    assertEquals(insertLines(run, 2, "x", "y").lines, [
+      run.lines[0],
+      run.lines[1],
+      "x",
+      "y",
+      run.lines[2],
+    ]);
+    assertEquals(insertLines(run, 3, "x").lines, [...run.lines, "x"]);
+    assertThrows(() => insertLines(run, 4, "x"), InvalidScript, "from 0 to 3, got 4");
+    assertThrows(() => insertLines(run, 1.5, "x"), InvalidScript, "got 1.5");
+  });
+  await t.step("unknownEventLine's default type", () => {
+    assertEquals(JSON.parse(unknownEventLine()), { type: "mystery_event" });
+  });
+  await t.step("truncateLastLine keeps the first `keep` characters, half by default", () => {
+    assertEquals(truncateLastLine(run, 0).lines.at(-1), "");
+    assertEquals(truncateLastLine(run, 11).lines.at(-1), '{"type":"c"');
+    assertEquals(truncateLastLine(run).lines, [run.lines[0], run.lines[1], '{"type']);
+    assertEquals(truncateLastLine(run).unterminated, true);
+    for (const keep of [-1, 12, 2.5]) {
+      assertThrows(
+        () => truncateLastLine(run, keep),
+        InvalidScript,
+        `keep must be an integer from 0 to 11, got ${keep}`,
+      );
+    }
+  });
+  await t.step("withoutFinalLine keeps the run's exit code, 0 when it had none", () => {
+    assertEquals(withoutFinalLine(run), { lines: run.lines.slice(0, 2), exitCode: 0 });
+    assertEquals(withoutFinalLine({ ...run, exitCode: 4 }).exitCode, 4);
+  });
+  await t.step("exitPartway from 0 to every line, exit code 1 by default", () => {
+    assertEquals(exitPartway(run, { afterLines: 0 }), { ...run, exitAfterLines: 0, exitCode: 1 });
+    assertEquals(exitPartway(run, { afterLines: 3, exitCode: 0, stderr: "" }), {
+      ...run,
+      exitAfterLines: 3,
+      exitCode: 0,
+      stderr: "",
+    });
+    for (const afterLines of [-1, 4, 0.5]) {
+      assertThrows(
+        () => exitPartway(run, { afterLines }),
+        InvalidScript,
+        `afterLines must be an integer from 0 to 3, got ${afterLines}`,
+      );
+    }
+    // deno-lint-ignore no-explicit-any
+    assertThrows(() => exitPartway(run, undefined as any), InvalidScript, "got undefined");
+  });
+  await t.step("latin1Line encodes up to U+00FF, every character", () => {
+    assertEquals(latin1Line("aÿ"), new Uint8Array([0x61, 0xff]));
+    assertThrows(() => latin1Line("aĀ"), InvalidScript, "at index 1");
+  });
+  await t.step("rawLine takes bytes or an array of them, nothing else", () => {
+    assertEquals(rawLine([1, 2]), new Uint8Array([1, 2]));
+    // deno-lint-ignore no-explicit-any
+    assertThrows(() => rawLine("abc" as any), InvalidScript, "got string");
+  });
+});

@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { assertEquals, assertInstanceOf, assertRejects, assertThrows } from "@std/assert";
 import type { StreamEvent } from "@agentkit/testing/ports";
 import { Agent, ClaudeCliCognition } from "@agentkit/testing/runtime";
 import {
@@ -237,4 +237,109 @@ Deno.test("FakeClaudeCli: a process killed while paced stops writing at once", a
   assertEquals((await pending).done, true);
   assertEquals([(await proc.exited).code, cli.spawns[0].killed, clock.pending], [143, true, 0]);
   await assertRejects(() => writer.write(new Uint8Array([10])));
+});
+
+const encoder = new TextEncoder();
+const goLine = encoder.encode('{"type":"user","message":{"role":"user","content":"go"}}\n');
+
+// Writes one user line to a fresh process of `cli` and reads what it writes
+// until stdout ends or `lines` lines came; returns them and whether it exited.
+async function turnOf(cli: FakeClaudeCli, lines: number) {
+  const proc = cli.spawn(["claude"], { stdin: "piped" });
+  const writer = proc.stdin!.getWriter();
+  await writer.write(goLine);
+  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (text.split("\n").length <= lines) {
+    const r = await reader.read();
+    if (r.done) break;
+    text += r.value;
+  }
+  const exit = cli.spawns.at(-1)!.exitCode;
+  await reader.cancel();
+  await writer.close().catch(() => {});
+  await proc.exited;
+  return { lines: text.split("\n").filter((l) => l !== ""), exit };
+}
+
+Deno.test("FakeClaudeCli ends a scripted turn without a result line the way a dying CLI does", async (t) => {
+  const init = '{"type":"system","subtype":"init","session_id":"s"}';
+  await t.step("no result, no exit code: exits 0 once its lines are written", async () => {
+    using cli = FakeClaudeCli.script([{ lines: [init] }]);
+    assertEquals(await turnOf(cli, 1), { lines: [init], exit: 0 });
+  });
+  await t.step("a line that only mentions result is not a result", async () => {
+    const line = '{"type":"system","subtype":"note","result":"pending"}';
+    using cli = FakeClaudeCli.script([{ lines: [line] }]);
+    assertEquals(await turnOf(cli, 1), { lines: [line], exit: 0 });
+  });
+  await t.step("no result and an exit code: exits with it", async () => {
+    using cli = FakeClaudeCli.script([{ lines: [init], exitCode: 5 }]);
+    assertEquals(await turnOf(cli, 1), { lines: [init], exit: 5 });
+  });
+  await t.step("a result line: the process stays for the next turn", async () => {
+    using cli = FakeClaudeCli.script([claudeTurn({ text: "x" })]);
+    const { lines, exit } = await turnOf(cli, 3);
+    assertEquals([lines.length, exit], [3, undefined]);
+  });
+});
+
+Deno.test("FakeClaudeCli's factories name themselves in what they throw", async (t) => {
+  await t.step("script() given no array", () => {
+    // deno-lint-ignore no-explicit-any
+    assertThrows(() => FakeClaudeCli.script(null as any), InvalidScript, "got null");
+    // deno-lint-ignore no-explicit-any
+    assertThrows(() => FakeClaudeCli.script(7 as any), InvalidScript, "got number");
+  });
+  await t.step("script() and replay() options", () => {
+    assertThrows(
+      () => FakeClaudeCli.script(["x"], { lineDelayMs: -1 }),
+      RangeError,
+      "FakeClaudeCli.script()",
+    );
+    assertThrows(
+      () => FakeClaudeCli.replay(recordingUrl, { lineDelayMs: -1 }),
+      RangeError,
+      "FakeClaudeCli.replay()",
+    );
+  });
+  await t.step("replay() given neither text, path nor URL", () => {
+    // deno-lint-ignore no-explicit-any
+    assertThrows(() => FakeClaudeCli.replay(42 as any), InvalidScript, "got number");
+  });
+  await t.step("a replay asked for one turn too many", async () => {
+    const cli = FakeClaudeCli.replay('{"type":"result","subtype":"success","result":"x"}');
+    await turnOf(cli, 1);
+    const proc = cli.spawn(["claude"], { stdin: "piped" });
+    await assertRejects(
+      () => proc.stdin!.getWriter().write(goLine),
+      ScriptExhausted,
+      "FakeClaudeCli.replay",
+    );
+    proc.kill();
+  });
+  await t.step("a recording that cannot be read keeps the cause", () => {
+    const err = assertThrows(() => FakeClaudeCli.replay("sessions/nope.jsonl"), InvalidScript);
+    assertInstanceOf(err.cause, Error);
+    assertEquals((err.cause as { code?: string }).code, "ENOENT");
+  });
+});
+
+Deno.test("FakeClaudeCli.replay() reads text with CRLF line ends, blank lines and leading spaces", async () => {
+  const result = '{"type":"result","subtype":"success","result":"x"}';
+  using cli = FakeClaudeCli.replay(`  ${result}`);
+  assertEquals((await turnOf(cli, 1)).lines, [`  ${result}`]);
+  const init = '{"type":"system","subtype":"init","session_id":"s"}';
+  using crlf = FakeClaudeCli.replay(`${init}\r\n   \r\n${result}\r\n`);
+  assertEquals((await turnOf(crlf, 2)).lines, [init, result]);
+});
+
+Deno.test("FakeClaudeCli.replay() refuses a line that is JSON but not an object", () => {
+  for (const line of ["null", "[1]", "3", '"text"']) {
+    assertThrows(
+      () => FakeClaudeCli.replay(`${line}\n`),
+      InvalidScript,
+      "line 1 of the recording is not a JSON object",
+    );
+  }
 });
