@@ -4,9 +4,10 @@ import {
   type Cognition,
   InMemorySessionStore,
   Session,
+  SessionSaveFailed,
   type StopReason,
 } from "@agentkit/testing/runtime";
-import { Scope } from "@agentkit/testing/ports";
+import { Scope, type SessionState, type SessionStore } from "@agentkit/testing/ports";
 import { FakeClock, FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
 import { ReActCognition } from "@agentkit/testing/runtime";
 import { toolCall } from "@agentkit/testing/ports";
@@ -239,4 +240,104 @@ Deno.test("Session.append() copies messages and state() omits the volatile cache
     persistent: { a: 1 },
     transcript: [{ role: "user", content: "hi" }],
   });
+});
+
+/** A store whose saves fail while `failing` is set. */
+class FlakyStore extends InMemorySessionStore {
+  failing = false;
+  override save(scope: Scope, id: string, state: SessionState): Promise<void> {
+    return this.failing ? Promise.reject(new Error("disk full")) : super.save(scope, id, state);
+  }
+}
+
+Deno.test("Session.save() that fails rolls the session back to what the store holds, and says so", async () => {
+  const store = new FlakyStore();
+  // Built with a store and state: that state counts as saved.
+  const built = new Session("s", {
+    store,
+    persistent: { plan: "free" },
+    transcript: [{ role: "user", content: "hi" }],
+  });
+  assertEquals(built.transcript.length, 1);
+  built.append({ role: "assistant", content: "hello" });
+  built.persistent.set("plan", "pro");
+  store.failing = true;
+  const e = await assertRejects(() => built.save(), SessionSaveFailed);
+  assertEquals([e.name, e.sessionId, e.store], ["SessionSaveFailed", "s", "FlakyStore"]);
+  assert(e.cause instanceof Error && e.message.includes("disk full"), e.message);
+  assertEquals(built.state(), {
+    persistent: { plan: "free" },
+    transcript: [{ role: "user", content: "hi" }],
+  });
+  // After a good save, that is what a failed one rolls back to.
+  store.failing = false;
+  built.append({ role: "assistant", content: "hello" });
+  await built.save();
+  built.append({ role: "user", content: "more" });
+  built.persistent.set("plan", "team");
+  store.failing = true;
+  await assertRejects(() => built.save(), SessionSaveFailed);
+  assertEquals([built.transcript.length, built.persistent.get("plan")], [2, "free"]);
+});
+
+Deno.test("Session.save() names a plain-object store as its store, and a session opened from a store rolls back to it", async () => {
+  const inner = new InMemorySessionStore();
+  await new Session("s", { store: inner, persistent: { a: 1 } }).save();
+  const plain: SessionStore = {
+    load: (scope, id) => inner.load(scope, id),
+    save: () => Promise.reject("not an Error"),
+    delete: (scope, id) => inner.delete(scope, id),
+  };
+  const session = await Session.open("s", { store: plain });
+  session.persistent.set("a", 2);
+  session.persistent.set("b", 3); // not in the store: gone after the rollback
+  const e = await assertRejects(() => session.save(), SessionSaveFailed);
+  assertEquals(e.store, "its store");
+  assert(e.message.includes("not an Error"), e.message);
+  assertEquals(Object.fromEntries(session.persistent), { a: 1 });
+  // A store without a prototype has no constructor to name.
+  const bare = Object.assign(Object.create(null), plain) as SessionStore;
+  const again = await Session.open("s", { store: bare });
+  assertEquals((await assertRejects(() => again.save(), SessionSaveFailed)).store, "its store");
+  // Without a store there is nothing to save or roll back.
+  const memory = new Session("m");
+  memory.persistent.set("a", 1);
+  await memory.save();
+  assertEquals(memory.persistent.get("a"), 1);
+});
+
+Deno.test("new Session() and Session.open() say which argument is wrong", async () => {
+  assertThrows(() => new Session(42 as never), TypeError, "id must be a non-empty string");
+  assertThrows(() => new Session("s", { scop: 1 } as never), TypeError, "new Session()");
+  const store = new InMemorySessionStore();
+  await assertRejects(
+    () => Session.open(42 as never, { store }),
+    TypeError,
+    "Session.open(): the id",
+  );
+  await assertRejects(
+    () => Session.open("s", { store, scop: 1 } as never),
+    TypeError,
+    "Session.open()",
+  );
+  for (const options of [null, "x", [], 5]) {
+    const e = await assertRejects(
+      () => Session.open("s", options as never),
+      TypeError,
+      "Session.open()",
+    );
+    assert(!e.message.includes("without a store"), e.message);
+  }
+});
+
+Deno.test("Session.endRun() without a beginRun() does not unbalance later nested runs", async () => {
+  const session = new Session("s");
+  await session.endRun();
+  session.beginRun();
+  session.beginRun();
+  session.volatile.set("scratch", 1);
+  await session.endRun(); // the inner run ends: the outer one still needs its scratch
+  assertEquals(session.volatile.get("scratch"), 1);
+  await session.endRun();
+  assertEquals(session.volatile.size, 0);
 });
