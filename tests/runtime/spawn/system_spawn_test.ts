@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
 import type { SpawnPort } from "@agentkit/testing/ports";
 import { Agent, Budget, ClaudeCliCognition, systemSpawn } from "@agentkit/testing/runtime";
 import { makeTestCtx } from "@agentkit/testing/testing";
@@ -106,6 +106,72 @@ Deno.test("systemSpawn() passes cwd and env to the process", async () => {
   const [cwd, probe] = JSON.parse(stdout);
   assert(cwd.endsWith("fixtures"), cwd);
   assertEquals(probe, "yes");
+});
+
+Deno.test("every adapter passes cwd and env, the env on top of the parent's", async (t) => {
+  Deno.env.set("AGENTKIT_PARENT", "inherited");
+  try {
+    for (const [name, spawn] of adapters) {
+      await t.step(name, async () => {
+        const probe =
+          "console.log(JSON.stringify([Deno.cwd(), Deno.env.get('AGENTKIT_PROBE'), Deno.env.get('AGENTKIT_PARENT')]))";
+        const argv = [Deno.execPath(), "eval", "--no-config", probe];
+        const fixtures = new URL("../../fixtures/", import.meta.url).pathname;
+        const given = spawn(argv, { cwd: fixtures, env: { AGENTKIT_PROBE: "yes" } });
+        const [out, , exit] = await Promise.all([
+          text(given.stdout),
+          text(given.stderr),
+          given.exited,
+        ]);
+        assertEquals(exit.code, 0);
+        const [cwd, probe_, parent] = JSON.parse(out);
+        assert(cwd.endsWith("fixtures"), cwd);
+        assertEquals([probe_, parent], ["yes", "inherited"]);
+        // Neither given: the parent's directory and environment.
+        const plain = spawn(argv);
+        const [out2] = await Promise.all([text(plain.stdout), text(plain.stderr), plain.exited]);
+        assertEquals(JSON.parse(out2), [Deno.cwd(), null, "inherited"]); // JSON has no undefined
+      });
+    }
+  } finally {
+    Deno.env.delete("AGENTKIT_PARENT");
+  }
+});
+
+Deno.test("every adapter: without stdin piped, the process reads the end of input at once", async (t) => {
+  for (const [name, spawn] of adapters) {
+    await t.step(name, async () => {
+      const proc = spawn(child("print_jsonl.ts", "echo"));
+      const [stdout, , exit] = await Promise.all([
+        text(proc.stdout),
+        text(proc.stderr),
+        proc.exited,
+      ]);
+      assertEquals([stdout, exit.code, proc.stdin], ["", 0, undefined]);
+    });
+  }
+});
+
+Deno.test("every adapter: a signal aborted before the start ends the process at once", async (t) => {
+  for (const [name, spawn] of adapters) {
+    await t.step(name, async () => {
+      const proc = spawn(child("print_jsonl.ts", "hang"), { signal: AbortSignal.abort() });
+      const [, , exit] = await Promise.all([text(proc.stdout), text(proc.stderr), proc.exited]);
+      assertEquals(exit.code, 143);
+    });
+  }
+});
+
+Deno.test("every adapter: a process that cannot start fails the caller, at once or through exited", async (t) => {
+  const missing = new URL("../../fixtures/no/such/dir/", import.meta.url).pathname;
+  for (const [name, spawn] of adapters) {
+    await t.step(name, async () => {
+      await assertRejects(async () => {
+        const proc = spawn([Deno.execPath(), "--version"], { cwd: missing });
+        await Promise.all([proc.exited, text(proc.stdout), text(proc.stderr)]);
+      });
+    });
+  }
 });
 
 Deno.test("systemSpawn() rejects an empty argv before spawning anything", () => {
