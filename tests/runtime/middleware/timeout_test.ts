@@ -2,9 +2,11 @@ import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
 import {
   Agent,
   idleTimeout,
+  Invoker,
   ModelTimeout,
   retry,
-  type RunContext,
+  RunContext,
+  Services,
   timeout,
 } from "@agentkit/testing/runtime";
 import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
@@ -276,4 +278,26 @@ Deno.test("timeout() on a blocking call: the provider gets the call's signal in 
     ModelTimeout,
   );
   assert(seen[1].aborted && seen[1].reason instanceof ModelTimeout); // the context's signal too
+});
+
+Deno.test("timeout() over a stage that opens late: the opening is abandoned, and closed once it arrives", async () => {
+  // retry() inside timeout() opens the call only with its first event; this
+  // provider ignores the cancellation and sends that event after the deadline.
+  const provider = new HandStream();
+  const llm = {
+    chat: () => Promise.reject(new Error("stream only")),
+    complete: () => Promise.reject(new Error("stream only")),
+    stream: provider.open,
+  };
+  const clock = new FakeClock({ autoAdvance: false });
+  const invoker = new Invoker({ llm, chatMiddleware: [timeout({ ms: 1_000 }), retry()] });
+  const ctx = new RunContext({ services: new Services({ invoker, clock }) });
+  const first = invoker.stream(request, ctx).next();
+  for (let i = 0; i < 100 && provider.steps.length === 0; i++) await Promise.resolve();
+  await clock.advance(1_000);
+  await assertRejects(() => first, ModelTimeout);
+  assertEquals(provider.returned, 0);
+  provider.steps[0].resolve(event(start));
+  for (let i = 0; i < 20 && provider.returned === 0; i++) await Promise.resolve();
+  assertEquals(provider.returned, 1);
 });
