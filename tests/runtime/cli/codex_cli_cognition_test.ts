@@ -28,6 +28,7 @@ import {
   insertLines,
   latin1Line,
   makeTestCtx,
+  rawLine,
   ScriptExhausted,
   truncateLastLine,
   unknownEventLine,
@@ -1052,4 +1053,36 @@ Deno.test("new CodexCliCognition() checks its options, naming itself", async (t)
     const result = await agentOn(new CodexCliCognition({ spawn: host })).run("go", makeTestCtx());
     assertEquals(result.output, "via the object");
   });
+});
+
+Deno.test("CodexCliCognition observes a line it decoded leniently and a line it skipped, with their text", async () => {
+  const lines = turnAround([completed({ id: "a", type: "agent_message", text: "ok" })]).lines;
+  using cli = FakeCodexCli.script({
+    lines: [lines[0], latin1Line('{"type":"turn.started","note":"é"}'), "{}", ...lines.slice(2)]
+      .map((l, i) => i === 2 ? rawLine(new TextEncoder().encode("not json")) : l),
+  });
+  const observer = new CollectingObserver();
+  await agentOn(new CodexCliCognition({ spawn: cli })).run("go", makeTestCtx({ observer }));
+  const seen = observer.items.filter((o) =>
+    o.kind === "cli.invalid_utf8" || o.kind === "cli.skipped"
+  )
+    .map((o) => [o.kind, o.text, o.payload, o.agent]);
+  assertEquals(seen, [
+    [
+      "cli.invalid_utf8",
+      "codex line 2 was not valid UTF-8; decoded it with U+FFFD in place of the bad bytes",
+      { line: 2 },
+      "fixer",
+    ],
+    [
+      "cli.skipped",
+      "skipped codex line 3: not valid JSON (Unexpected token 'o', \"not json\" is not valid JSON)",
+      {
+        line: 3,
+        reason: "not valid JSON (Unexpected token 'o', \"not json\" is not valid JSON)",
+        text: "not json",
+      },
+      "fixer",
+    ],
+  ]);
 });

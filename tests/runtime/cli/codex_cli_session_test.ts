@@ -1,4 +1,4 @@
-import { assertEquals } from "@std/assert";
+import { assertEquals, assertThrows } from "@std/assert";
 import { Agent, CodexCliSession } from "@agentkit/testing/runtime";
 import { codexTurn, exitPartway, FakeCodexCli, makeTestCtx } from "@agentkit/testing/testing";
 
@@ -47,4 +47,15 @@ Deno.test("CodexCliSession runs started together take turns, so the second resum
   const [one, two] = await Promise.all([agent.run("1", ctx), agent.run("2", ctx)]);
   assertEquals([one.output, two.output], ["a", "b"]);
   assertEquals(cli.argv(1).slice(2, 4), ["resume", "t"]);
+});
+
+Deno.test("CodexCliSession is named codex-cli-session and checks its options, naming itself", () => {
+  const session = new CodexCliSession({ spawn: FakeCodexCli.answering("x") });
+  assertEquals([session.name, session.binary, session.threadId], [
+    "codex-cli-session",
+    "codex",
+    undefined,
+  ]);
+  const err = assertThrows(() => new CodexCliSession({} as never), TypeError);
+  assertEquals(err.message.startsWith("new CodexCliSession() needs spawn"), true);
 });

@@ -84,3 +84,50 @@ Deno.test("JsonlReader.cancel() resolves a pending next() with undefined", async
   assertEquals(cancelled, "stop");
   assertEquals(reader.ended, true);
 });
+
+Deno.test("JsonlReader.next() joins a line split across chunks, byte for byte", async () => {
+  const items = await readAll([
+    enc.encode('{"a"'),
+    enc.encode(':"x'),
+    enc.encode('y"}\n{"b":2}\n'),
+  ]);
+  assertEquals(summary(items), [{ a: "xy" }, { b: 2 }]);
+});
+
+Deno.test("JsonlReader.next() reports bad lines without their line end, cut to 200 characters", async () => {
+  const long = "x".repeat(300);
+  const items = await readAll([enc.encode(`oops\r\nnull\n"${long}"\n${long}\n{"cut":"${long}`)]);
+  assertEquals(
+    items.map((i) => i.kind === "bad" ? [i.line, i.text, i.truncated, i.reason.split(" (")[0]] : i),
+    [
+      [1, "oops", false, "not valid JSON"],
+      [2, "null", false, "not a JSON object"],
+      [3, `"${long}"`.slice(0, 200), false, "not a JSON object"],
+      [4, long.slice(0, 200), false, "not valid JSON"],
+      [5, `{"cut":"${long}`.slice(0, 200), true, "the stream ended in the middle of this line"],
+    ],
+  );
+});
+
+Deno.test("JsonlReader.next() ends a stream that errors like one that closes, keeping a cut last line", async () => {
+  const failing = (chunk: string) =>
+    ReadableStream.from((async function* () {
+      yield enc.encode(chunk);
+      throw new Error("EIO");
+    })());
+  const whole = new JsonlReader(failing('{"a":1}\n'));
+  assertEquals((await whole.next())?.kind, "event");
+  assertEquals([await whole.next(), whole.ended], [undefined, true]);
+  const cut = new JsonlReader(failing('{"a":1}\n{"b"'));
+  await cut.next();
+  const last = await cut.next();
+  assertEquals([last?.kind, last?.kind === "bad" && last.truncated], ["bad", true]);
+  assertEquals(await cut.next(), undefined);
+});
+
+Deno.test("JsonlReader.cancel() ends the reader at once", () => {
+  const reader = new JsonlReader(new ReadableStream<Uint8Array>());
+  assertEquals(reader.ended, false);
+  reader.cancel();
+  assertEquals(reader.ended, true);
+});

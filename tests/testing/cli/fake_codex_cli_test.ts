@@ -213,3 +213,10 @@ Deno.test("FakeCodexCli.script() checks its options, naming itself, and takes un
   });
   cli.spawn(["codex"]).kill();
 });
+
+Deno.test("FakeCodexCli names the factory that built it in what it throws", () => {
+  assertThrows(() => FakeCodexCli.script(["a", "b"]).verify(), UnusedTurns, "FakeCodexCli.script ");
+  const cli = FakeCodexCli.answering("a");
+  cli.spawn(["codex"]).kill();
+  assertThrows(() => cli.spawn(["codex"]), ScriptExhausted, "FakeCodexCli.answering ");
+});
