@@ -9,7 +9,18 @@
  * @module
  */
 
-const marked = new WeakSet<readonly unknown[]>();
+// The marked arrays, newest last: a short list rather than a WeakSet, whose
+// add and delete cost about a microsecond each in V8 (more than a scripted
+// model call). A loop releases its transcript however it ends; one abandoned
+// unreleased is held until MOST newer marks push it out, and is then merely
+// unmarked (a double goes back to checking each message).
+const MOST = 64;
+const marked: (readonly unknown[])[] = [];
+
+function indexOf(array: readonly unknown[]): number {
+  for (let i = marked.length - 1; i >= 0; i--) if (marked[i] === array) return i;
+  return -1;
+}
 
 /**
  * Marks `array` as only ever appended to until {@linkcode release}.
@@ -18,7 +29,9 @@ const marked = new WeakSet<readonly unknown[]>();
  * @returns The same array.
  */
 export function appendOnly<T extends readonly unknown[]>(array: T): T {
-  marked.add(array);
+  if (indexOf(array) >= 0) return array;
+  if (marked.length >= MOST) marked.shift();
+  marked.push(array);
   return array;
 }
 
@@ -28,7 +41,10 @@ export function appendOnly<T extends readonly unknown[]>(array: T): T {
  * @param array The marked array.
  */
 export function release(array: readonly unknown[]): void {
-  marked.delete(array);
+  const at = indexOf(array);
+  if (at < 0) return;
+  for (let i = at + 1; i < marked.length; i++) marked[i - 1] = marked[i];
+  marked.pop();
 }
 
 /**
@@ -38,5 +54,5 @@ export function release(array: readonly unknown[]): void {
  * @returns True while marked.
  */
 export function isAppendOnly(array: readonly unknown[]): boolean {
-  return marked.has(array);
+  return indexOf(array) >= 0;
 }

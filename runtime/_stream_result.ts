@@ -41,6 +41,15 @@ export class StreamResult {
   #usage: Usage = ZERO_USAGE;
   #finishReason: FinishReason | undefined;
   #error: ErrorEvent | undefined;
+  #failure: { readonly error: unknown } | undefined;
+
+  /**
+   * What `failureOf` says of the last result this fold built: the error its
+   * run failed with, if it failed (without a lookup by the result).
+   */
+  get failure(): { readonly error: unknown } | undefined {
+    return this.#failure;
+  }
 
   add(event: StreamEvent): void {
     switch (event.type) {
@@ -107,7 +116,10 @@ export class StreamResult {
       stopReason,
     };
     // A stream that ended on an error (other than a length cut) failed.
-    if (e && e.finishReason !== "length") failures.set(result, { error: e.error });
+    if (e && e.finishReason !== "length") {
+      this.#failure = { error: e.error };
+      failures.set(result, this.#failure);
+    }
     return result;
   }
 

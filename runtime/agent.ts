@@ -13,7 +13,7 @@ import {
   runBeforeRun,
   runStreamHooks,
 } from "./_hook_chain.ts";
-import { failureOf, settledResult, StreamResult } from "./_stream_result.ts";
+import { StreamResult } from "./_stream_result.ts";
 import type {
   AgentInfo,
   AgentResult,
@@ -34,7 +34,7 @@ import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts"
 import { buildNow, RequestBuilder } from "./request_builder.ts";
 import { checkOptions, checkValue, describe, is, ports, type Rule } from "./_options.ts";
 import type { Session } from "./session.ts";
-import { checkStreamEvent } from "./stream_event_schema.ts";
+import { checkStreamEvent, InvalidStreamEvent, isStreamEvent } from "./stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
 import { spanError } from "./_span.ts";
@@ -300,13 +300,13 @@ function drain<D>(run: AgentStream<D>): Promise<TypedAgentResult<D>> {
   try {
     step = run[PULL]();
     while (!(step instanceof Promise)) {
-      if (step.done) return Promise.resolve(settledResult(step.value) as TypedAgentResult<D>);
+      if (step.done) return run.settled(step.value);
       step = run[PULL]();
     }
   } catch (error) {
     return Promise.reject(error);
   }
-  return step.then((s) => s.done ? settledResult(s.value) as TypedAgentResult<D> : drain(run));
+  return step.then((s) => s.done ? run.settled(s.value) : drain(run));
 }
 
 // The one path of every run: agent.run drains it, agent.stream hands it out,
@@ -332,7 +332,6 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   #span: Span | undefined;
   #began = false;
   #hc: HookContext | undefined;
-  #origin = "";
   #halted = false;
   #prefix: readonly Message[] = NO_MESSAGES;
   #request: RunRequest | undefined;
@@ -340,10 +339,13 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   #source: AsyncIterator<unknown, unknown> | undefined;
   // Whether the source ended (it is not closed then).
   #finished = false;
-  #fold: StreamResult | undefined;
+  // The events of the pass, as handed out (after the hooks).
+  #seen: StreamEvent[] = [];
   #rewritten = false;
   #attempt = 1;
   #spent = ZERO_USAGE;
+  // The error of a run that failed on an error event (it returns its result).
+  #failure: { readonly error: unknown } | undefined;
   // The events a hook put in place of one, handed out in turn.
   #outs: readonly unknown[] | undefined;
   #by: string | undefined;
@@ -368,6 +370,13 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
 
   [Symbol.asyncIterator](): this {
     return this;
+  }
+
+  // What run() returns for the result the run returned: the same as
+  // settledResult(result), without a lookup by the result.
+  settled(result: TypedAgentResult<D>): Promise<TypedAgentResult<D>> {
+    const failure = this.#failure;
+    return failure ? Promise.reject(failure.error) : Promise.resolve(result);
   }
 
   next(): Promise<Step<D>> {
@@ -442,6 +451,11 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     }, (error) => this.#fail(error));
   }
 
+  // Who yielded the events, for messages.
+  #origin(): string {
+    return `cognition "${this.#agent.cognition.name ?? "anonymous"}"`;
+  }
+
   #inSession<T>(fn: () => T): T {
     return this.#session ? this.#session.run(fn) : fn();
   }
@@ -473,7 +487,6 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     ctx.checkCancelled();
     const hc: HookContext = { agent: this.#core.info, ctx, session };
     this.#hc = hc;
-    this.#origin = `cognition "${agent.cognition.name ?? "anonymous"}"`;
     // Without a session or beforeRun hooks the request is the task as given.
     if (session || this.#core.hooks.beforeRun.length) {
       return this.#then(this.#inSession(() => this.#before(hc)), (request) => this.#open(request));
@@ -503,7 +516,6 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
 
   #open(request: RunRequest | (RunRequest & HaltReply)): Ready<D> {
     this.#request = request;
-    this.#fold = new StreamResult();
     if ("reply" in request) {
       this.#halted = true;
       this.#prefix = [...request.context, { role: "user", content: request.task }];
@@ -545,39 +557,37 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   // The next event of the cognition's stream, through the hooks and into the
   // fold; the result once the stream ends.
   #pump(): Ready<D> {
+    const outs = this.#outs;
+    if (outs !== undefined) {
+      if (this.#at < outs.length) {
+        const e = outs[this.#at++];
+        const by = this.#by;
+        const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
+        this.#seen.push(checked);
+        return { done: false, value: checked };
+      }
+      this.#outs = undefined;
+    }
+    // A ready event is taken without a promise (see ./_pull.ts).
     const it = this.#source!;
     const session = this.#session;
-    for (;;) {
-      const outs = this.#outs;
-      if (outs !== undefined) {
-        if (this.#at < outs.length) {
-          const e = outs[this.#at++];
-          const by = this.#by;
-          const checked = by === undefined ? e as StreamEvent : checkStreamEvent(e, `hook "${by}"`);
-          this.#fold!.add(checked);
-          return { done: false, value: checked };
-        }
-        this.#outs = undefined;
-      }
-      // A ready event is taken without a promise (see ./_pull.ts).
-      const step = session ? session.run(() => pull(it)) : pull(it);
-      if (step instanceof Promise) return this.#then(step, (s) => this.#took(s) ?? this.#pump());
-      const out = this.#took(step);
-      if (out !== undefined) return out;
-    }
+    const step = session ? session.run(() => pull(it)) : pull(it);
+    return step instanceof Promise ? this.#then(step, (s) => this.#took(s)) : this.#took(step);
   }
 
-  // One step of the cognition's stream; undefined when a hook dropped the event.
-  #took(step: IteratorResult<unknown, unknown>): Ready<D> | undefined {
+  // One step of the cognition's stream: its event through the hooks, or the
+  // result once it ended.
+  #took(step: IteratorResult<unknown, unknown>): Ready<D> {
     if (step.done) {
       this.#finished = true;
       return this.#finish(step.value);
     }
-    const event = checkStreamEvent(step.value, this.#origin);
+    const event = step.value;
+    if (!isStreamEvent(event)) throw new InvalidStreamEvent(this.#origin(), event);
     const hooks = this.#core.hooks;
     if (!hooks.onStreamEvent.length) {
-      this.#fold!.add(event);
-      return { done: false, value: event };
+      this.#seen.push(event);
+      return step as Step<D>;
     }
     return this.#then(
       this.#inSession(() => runStreamHooks(hooks, event, this.#hc!)),
@@ -597,15 +607,26 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   #finish(returned: unknown): Ready<D> {
     const agent = this.#agent;
     const span = this.#span!;
-    let result = this.#fold!.result(
+    const cognitionResult = checkResult(returned, () => this.#origin());
+    // The events are folded only when the result is made from them: the
+    // cognition returned none, or a hook rewrote them.
+    const fold = new StreamResult();
+    if (cognitionResult === undefined || this.#rewritten) {
+      for (const event of this.#seen) fold.add(event);
+    }
+    let result = fold.result(
       this.#prefix,
-      checkResult(returned, this.#origin),
+      cognitionResult,
       this.#halted,
       this.#rewritten,
     ) as TypedAgentResult<D>;
+    // A failed fold's own result is marked failed (see failureOf); the copy a
+    // second pass makes is not.
+    let failure: { readonly error: unknown } | undefined;
     if (this.#attempt > 1) result = { ...result, usage: addUsage(this.#spent, result.usage) };
-    const failure = failureOf(result);
+    else failure = fold.failure;
     if (failure) {
+      this.#failure = failure;
       spanError(span, failure.error);
       return this.#close(result);
     }
@@ -623,7 +644,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
           messages: [...result.messages, { role: "user", content: reflection(verdict.issues) }],
         };
         this.#finished = false;
-        this.#fold = new StreamResult();
+        this.#seen = [];
         this.#rewritten = false;
         this.#source = this.#inSession(() =>
           agent.cognition.stream(again, this.#ctx)[Symbol.asyncIterator]()
@@ -667,7 +688,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     if (this.#closing) throw error;
     this.#state = DONE;
     this.#closing = true;
-    if (this.#span) spanError(this.#span, error);
+    spanError(this.#span!, error);
     const cleanup = this.#cleanup();
     if (cleanup === undefined) throw error;
     return cleanup.then(() => {
@@ -696,7 +717,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     const open = !this.#finished && source?.return !== undefined;
     const session = this.#began ? this.#session : undefined;
     if (!open && !session) {
-      this.#span?.end();
+      this.#span!.end();
       return undefined;
     }
     return (async () => {
@@ -707,7 +728,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
           rethrowIfFatal(error);
         }
       }
-      this.#span?.end();
+      this.#span!.end();
       await session?.endRun();
     })();
   }
@@ -721,7 +742,7 @@ async function* haltEvents(reply: string, messageId: string): AsyncGenerator<Str
 }
 
 // What a cognition's stream returned: its result, or undefined (fold it).
-function checkResult(value: unknown, origin: string): CognitionResult | undefined {
+function checkResult(value: unknown, origin: () => string): CognitionResult | undefined {
   if (value === undefined) return undefined;
   const r = value as Partial<CognitionResult> | null;
   if (
@@ -730,7 +751,7 @@ function checkResult(value: unknown, origin: string): CognitionResult | undefine
     typeof r.stopReason === "string"
   ) return r as CognitionResult;
   throw new TypeError(
-    `The stream of ${origin} returned ${
+    `The stream of ${origin()} returned ${
       JSON.stringify(value) ?? String(value)
     }; return a CognitionResult ({ output, usage, messages, stopReason }) or nothing`,
   );

@@ -28,3 +28,23 @@ Deno.test("ReActCognition.run() releases its transcript when it returns it", asy
   await llm.chat({ model: "fake-model", messages });
   assertEquals(llm.requests.map((r) => r.messages[0].content), ["go", "go", "edited"]);
 });
+
+Deno.test("appendOnly(): a second mark is the same mark; the oldest of too many is unmarked", () => {
+  const a: number[] = [];
+  appendOnly(a);
+  appendOnly(a);
+  release(a);
+  assertEquals(isAppendOnly(a), false);
+  // Loops that never release (abandoned streams) cannot pile up: past 64
+  // marks the oldest is dropped, and is then checked like any other array.
+  const arrays = Array.from({ length: 65 }, () => appendOnly([] as number[]));
+  assertEquals(arrays.map(isAppendOnly), [false, ...Array(64).fill(true)]);
+  for (const x of arrays) release(x);
+  assertEquals(arrays.some(isAppendOnly), false);
+  // Releasing one in the middle keeps the others marked.
+  const [x, y, z] = [appendOnly([1]), appendOnly([2]), appendOnly([3])];
+  release(y);
+  assertEquals([x, y, z].map(isAppendOnly), [true, false, true]);
+  release(x);
+  release(z);
+});

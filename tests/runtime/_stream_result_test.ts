@@ -189,3 +189,21 @@ function zero() {
 function usage(inputTokens: number, outputTokens: number) {
   return { inputTokens, outputTokens };
 }
+
+Deno.test("StreamResult.failure is what failureOf says of the result it built", () => {
+  const error = new Error("overloaded");
+  const failed = fold([
+    { type: "message_start", messageId: "m" },
+    { type: "error", messageId: "m", error },
+  ]);
+  assertEquals(failed.failure, undefined);
+  const result = failed.result(prefix, undefined, false, false);
+  assertStrictEquals(failed.failure, failureOf(result));
+  assertStrictEquals(failed.failure?.error, error);
+  const cut = fold([
+    { type: "message_start", messageId: "m" },
+    { type: "error", messageId: "m", error, finishReason: "length" },
+  ]);
+  cut.result(prefix, undefined, false, false);
+  assertEquals(cut.failure, undefined);
+});

@@ -447,3 +447,248 @@ Deno.test("Agent spans: a streamed run that ends on an error event records the e
   assertEquals(events.at(-1)?.type, "error");
   assertEquals(trace.named("invoke_agent")[0].events.map((e) => e.name), ["error"]);
 });
+
+// agent.stream() is hand-written (runtime/agent.ts, AgentStream); these pin the
+// async generator's contract it keeps.
+
+function textAgent(hooks?: ConstructorParameters<typeof Agent>[1]["hooks"]): Agent {
+  return new Agent("a", { model: "fake-model", hooks });
+}
+
+Deno.test("Agent.stream(): return() or throw() before the first step ends the run before it starts", async () => {
+  const llm = FakeLLM.script([{ chunks: ["x"] }], { repeatLast: true });
+  const tracer = new RecordingTracer();
+  const ctx = makeTestCtx({ llm, trace: tracer });
+  const returned = textAgent().stream("go", ctx);
+  assertEquals(await returned.return(undefined as never), { done: true, value: undefined });
+  assertEquals(await returned.next(), { done: true, value: undefined });
+  const thrown = textAgent().stream("go", ctx);
+  await assertRejects(() => thrown.throw(new Error("stop")), Error, "stop");
+  assertEquals(await thrown.next(), { done: true, value: undefined });
+  assertEquals([llm.calls, tracer.spans.length], [0, 0]);
+});
+
+Deno.test("Agent.stream(): return(), throw() and disposal mid-run close the run; it then answers done", async (t) => {
+  const ways: Array<[string, (s: AsyncGenerator<StreamEvent, unknown>) => Promise<unknown>]> = [
+    [
+      "return()",
+      async (s) => assertEquals(await s.return(undefined), { done: true, value: undefined }),
+    ],
+    [
+      "throw()",
+      (s) => assertRejects(() => s.throw(new Error("consumer gave up")), Error, "gave up"),
+    ],
+    ["asyncDispose", (s) => s[Symbol.asyncDispose]()],
+  ];
+  for (const [name, stop] of ways) {
+    await t.step(name, async () => {
+      const tracer = new RecordingTracer();
+      const llm = FakeLLM.script([{ chunks: ["a", "b"] }]);
+      const s = textAgent().stream("go", makeTestCtx({ llm, trace: tracer }));
+      assertEquals((await s.next()).value, { type: "message_start", messageId: "fake-stream-1" });
+      await stop(s);
+      assertEquals(await s.next(), { done: true, value: undefined });
+      const span = tracer.spans.find((sp) => sp.name === "invoke_agent")!;
+      assert(span.ended);
+      assertEquals(
+        span.events.map((e) => e.attrs.message),
+        name === "throw()" ? ["consumer gave up"] : [],
+      );
+      await assertRejects(() => s.throw(new Error("after")), Error, "after");
+    });
+  }
+});
+
+Deno.test("Agent.stream(): a finished run answers done, and its hooks ran once", async () => {
+  let after = 0;
+  const llm = FakeLLM.script([{ chunks: ["x"] }], { repeatLast: true });
+  const s = textAgent({ afterRun: [{ afterRun: () => void after++ }] }).stream(
+    "go",
+    makeTestCtx({ llm }),
+  );
+  const types: string[] = [];
+  for await (const e of s) types.push(e.type);
+  assertEquals(types, ["message_start", "text_delta", "message_end"]);
+  assertEquals(await s.next(), { done: true, value: undefined });
+  assertEquals(await s.return(undefined as never), { done: true, value: undefined });
+  assertEquals([after, llm.calls], [1, 1]);
+});
+
+Deno.test("Agent.stream(): calls made without waiting are served one at a time, in order", async () => {
+  // An async beforeRun hook keeps the first step busy while the others are asked for.
+  const llm = FakeLLM.script([{ chunks: ["a", "b"] }]);
+  const s = textAgent({ beforeRun: [{ beforeRun: async () => {} }] }).stream(
+    "go",
+    makeTestCtx({ llm }),
+  );
+  const steps = await Promise.all([s.next(), s.next(), s.next(), s.next(), s.next(), s.next()]);
+  assertEquals(steps.map((st) => st.done ? "done" : st.value.type), [
+    "message_start",
+    "text_delta",
+    "text_delta",
+    "message_end",
+    "done",
+    "done",
+  ]);
+  assertEquals((steps[4].value as { output: string }).output, "ab");
+  assertEquals(await s.next(), { done: true, value: undefined });
+});
+
+// A cognition whose stream is a bare iterator: one event, then its result;
+// it counts the calls to its return(), when it has one.
+function bareCognition(withReturn: boolean, closed: { count: number }): Cognition {
+  return {
+    name: "bare",
+    stream(input) {
+      const events: StreamEvent[] = [
+        { type: "message_start", messageId: "m" },
+        { type: "text_delta", messageId: "m", content: "hi" },
+      ];
+      let i = 0;
+      const result: CognitionResult = {
+        output: "hi",
+        usage: { inputTokens: 1, outputTokens: 1 },
+        messages: [...input.messages, { role: "assistant", content: "hi" }],
+        stopReason: "stop",
+      };
+      const it: AsyncIterator<StreamEvent, CognitionResult> = {
+        next: () =>
+          Promise.resolve(
+            i < events.length ? { done: false, value: events[i++] } : { done: true, value: result },
+          ),
+      };
+      if (withReturn) {
+        it.return = () => {
+          closed.count++;
+          return Promise.resolve({ done: true, value: result });
+        };
+      }
+      return { [Symbol.asyncIterator]: () => it };
+    },
+  };
+}
+
+Deno.test("Agent.stream(): return() mid-run on a cognition stream without return() still ends the run", async () => {
+  const tracer = new RecordingTracer();
+  const s = new Agent("a", { model: "m", cognition: bareCognition(false, { count: 0 }) }).stream(
+    "go",
+    makeTestCtx({ trace: tracer }),
+  );
+  assertEquals((await s.next()).value, { type: "message_start", messageId: "m" });
+  assertEquals(await s.return(undefined as never), { done: true, value: undefined });
+  assertEquals(await s.next(), { done: true, value: undefined });
+  assert(tracer.spans.find((sp) => sp.name === "invoke_agent")!.ended);
+});
+
+Deno.test("Agent.run(): a failure after the cognition's stream ended does not close it again", async () => {
+  const closed = { count: 0 };
+  const agent = new Agent("a", {
+    model: "m",
+    cognition: bareCognition(true, closed),
+    hooks: {
+      afterRun: [{ name: "audit", afterRun: () => Promise.reject(new Error("audit down")) }],
+    },
+  });
+  await assertRejects(() => agent.run("go", makeTestCtx()), Error, "audit down");
+  assertEquals(closed.count, 0);
+  // Stopped early, the same stream is closed once.
+  const s = agent.stream("go", makeTestCtx());
+  await s.next();
+  await s.return(undefined as never);
+  assertEquals(closed.count, 1);
+});
+
+Deno.test("Agent.run(): a failing run settles only after its cognition's stream is closed", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => release = resolve);
+  let closed = false;
+  const cognition: Cognition = {
+    name: "slow-close",
+    stream() {
+      let first = true;
+      return {
+        [Symbol.asyncIterator]: () => ({
+          next: () => {
+            if (!first) return Promise.reject(new Error("model broke"));
+            first = false;
+            return Promise.resolve({
+              done: false as const,
+              value: { type: "message_start" as const, messageId: "m" },
+            });
+          },
+          return: async () => {
+            await gate;
+            closed = true;
+            return { done: true as const, value: undefined };
+          },
+        }),
+      };
+    },
+  };
+  let settled = false;
+  const run = new Agent("a", { model: "m", cognition }).run("go", makeTestCtx()).finally(() => {
+    settled = true;
+  });
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  assertEquals([settled, closed], [false, false]);
+  release();
+  await assertRejects(() => run, Error, "model broke");
+  assertEquals(closed, true);
+});
+
+Deno.test("Agent.run(): a failure to end the agent's span is the run's, not recorded on the span", async () => {
+  const tracer = new RecordingTracer({
+    exporter: (span) => {
+      if (span.name === "invoke_agent") throw new Error("exporter down");
+    },
+  });
+  const ctx = makeTestCtx({ llm: new FakeLLM("ok"), trace: tracer });
+  await assertRejects(() => new Agent("a", { model: "m" }).run("go", ctx), Error, "exporter down");
+  const span = tracer.spans.find((s) => s.name === "invoke_agent")!;
+  assertEquals([span.ended, span.events], [true, []]);
+});
+
+Deno.test("Agent: run, stream and start name themselves when their arguments are wrong", async () => {
+  const agent = new Agent("a", { model: "m" });
+  await assertRejects(() => agent.run("go", {} as never), TypeError, "agent.run()");
+  await assertRejects(() => agent.stream("go", {} as never).next(), TypeError, "agent.stream()");
+  assertThrows(() => agent.start("go", {} as never), TypeError, "agent.start()");
+  // Options are checked when the run starts, as a rejection.
+  await assertRejects(() => agent.run("go", makeTestCtx(), null as never), TypeError);
+});
+
+Deno.test("Agent.start(): a run cancelled without a reason names the agent", async () => {
+  const llm = FakeLLM.script([{ chunks: ["thinking"], stall: true }]);
+  const run = new Agent("planner", { model: "m" }).start("go", makeTestCtx({ llm }));
+  run.cancel();
+  await assertRejects(() => run.result, DOMException, 'run of agent "planner" was cancelled');
+  await run.drained;
+});
+
+Deno.test("Agent: a cognition without a name is named anonymous when it yields a bad event", async () => {
+  const cognition = {
+    async *stream() {
+      yield "Hel";
+    },
+  } as unknown as Cognition;
+  await assertRejects(
+    () => new Agent("a", { model: "m", cognition }).run("go", makeTestCtx()),
+    Error,
+    'cognition "anonymous" yielded "Hel"',
+  );
+});
+
+Deno.test("Agent.run(): a builder that composes asynchronously is awaited", async () => {
+  class SlowBuilder extends RequestBuilder {
+    override async build(
+      ...args: Parameters<RequestBuilder["build"]>
+    ): ReturnType<RequestBuilder["build"]> {
+      await Promise.resolve();
+      return [...await super.build(...args), { role: "user", content: "and be quick" }];
+    }
+  }
+  const llm = new FakeLLM("done");
+  const agent = new Agent("a", { model: "m", builder: new SlowBuilder() });
+  assertEquals((await agent.run("go", makeTestCtx({ llm }))).output, "done");
+  assertEquals(llm.requests[0].messages.at(-1), { role: "user", content: "and be quick" });
+});
