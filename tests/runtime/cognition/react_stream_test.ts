@@ -1,5 +1,11 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
-import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  type CognitionInput,
+  type CognitionResult,
+  ReActCognition,
+} from "@agentkit/testing/runtime";
+import { isAppendOnly } from "../../../runtime/_append_only.ts";
 import {
   type ChatResponse,
   type LLMPort,
@@ -139,4 +145,175 @@ Deno.test("ReActCognition.stream() checks for cancellation before each model cal
   const ctx = makeTestCtx({ llm, signal: controller.signal });
   await assertRejects(() => collect(reactAgent([tool]).stream("go", ctx)), Error, "user cancelled");
   assertEquals([tool.calls.length, llm.calls], [1, 1]);
+});
+
+// ReActCognition.stream() is hand-written (ReActLoop); these drive it
+// directly, as a consumer other than the agent would.
+
+// A model whose streamed calls come as they would over a wire (each event a
+// promise), recording the transcript array each call was sent and how many
+// of its streams were closed.
+function wireModel(turns: StreamEvent[][]): LLMPort & {
+  sent: (readonly Message[])[];
+  closed: number;
+} {
+  let call = 0;
+  const model = {
+    sent: [] as (readonly Message[])[],
+    closed: 0,
+    chat: (): Promise<ChatResponse> => Promise.reject(new Error("not used")),
+    complete: (): Promise<ChatResponse> => Promise.reject(new Error("not used")),
+    async *stream(request: { messages: readonly Message[] }) {
+      model.sent.push(request.messages);
+      const events = turns[Math.min(call++, turns.length - 1)];
+      try {
+        for (const e of events) {
+          await Promise.resolve();
+          if (e.type === "error" && !e.finishReason) throw e.error;
+          yield e;
+        }
+      } finally {
+        model.closed++;
+      }
+    },
+  };
+  return model;
+}
+
+const turnWithTool: StreamEvent[] = [
+  { type: "message_start", messageId: "m1" },
+  { type: "text_delta", messageId: "m1", content: "Checking." },
+  { type: "tool_call", messageId: "m1", call: toolCall("c1", "t", {}) },
+  {
+    type: "message_end",
+    messageId: "m1",
+    finishReason: "tool_calls",
+    usage: { inputTokens: 1, outputTokens: 1 },
+  },
+];
+const answerTurn: StreamEvent[] = [
+  { type: "message_start", messageId: "m2" },
+  { type: "text_delta", messageId: "m2", content: "Done." },
+  {
+    type: "message_end",
+    messageId: "m2",
+    finishReason: "stop",
+    usage: { inputTokens: 1, outputTokens: 1 },
+  },
+];
+
+function loopInput(): CognitionInput {
+  return {
+    agent: { name: "sre", model: "fake-model" },
+    task: "go",
+    messages: [{ role: "user", content: "go" }],
+    streaming: true,
+  };
+}
+
+Deno.test("ReActCognition.stream() driven directly: every event, then the result, then done", async () => {
+  const model = wireModel([turnWithTool, answerTurn]);
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  const loop = new ReActCognition({ tools: [tool] }).stream(
+    loopInput(),
+    makeTestCtx({ llm: model }),
+  );
+  const types: string[] = [];
+  let step = await loop.next();
+  for (; !step.done; step = await loop.next()) types.push(step.value.type);
+  assertEquals(types, [...turnWithTool, ...answerTurn].map((e) => e.type));
+  assertEquals([step.value.output, step.value.stopReason], ["Done.", "stop"]);
+  assertEquals(step.value.messages.length, 4);
+  assertEquals(await loop.next(), { done: true, value: undefined });
+  assertEquals([model.sent.length, tool.calls.length], [2, 1]);
+  // The transcript is the caller's once returned: no longer marked append-only.
+  assertEquals(isAppendOnly(model.sent[0]), false);
+});
+
+Deno.test("ReActCognition.stream(): return(), throw() or disposal mid-call closes the call and releases the transcript", async (t) => {
+  const ways: Array<
+    [string, (l: AsyncGenerator<StreamEvent, CognitionResult>) => Promise<unknown>]
+  > = [
+    [
+      "return()",
+      async (l) =>
+        assertEquals(await l.return(undefined as never), { done: true, value: undefined }),
+    ],
+    ["throw()", (l) => assertRejects(() => l.throw(new Error("gave up")), Error, "gave up")],
+    ["asyncDispose", (l) => l[Symbol.asyncDispose]()],
+  ];
+  for (const [name, stop] of ways) {
+    await t.step(name, async () => {
+      const model = wireModel([turnWithTool, answerTurn]);
+      const tool = new FakeTool({ name: "t", responder: "r" });
+      const loop = new ReActCognition({ tools: [tool] }).stream(
+        loopInput(),
+        makeTestCtx({ llm: model }),
+      );
+      assertEquals((await loop.next()).value, turnWithTool[0]);
+      assertEquals(isAppendOnly(model.sent[0]), true);
+      await stop(loop);
+      assertEquals([model.closed, isAppendOnly(model.sent[0])], [1, false]);
+      assertEquals(await loop.next(), { done: true, value: undefined });
+      assertEquals([model.sent.length, tool.calls.length], [1, 0]);
+    });
+  }
+});
+
+Deno.test("ReActCognition.stream(): return() or throw() before the first step calls no model", async () => {
+  const model = wireModel([answerTurn]);
+  const cognition = new ReActCognition();
+  const returned = cognition.stream(loopInput(), makeTestCtx({ llm: model }));
+  assertEquals(await returned.return(undefined as never), { done: true, value: undefined });
+  assertEquals(await returned.next(), { done: true, value: undefined });
+  const thrown = cognition.stream(loopInput(), makeTestCtx({ llm: model }));
+  await assertRejects(() => thrown.throw(new Error("never mind")), Error, "never mind");
+  assertEquals(await thrown.next(), { done: true, value: undefined });
+  assertEquals(model.sent.length, 0);
+});
+
+Deno.test("ReActCognition.stream(): a model failure arriving late fails the loop and releases the transcript", async () => {
+  const model = wireModel([[
+    { type: "message_start", messageId: "m1" },
+    { type: "error", messageId: "m1", error: new Error("connection reset") },
+  ]]);
+  const events: string[] = [];
+  await assertRejects(
+    async () => {
+      for await (const e of reactAgent([]).stream("go", makeTestCtx({ llm: model }))) {
+        events.push(e.type);
+      }
+    },
+    Error,
+    "connection reset",
+  );
+  assertEquals(events, ["message_start"]);
+  assertEquals(isAppendOnly(model.sent[0]), false);
+});
+
+Deno.test("ReActCognition.stream(): a stream that stops without message_end keeps its text as the answer", async () => {
+  const model = wireModel([[
+    { type: "message_start", messageId: "m1" },
+    { type: "text_delta", messageId: "m1", content: "Let me " },
+  ]]);
+  const s = reactAgent([]).stream("go", makeTestCtx({ llm: model }));
+  let step = await s.next();
+  while (!step.done) step = await s.next();
+  assertEquals([step.value.output, step.value.stopReason], ["Let me ", "stop"]);
+  assertEquals(step.value.messages.at(-1), { role: "assistant", content: "Let me " });
+});
+
+Deno.test("ReActCognition.stream(): a turn cut at the length limit answers with the text it streamed", async () => {
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  const llm = FakeLLM.script([{
+    chunks: ["Spawning"],
+    toolCalls: [toolCall("c1", "t", {})],
+    error: "Hit max tokens",
+    finishReason: "length",
+  }]);
+  const s = reactAgent([tool]).stream("go", makeTestCtx({ llm }));
+  let step = await s.next();
+  while (!step.done) step = await s.next();
+  assertEquals([step.value.output, step.value.stopReason], ["Spawning", "length"]);
+  assertEquals(tool.calls.length, 0);
 });
