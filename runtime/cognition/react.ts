@@ -112,22 +112,8 @@ export class ReActCognition implements Cognition {
         "Cannot build a ReActCognition with both tools and provider: pass one of them",
       );
     }
-    const max = options.maxIterations ?? 10;
-    if (!Number.isInteger(max) || max < 1) {
-      throw new RangeError(
-        `Cannot build a ReActCognition: maxIterations must be an integer of at least 1, got ${
-          JSON.stringify(options.maxIterations)
-        }`,
-      );
-    }
-    if (options.toolTimeoutMs !== undefined && !(options.toolTimeoutMs > 0)) {
-      throw new RangeError(
-        `Cannot build a ReActCognition: toolTimeoutMs must be a positive number of ms, got ${
-          JSON.stringify(options.toolTimeoutMs)
-        }`,
-      );
-    }
-    this.maxIterations = max;
+    // The options check has refused a maxIterations or toolTimeoutMs out of range.
+    this.maxIterations = options.maxIterations ?? 10;
     this.toolTimeoutMs = options.toolTimeoutMs;
     this.#provider = options.provider;
     this.#tools = new Map();

@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "@std/assert";
-import { formatUnits, toUnits, UNITS_PER_USD } from "../../runtime/_decimal.ts";
+import { formatUnits, limitOf, toUnits, UNITS_PER_USD } from "../../runtime/_decimal.ts";
 
 Deno.test("toUnits() reads plain decimals, signs, bare fractions and padding", () => {
   assertEquals(UNITS_PER_USD, 1_000_000_000_000n);
@@ -90,4 +90,53 @@ Deno.test("toUnits() at its edges: one unit, the largest amount, a bare sign, a 
   for (const bad of ["+", "-1abc", "-1.2.3"]) {
     assertThrows(() => toUnits(bad), TypeError, undefined, bad);
   }
+});
+
+// Amounts are parsed once and remembered; a fresh amount per run of a test
+// takes the parsing path however often the test module runs in one process.
+let fresh = 0;
+
+Deno.test("toUnits() parses an amount it has not seen before, string or number", () => {
+  const n = 1_000_000 + ++fresh;
+  assertEquals(toUnits(`${n}.25`), BigInt(n) * UNITS_PER_USD + UNITS_PER_USD / 4n);
+  assertEquals(toUnits(`+${n}.5`), BigInt(n) * UNITS_PER_USD + UNITS_PER_USD / 2n);
+  assertEquals(toUnits(n + 0.75), BigInt(n) * UNITS_PER_USD + (UNITS_PER_USD * 3n) / 4n);
+  assertEquals(toUnits(`${n}.25`), BigInt(n) * UNITS_PER_USD + UNITS_PER_USD / 4n, "remembered");
+  // A number that prints in exponent notation: 1.xyz e-7, exact at the ledger's scale.
+  const k = 1_000 + (fresh % 9_000);
+  assertEquals(String(k * 1e-10).includes("e-"), true);
+  assertEquals(toUnits(k * 1e-10), BigInt(k) * 100n);
+  assertEquals(toUnits(k * 1e-12), BigInt(k), "digits past the tenth decimal kept");
+});
+
+Deno.test("limitOf() keeps a limit's units and its 6-decimal text", () => {
+  const n = 2_000_000 + ++fresh;
+  const first = limitOf(`${n}.1`, "maxCostUsd");
+  assertEquals(first, {
+    units: BigInt(n) * UNITS_PER_USD + UNITS_PER_USD / 10n,
+    text: `${n}.100000`,
+  });
+  assertEquals(limitOf(`${n}.1`, "maxCostUsd"), first);
+});
+
+Deno.test("toUnits() says what is wrong with an amount, naming it", () => {
+  const refused: [unknown, string][] = [
+    [Infinity, "is not a finite number"],
+    [-1, "is negative"],
+    [1e15, "is too large for an amount in USD"],
+    [1e-13, "is below the ledger's precision of 12 decimals"],
+    ["", 'is not a decimal number (write "0.10")'],
+    [" 1", "has stray whitespace"],
+    ["0.1234567890123", "has more than 12 decimals"],
+  ];
+  for (const [value, text] of refused) {
+    const e = assertThrows(() => toUnits(value as number), Error, text, String(value));
+    assertEquals(e.message.startsWith("Cannot use amount "), true, e.message);
+  }
+  assertThrows(
+    () => toUnits(null as never, "the price"),
+    TypeError,
+    'Cannot use the price null: pass a number or a decimal string like "0.10"',
+  );
+  assertEquals(toUnits(0), 0n);
 });
