@@ -6,7 +6,9 @@
 import type { Metric } from "./evaluation_result.ts";
 import type { Evaluator, LLMInput, ScoreInput } from "./evaluator.ts";
 
-const ARTICLES = /\b(a|an|the)\b/g;
+// Whole words only, by Unicode letters: `\b` knows only ASCII, so it saw the
+// article "a" in "aéroport" and "an" in "anécdota".
+const ARTICLES = /(?<![\p{L}\p{M}\p{N}])(?:a|an|the)(?![\p{L}\p{M}\p{N}])/gu;
 const PUNCTUATION = /[\p{P}\p{S}]/gu;
 
 /**

@@ -457,6 +457,8 @@ Deno.test("cassette() complete() sends the system and user prompt as chat messag
 
 Deno.test("cassette() masks the provider keys in the environment and every match of a pattern", async (t) => {
   const saved = Deno.env.get("OPENAI_API_KEY");
+  const savedAnthropic = Deno.env.get("ANTHROPIC_API_KEY");
+  Deno.env.delete("ANTHROPIC_API_KEY");
   const record = async (text: string, redact?: Array<string | RegExp>) => {
     let written = "";
     await inDir(async (dir) => {
@@ -476,6 +478,23 @@ Deno.test("cassette() masks the provider keys in the environment and every match
       assertEquals(await record("key proj123 here"), "key proj123 here");
     });
     Deno.env.delete("OPENAI_API_KEY");
+    await t.step("the Anthropic key's value too", async () => {
+      Deno.env.set("ANTHROPIC_API_KEY", "claude-key-value");
+      assertEquals(await record("x claude-key-value y"), "x [REDACTED] y");
+      Deno.env.delete("ANTHROPIC_API_KEY");
+    });
+    await t.step("keys and tokens by their shape, whole", async () => {
+      assertEquals(
+        await record("a sk-proj-0123456789abcdef b"),
+        "a [REDACTED] b",
+      );
+      assertEquals(await record("Bearer   abcdefgh.12345678 next"), "[REDACTED] next");
+      assertEquals(await record("id AKIAIOSFODNN7EXAMPLE end"), "id [REDACTED] end");
+    });
+    await t.step("words that only look a little like keys stay", async () => {
+      const text = "sk-learn, the Bearer of bad news, AKIA1234 and AKIAiosfodnn7example";
+      assertEquals(await record(text), text);
+    });
     await t.step("a pattern without the g flag masks every match", async () => {
       assertEquals(await record("T-1 and T-2", [/T-\d/]), "[REDACTED] and [REDACTED]");
       assertEquals(await record("T-1 and t-2", [/t-\d/i]), "[REDACTED] and [REDACTED]");
@@ -486,6 +505,8 @@ Deno.test("cassette() masks the provider keys in the environment and every match
   } finally {
     if (saved === undefined) Deno.env.delete("OPENAI_API_KEY");
     else Deno.env.set("OPENAI_API_KEY", saved);
+    if (savedAnthropic === undefined) Deno.env.delete("ANTHROPIC_API_KEY");
+    else Deno.env.set("ANTHROPIC_API_KEY", savedAnthropic);
   }
 });
 
