@@ -408,8 +408,9 @@ export class ClaudeCliCognition implements Cognition, AsyncDisposable {
         this.binary,
         agent,
         line,
+        // String(), not JSON: an overflowing 1e999 parses to Infinity, which JSON calls null.
         `total_cost_usd ${
-          JSON.stringify(cost) ?? String(cost)
+          typeof cost === "number" ? String(cost) : JSON.stringify(cost)
         } is not a finite non-negative number; the turn is billed from its tokens`,
         { field: "total_cost_usd" },
       );

@@ -823,7 +823,7 @@ Deno.test("ClaudeCliCognition bills total_cost_usd only when it is a finite non-
           ? [{
             line: 1,
             reason: `total_cost_usd ${
-              cost === "1e999" ? "null" : JSON.stringify(cost)
+              cost === "1e999" ? "Infinity" : JSON.stringify(cost)
             } is not a finite non-negative number; the turn is billed from its tokens`,
             field: "total_cost_usd",
           }]
