@@ -161,3 +161,22 @@ Deno.test("FakeTool rejects a setup that cannot answer or a mistyped option", ()
     'unknown option "responce"; did you mean "responder"?',
   );
 });
+
+Deno.test("FakeTool fills in its description and parameters, and checks args only against given ones", async () => {
+  const bare = new FakeTool({ name: "bare", responder: "ok" });
+  assertEquals([bare.description, bare.parameters], ["", { type: "object" }]);
+  // No parameters given: whatever the model sent reaches the script.
+  assertEquals(await bare.call("not an object" as never, ctx), "ok");
+  const described = new FakeTool({ name: "d", description: "Looks up a host.", responder: "ok" });
+  assertEquals(described.description, "Looks up a host.");
+  const typed = new FakeTool({ name: "typed", parameters: { type: "object" }, responder: "ok" });
+  await assertRejects(() => typed.call("not an object" as never, ctx), ToolArgsInvalid);
+});
+
+Deno.test("FakeTool requires a name, saying so", () => {
+  assertThrows(
+    () => new FakeTool({ responder: "ok" } as never),
+    TypeError,
+    'new FakeTool(): option "name" is required',
+  );
+});

@@ -349,3 +349,141 @@ Deno.test("ScriptedProvider verify() and disposal report scripted tools the run 
     assertThrows(() => provider.verify(), ScriptExhausted, "FakeAsker has 1 answer(s)");
   });
 });
+
+Deno.test("ScriptedProvider: a gate that rejects before any call is not an unhandled rejection", async () => {
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: "ok" },
+    blockOn: Promise.reject(new Error("refused early")),
+    blockCall: { t: Promise.reject(new Error("closed early")) },
+  });
+  await turn(); // an unhandled rejection would fail the test here
+  const [result] = await provider.executeToolCalls([call("c1", "t")], new NullCtx());
+  assertEquals(result.content, "the tool batch was refused: refused early");
+});
+
+Deno.test("ScriptedProvider lets a harness error from a gate or the clock escape, and records it", async () => {
+  const exhausted = () => new ScriptExhausted("FakeAsker", 1, 2, "answer");
+  const gated = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: "ok" },
+    blockOn: Promise.reject(exhausted()),
+  });
+  await assertRejects(
+    () => gated.executeToolCalls([call("c1", "t")], new NullCtx()),
+    ScriptExhausted,
+  );
+  assertEquals(gated.harnessErrors.length, 1);
+  const slow = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: "ok" },
+    latencyMs: { t: 5 },
+  });
+  const clock = { now: () => 0, sleep: () => Promise.reject(exhausted()) };
+  const ctx = new RunContext({ services: new Services({ clock }) });
+  await assertRejects(() => slow.executeToolCalls([call("c1", "t")], ctx), ScriptExhausted);
+  // Any other failure of a call is its result, and not a harness error.
+  const failing = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: () => Promise.reject(new Error("down")) },
+  });
+  const [result] = await failing.executeToolCalls([call("c1", "t")], new NullCtx());
+  assertEquals([result.isError, result.content, failing.harnessErrors.length], [true, "down", 0]);
+});
+
+Deno.test("ScriptedProvider answers raw args that are JSON but not an object with an error", async () => {
+  const provider = new ScriptedProvider({ tools: [{ name: "t" }], results: { t: "ok" } });
+  for (const raw of ["null", "5", '"x"', "[1]"]) {
+    const [result] = await provider.executeToolCalls(
+      [{ id: "c", name: "t", args: {}, rawArgs: raw }],
+      new NullCtx(),
+    );
+    assertEquals(result, {
+      callId: "c",
+      isError: true,
+      content: `The arguments of tool "t" must be a JSON object, got: ${raw}`,
+    });
+  }
+});
+
+Deno.test("ScriptedProvider names every tool for an unknown one, suggesting only a near name", async () => {
+  const provider = new ScriptedProvider({
+    tools: [{ name: "fs_read" }, { name: "fs_write" }],
+    results: { fs_read: "a", fs_write: "b" },
+  });
+  const [near, far] = await provider.executeToolCalls(
+    [call("c1", "fs_reed"), call("c2", "http_get")],
+    new NullCtx(),
+  );
+  assertEquals(
+    near.content,
+    'Unknown tool "fs_reed"; did you mean "fs_read"?; the tools are fs_read, fs_write',
+  );
+  assertEquals(far.content, 'Unknown tool "http_get"; the tools are fs_read, fs_write');
+});
+
+Deno.test("ScriptedProvider answers a cancelled run's calls as cancelled, without waiting", async () => {
+  const controller = new AbortController();
+  controller.abort(new Error("stopped"));
+  let ran = 0;
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: { t: () => String(++ran) },
+  });
+  const ctx = clockCtx(new FakeClock({ autoAdvance: false }), controller.signal);
+  const [result] = await provider.executeToolCalls([call("c1", "t")], ctx);
+  assertEquals([result.isError, result.content, ran], [true, "Cancelled: stopped", 0]);
+});
+
+Deno.test("ScriptedProvider sleeps only for a positive latency", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }, { name: "u" }],
+    results: { t: "ok", u: "ok" },
+    latencyMs: { t: 0 },
+  });
+  // With no time passing, both answer: neither a zero latency nor none waits on the clock.
+  const results = await provider.executeToolCalls(
+    [call("c1", "t"), call("c2", "u")],
+    clockCtx(clock),
+  );
+  assertEquals(results.map((r) => r.content), ["ok", "ok"]);
+  assertEquals(clock.now(), 0);
+});
+
+Deno.test("ScriptedProvider answers undefined with empty content, and keeps uncloneable args", async () => {
+  const seen: unknown[] = [];
+  const provider = new ScriptedProvider({
+    tools: [{ name: "t" }],
+    results: {
+      t: (args: Record<string, unknown>) => {
+        seen.push(args.fn);
+        return undefined;
+      },
+    },
+  });
+  const fn = () => 1;
+  const [result] = await provider.executeToolCalls([call("c1", "t", { fn })], new NullCtx());
+  assertEquals([result.isError, result.content], [false, ""]);
+  assertEquals(seen, [fn]);
+  assertEquals(provider.recordedCalls[0].args, { fn });
+});
+
+Deno.test("ScriptedProvider names what is wrong in its script", () => {
+  // deno-lint-ignore no-explicit-any
+  const build = (o: any) => () => new ScriptedProvider(o);
+  assertThrows(build({ tools: [{ name: "t" }] }), TypeError, '"results"');
+  assertThrows(
+    build({ tools: [{ name: 5 }], results: {} }),
+    InvalidScript,
+    "ScriptedProvider tools[0]",
+  );
+  const error = assertThrows(
+    build({ tools: [{ name: "fs_read" }, { name: "fs_write" }], results: { http: 1 } }),
+    InvalidScript,
+  );
+  assertEquals(
+    error.message,
+    'ScriptedProvider has a result for "http", which is not one of its tools (fs_read, fs_write)',
+  );
+});
