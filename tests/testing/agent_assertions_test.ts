@@ -160,3 +160,14 @@ Deno.test("assertTranscriptContains() searches the transcript, a Run's too", asy
   assertThrows(() => assertTranscriptContains(result, 1 as never), TypeError, "text to look for");
   assertEquals(typeof assertTranscriptContains(result, "why?"), "undefined");
 });
+
+Deno.test("each assertion names itself when misused", () => {
+  assertThrows(() => assertStopReason(null as never, "stop"), TypeError, "assertStopReason needs");
+  assertThrows(() => assertSpent(null, 0), TypeError, "assertSpent needs a Budget");
+  assertThrows(() => assertUsedAllTurns(null), TypeError, "assertUsedAllTurns needs");
+  assertThrows(
+    () => assertTranscriptContains([], 5 as never),
+    TypeError,
+    "assertTranscriptContains needs the text",
+  );
+});

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects, assertStrictEquals } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
 import { Agent, RequestBuilder } from "@agentkit/testing/runtime";
 import type { Message } from "@agentkit/testing/ports";
 import { FakeCompactor, FakeCtx, FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
@@ -57,5 +57,16 @@ Deno.test("FakeCompactor.compact() rejects with the abort reason once cancelled"
       compactor.compact(transcript, new FakeCtx({ signal: controller.signal }))
     ),
     reason,
+  );
+});
+
+Deno.test("FakeCompactor works without a run, and names what returns must be", async () => {
+  const compactor = new FakeCompactor();
+  const messages: Message[] = [{ role: "user", content: "hi" }];
+  assertEquals(await compactor.compact(messages, undefined as never), messages);
+  assertThrows(
+    () => new FakeCompactor({ returns: 5 as never }),
+    TypeError,
+    'new FakeCompactor(): option "returns" must be an array of messages or a function of the input',
   );
 });

@@ -62,3 +62,11 @@ Deno.test("FakeCtx and NullCtx are interchangeable Ctx values; only FakeCtx reco
   await use(new NullCtx());
   assert(fake.spans.length === 1 && fake.observations.length === 1);
 });
+
+Deno.test("new FakeCtx() names itself and says what a clock needs", () => {
+  assertThrows(
+    () => new FakeCtx({ clock: { now: () => 0 } as never }),
+    TypeError,
+    "new FakeCtx(): clock must be a clock, got an object with now without sleep()",
+  );
+});

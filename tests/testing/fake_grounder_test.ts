@@ -50,3 +50,15 @@ Deno.test("FakeGrounder computes facts from the task when given a function", asy
 Deno.test("FakeGrounder rejects grounding that is not facts", () => {
   assertThrows(() => new FakeGrounder([1] as never), TypeError, "array of facts");
 });
+
+Deno.test("FakeGrounder takes a fact, facts or a function, and nothing else", async () => {
+  const ctx = makeTestCtx();
+  assertEquals(await new FakeGrounder("one fact").ground(ctx, "t"), "one fact");
+  const facts = ["a", "b"];
+  const grounder = new FakeGrounder(facts);
+  facts.push("c");
+  assertEquals(await grounder.ground(ctx, "t"), ["a", "b"]);
+  for (const bad of [5, ["a", 5], [5, "a"], null]) {
+    assertThrows(() => new FakeGrounder(bad as never), TypeError, "Cannot build a FakeGrounder");
+  }
+});

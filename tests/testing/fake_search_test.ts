@@ -64,3 +64,14 @@ Deno.test("FakeSearch validates its hits when built, naming the bad key", () => 
     "snippet",
   );
 });
+
+Deno.test("FakeSearch takes only a map of key to hits, and a k of 0 finds nothing", async () => {
+  for (const results of [null, "cert", [HIT]]) {
+    assertThrows(
+      () => new FakeSearch(results as never),
+      InvalidScript,
+      "FakeSearch takes a map of key to hits",
+    );
+  }
+  assertEquals(await new FakeSearch({ cert: [HIT] }).search("cert", { k: 0 }), []);
+});

@@ -39,3 +39,23 @@ Deno.test("RecordingHook records copies of requests and passes everything on", (
   assertEquals(hook.onStreamEvent(delta), undefined);
   assertEquals([hook.name, hook.events], ["r", [delta]]);
 });
+
+Deno.test("HaltingHook is named halting unless named, and replaces events with a function's answer", () => {
+  assertEquals(new HaltingHook().name, "halting");
+  assertEquals(new HaltingHook({ name: "guard" }).name, "guard");
+  const hook = new HaltingHook({ replaceWith: (e) => [e, e] });
+  assertEquals(hook.onStreamEvent(delta), [delta, delta]);
+  assertThrows(
+    () => new HaltingHook({ replaceWith: 5 as never }),
+    TypeError,
+    "an array of events or a function",
+  );
+});
+
+Deno.test("HaltingHook records a copy of the request's context", () => {
+  const hook = new HaltingHook();
+  const context = [{ role: "user" as const, content: "earlier" }];
+  hook.beforeRun({ task: "t", context });
+  context.push({ role: "user", content: "later" });
+  assertEquals(hook.requests, [{ task: "t", context: [{ role: "user", content: "earlier" }] }]);
+});

@@ -135,3 +135,12 @@ Deno.test("makeTestCtx({ invoker }) uses the invoker as built", async () => {
   );
   assertEquals(llm.calls, 1);
 });
+
+Deno.test("makeTestCtx() refuses model requests and names the run, unless told otherwise", () => {
+  const ctx = makeTestCtx();
+  assertEquals([ctx.allowModelRequests, ctx.correlationId], [false, "test-run"]);
+  const open = makeTestCtx({ allowModelRequests: true, correlationId: "r-1" });
+  assertEquals([open.allowModelRequests, open.correlationId], [true, "r-1"]);
+  assertEquals(makeTestCtx({ allowModelRequests: false }).allowModelRequests, false);
+  assertThrows(() => makeTestCtx({ llms: 1 } as never), TypeError, "makeTestCtx(): unknown option");
+});

@@ -1,4 +1,4 @@
-import { assertEquals } from "@std/assert";
+import { assertEquals, assertThrows } from "@std/assert";
 import { Agent, ReActCognition } from "@agentkit/testing/runtime";
 import { toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeTool, makeTestCtx, RecordingTracer } from "@agentkit/testing/testing";
@@ -55,4 +55,24 @@ Deno.test("RecordingSpan.end() runs the exporter once", () => {
   span.end();
   span[Symbol.dispose]();
   assertEquals(n, 1);
+});
+
+Deno.test("RecordingTracer: a span's event keeps a copy of its attrs; disposing a span ends it once", () => {
+  const exported: string[] = [];
+  const tracer = new RecordingTracer({ exporter: (s) => exported.push(s.name) });
+  const attrs = { k: 1 };
+  {
+    using span = tracer.span("work", "internal");
+    span.addEvent("step", attrs);
+    attrs.k = 2;
+    assertEquals(span.events, [{ name: "step", attrs: { k: 1 } }]);
+  }
+  assertEquals([tracer.spans[0].ended, exported], [true, ["work"]]);
+  tracer.spans[0].end();
+  assertEquals(exported, ["work"]);
+  assertThrows(
+    () => new RecordingTracer({ exporter: 1 } as never),
+    TypeError,
+    "new RecordingTracer(): option",
+  );
 });
