@@ -37,6 +37,31 @@ Deno.test("FakeEmbedder.embed() gives one vector per text, the zero vector for a
 });
 
 Deno.test("FakeEmbedder validates dimensions when built", () => {
-  assertThrows(() => new FakeEmbedder({ dimensions: 0 }), RangeError, "dimensions");
+  assertThrows(
+    () => new FakeEmbedder({ dimensions: 0 }),
+    RangeError,
+    'new FakeEmbedder(): option "dimensions"',
+  );
   assertThrows(() => new FakeEmbedder({ dimensions: 1.5 }), RangeError, "dimensions");
+});
+
+Deno.test("FakeEmbedder gives the same vectors on every machine: pinned values", async () => {
+  // A change to the hash, its sign or the case folding changes these.
+  const [vector] = await new FakeEmbedder({ dimensions: 8 }).embed([
+    "Agents test deterministic VECTORS",
+  ]);
+  assertEquals(vector, [
+    0,
+    0,
+    0,
+    0.4082482904638631,
+    0,
+    -0.8164965809277261,
+    0,
+    -0.4082482904638631,
+  ]);
+  // One dimension: every word lands in it, with its sign.
+  const one = new FakeEmbedder({ dimensions: 1 });
+  assertEquals(await one.embed(["hello", "agents", "cat", "dog"]), [[1], [-1], [1], [-1]]);
+  assertEquals(await one.similarity("hello", "agents"), -1);
 });
