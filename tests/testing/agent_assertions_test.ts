@@ -171,3 +171,16 @@ Deno.test("each assertion names itself when misused", () => {
     "assertTranscriptContains needs the text",
   );
 });
+
+Deno.test("assertTranscriptContains() checks the text before it waits on a Run", async () => {
+  const run = new Agent("a", { model: "fake-model" }).start(
+    "go",
+    makeTestCtx({ llm: new FakeLLM("ok") }),
+  );
+  assertThrows(
+    () => assertTranscriptContains(run, 5 as never),
+    TypeError,
+    "assertTranscriptContains needs the text to look for, got number",
+  );
+  await run.result;
+});

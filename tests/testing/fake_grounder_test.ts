@@ -53,6 +53,7 @@ Deno.test("FakeGrounder rejects grounding that is not facts", () => {
 
 Deno.test("FakeGrounder takes a fact, facts or a function, and nothing else", async () => {
   const ctx = makeTestCtx();
+  assertEquals(await new FakeGrounder().ground(ctx, "t"), []);
   assertEquals(await new FakeGrounder("one fact").ground(ctx, "t"), "one fact");
   const facts = ["a", "b"];
   const grounder = new FakeGrounder(facts);
