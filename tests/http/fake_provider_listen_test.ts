@@ -3,7 +3,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { assertEquals, assertRejects } from "@std/assert";
-import { RateLimitError, toolCall } from "@agentkit/testing/ports";
+import { type LLMPort, RateLimitError, toolCall } from "@agentkit/testing/ports";
 import { AnthropicLLM, OpenAIChatLLM, RunContext } from "@agentkit/testing/runtime";
 import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
 
@@ -78,6 +78,33 @@ Deno.test("FakeProvider.listen(): faults over a socket", async (t) => {
     assertEquals(end?.type, "error");
     assertEquals(llm.cancelled.length, 1);
   });
+  await t.step(
+    "closing the server aborts the model's call with an AbortError saying so",
+    async () => {
+      let reason: unknown;
+      const llm: LLMPort = {
+        chat: () => Promise.reject(new Error("unused")),
+        complete: () => Promise.reject(new Error("unused")),
+        async *stream(request) {
+          yield { type: "message_start", messageId: "m" };
+          yield { type: "text_delta", messageId: "m", content: "wait" };
+          await new Promise((resolve) => request.signal!.addEventListener("abort", resolve));
+          reason = request.signal!.reason;
+        },
+      };
+      const server = await new FakeProvider({ llm }).listen();
+      const port = new OpenAIChatLLM({ apiKey: "k", baseURL: `${server.url}/v1` });
+      const events = port.stream({ model: "m", messages: [] })[Symbol.asyncIterator]();
+      await events.next();
+      await events.next();
+      await server.close();
+      await events.next();
+      assertEquals(
+        [reason instanceof DOMException, (reason as DOMException).name, (reason as Error).message],
+        [true, "AbortError", "The FakeProvider closed"],
+      );
+    },
+  );
 });
 
 Deno.test("FakeProvider.listen() serves @anthropic-ai/sdk and AnthropicLLM by baseURL", async () => {
