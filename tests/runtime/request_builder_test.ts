@@ -1,10 +1,4 @@
-import {
-  assert,
-  assertEquals,
-  assertInstanceOf,
-  assertStrictEquals,
-  assertThrows,
-} from "@std/assert";
+import { assertEquals, assertInstanceOf, assertStrictEquals, assertThrows } from "@std/assert";
 import { buildNow, RequestBuilder } from "@agentkit/testing/runtime";
 import type { Compactor, GrounderPort, Message } from "@agentkit/testing/ports";
 import { FakeCtx } from "@agentkit/testing/testing";
