@@ -82,3 +82,75 @@ Deno.test("InMemoryVector validates its options when built", () => {
     "defaultK",
   );
 });
+
+/** An embedder with a fixed vector per text (a zero vector for anything else). */
+function table(vectors: Record<string, number[]>): EmbedderPort & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    embed: (texts) => {
+      asked.push(...texts);
+      return Promise.resolve(texts.map((t) => vectors[t] ?? [0, 0]));
+    },
+  };
+}
+
+Deno.test("InMemoryVector scores a zero vector 0 against anything, either side", async () => {
+  const vector = new InMemoryVector({ embedder: table({ x: [1, 0], y: [0, 1] }) });
+  await vector.upsert(s, "zero", "nothing");
+  await vector.upsert(s, "x", "x");
+  assertEquals((await vector.query(s, "x")).map((h) => [h.id, h.score]), [["x", 1], ["zero", 0]]);
+  assertEquals((await vector.query(s, "nothing")).map((h) => h.score), [0, 0]);
+});
+
+Deno.test("InMemoryVector.query() embeds nothing when there is nothing to find", async () => {
+  const embedder = table({ x: [1, 0] });
+  const vector = new InMemoryVector({ embedder });
+  await vector.upsert(s, "x", "x");
+  assertEquals(await vector.query(s, "x", { k: 0 }), []);
+  await vector.delete(s, "x");
+  assertEquals(await vector.query(s, "x"), []);
+  assertEquals(await vector.query(new Scope({ orgId: 9 }), "x"), []);
+  assertEquals(embedder.asked, ["x"], "only the upsert was embedded");
+});
+
+Deno.test("InMemoryVector: a hit carries a payload only when one was stored", async () => {
+  const vector = new InMemoryVector({ embedder: table({ a: [1, 0], b: [1, 1] }) });
+  await vector.upsert(s, "a", "a");
+  await vector.upsert(s, "b", "b", { page: 2 });
+  const hits = await vector.query(s, "a", { k: 2 });
+  assertEquals(hits.map((h) => "payload" in h), [false, true]);
+  assertEquals(hits[1].payload, { page: 2 });
+});
+
+Deno.test("InMemoryVector refuses an empty vector, quoting the start of the text", async () => {
+  const vector = new InMemoryVector({
+    embedder: { embed: (t) => Promise.resolve(t.map(() => [])) },
+  });
+  const text = `${"a".repeat(40)}bbbb`;
+  const e = await assertRejects(() => vector.upsert(s, "a", text), TypeError, "no vector");
+  assertEquals(e.message.includes(`"${"a".repeat(40)}";`), true, e.message);
+});
+
+Deno.test("new InMemoryVector() needs options with an embedder that embeds", () => {
+  for (const bad of [undefined, null]) {
+    assertThrows(() => new InMemoryVector(bad as never), TypeError, "without an embedder");
+  }
+  for (const notOptions of [[], "embedder", 7]) {
+    assertThrows(
+      () => new InMemoryVector(notOptions as never),
+      TypeError,
+      "takes an options object",
+    );
+  }
+  assertThrows(
+    () => new InMemoryVector({ embedder: {} as never }),
+    TypeError,
+    "new InMemoryVector(): embedder must be an EmbedderPort",
+  );
+  assertThrows(
+    () => new InMemoryVector({ embedder: new FakeEmbedder(), defaultK: 1.5 }),
+    RangeError,
+    "defaultK",
+  );
+});

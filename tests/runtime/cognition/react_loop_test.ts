@@ -1,6 +1,6 @@
-// The iterator ReActCognition.stream() returns, driven directly: how it
-// starts, ends early, fails and cleans up (the model call it closes, the
-// transcript it hands back), as the agent and any other consumer drive it.
+// The iterator ReActCognition.stream() returns, driven directly, and the
+// loop's smaller paths (grants, provider results, denials, deadlines). Its
+// ending early mid-call or before the start is in react_stream_test.ts.
 import { assert, assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
 import {
   type CognitionInput,
@@ -75,20 +75,6 @@ function port(turns: StreamEvent[][]) {
   return p as typeof p & LLMPort;
 }
 
-Deno.test("ReActLoop: return() during a model call closes it and hands the transcript back", async () => {
-  const llm = port([[text("a"), text("b"), end()]]);
-  const it = new ReActCognition().stream(input, makeTestCtx({ llm }));
-  assertStrictEquals(it[Symbol.asyncIterator](), it);
-  assertEquals(await it.next(), { done: false, value: text("a") });
-  assert(isAppendOnly(llm.transcripts[0]), "the loop owns its transcript while it runs");
-  assertEquals(await it.return(undefined as never), { done: true, value: undefined });
-  assertEquals(llm.returned, 1, "the model call was closed");
-  assert(!isAppendOnly(llm.transcripts[0]), "and the transcript released");
-  assertEquals(await it.next(), { done: true, value: undefined });
-  assertEquals(await it.return(undefined as never), { done: true, value: undefined });
-  assertEquals(llm.returned, 1, "closed once");
-});
-
 Deno.test("ReActLoop: return(value) hands back the value given", async () => {
   const it = new ReActCognition().stream(input, makeTestCtx({ llm: port([[end()]]) }));
   const value: CognitionResult = {
@@ -100,40 +86,7 @@ Deno.test("ReActLoop: return(value) hands back the value given", async () => {
   assertEquals(await it.return(Promise.resolve(value)), { done: true, value });
 });
 
-Deno.test("ReActLoop: ended before it started, it never calls the model", async () => {
-  const llm = port([[end()]]);
-  const it = new ReActCognition().stream(input, makeTestCtx({ llm }));
-  await it.return(undefined as never);
-  assertEquals(await it.next(), { done: true, value: undefined });
-  assertEquals([llm.transcripts.length, llm.returned], [0, 0]);
-
-  const thrown = new ReActCognition().stream(input, makeTestCtx({ llm }));
-  const boom = new Error("consumer failed");
-  assertStrictEquals(await assertRejects(() => thrown.throw(boom)), boom);
-  assertEquals([llm.transcripts.length, llm.returned], [0, 0]);
-});
-
-Deno.test("ReActLoop: throw() during a model call closes it and rethrows", async () => {
-  const llm = port([[text("a"), end()]]);
-  const it = new ReActCognition().stream(input, makeTestCtx({ llm }));
-  await it.next();
-  const boom = new Error("consumer failed");
-  assertStrictEquals(await assertRejects(() => it.throw(boom)), boom);
-  assertEquals(llm.returned, 1);
-  assert(!isAppendOnly(llm.transcripts[0]));
-  assertEquals(await it.next(), { done: true, value: undefined });
-});
-
-Deno.test("ReActLoop: await using closes a loop left mid-call", async () => {
-  const llm = port([[text("a"), end()]]);
-  {
-    await using it = new ReActCognition().stream(input, makeTestCtx({ llm }));
-    await it.next();
-  }
-  assertEquals(llm.returned, 1);
-});
-
-Deno.test("ReActLoop: a model call that ended is not closed again when the run fails after it", async () => {
+Deno.test("ReActLoop: a run cancelled during a tool fails with the reason and releases the transcript", async () => {
   const controller = new AbortController();
   const cancel = new Error("user left");
   const tool = new FakeTool({
@@ -158,7 +111,8 @@ Deno.test("ReActLoop: a model call that ended is not closed again when the run f
   assert(!isAppendOnly(llm.transcripts[0]), "the transcript is released on failure too");
 });
 
-Deno.test("ReActLoop: an error event on a pending step fails the run with its error", async () => {
+Deno.test("ReActLoop: an error event that arrives on a pending step fails the run with its error", async () => {
+  // This port's steps are promises; react_stream_test.ts covers ready ones.
   const boom = new Error("provider down");
   const llm = port([[text("Par"), { type: "error", messageId: "m", error: boom }]]);
   const it = new ReActCognition().stream(input, makeTestCtx({ llm }));
@@ -166,38 +120,17 @@ Deno.test("ReActLoop: an error event on a pending step fails the run with its er
   assertEquals(await it.next(), { done: true, value: undefined });
 });
 
-Deno.test("ReActLoop: a length cut's text is the output, the earlier turns' otherwise", async () => {
+Deno.test("ReActLoop: a length cut with no text keeps the earlier turn's text as the output", async () => {
   const call = toolCall("c1", "t", {});
   const tool = new FakeTool({ name: "t", responder: "r" });
-  const cut = (content?: string): StreamEvent[] => [
-    ...(content ? [text(content)] : []),
-    { type: "error", messageId: "m", error: new Error("max tokens"), finishReason: "length" },
-  ];
-  const first: StreamEvent[] = [
-    text("Checking."),
-    { type: "tool_call", messageId: "m", call },
-    end(
-      "tool_calls",
-    ),
-  ];
-  for (const [second, output] of [[cut("Partial"), "Partial"], [cut(), "Checking."]] as const) {
-    const llm = port([first, [...second]]);
-    const result = await drain(
-      new ReActCognition({ tools: [tool] }).stream(input, makeTestCtx({ llm })),
-    );
-    assertEquals([result.output, result.stopReason], [output, "length"]);
-  }
-});
-
-Deno.test("ReActLoop: a stream that stops without message_end ends the transcript with its text", async () => {
-  const llm = port([[text("Half an answer")]]);
-  const result = await drain(new ReActCognition().stream(input, makeTestCtx({ llm })));
-  assertEquals(result.stopReason, "stop");
-  assertEquals(result.output, "Half an answer");
-  assertEquals(result.messages, [...input.messages, {
-    role: "assistant",
-    content: "Half an answer",
-  }]);
+  const llm = port([
+    [text("Checking."), { type: "tool_call", messageId: "m", call }, end("tool_calls")],
+    [{ type: "error", messageId: "m", error: new Error("max tokens"), finishReason: "length" }],
+  ]);
+  const result = await drain(
+    new ReActCognition({ tools: [tool] }).stream(input, makeTestCtx({ llm })),
+  );
+  assertEquals([result.output, result.stopReason], ["Checking.", "length"]);
 });
 
 Deno.test("ReActCognition observes its grants, or none", async () => {
