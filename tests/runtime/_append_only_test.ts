@@ -48,3 +48,11 @@ Deno.test("appendOnly(): a second mark is the same mark; the oldest of too many 
   release(x);
   release(z);
 });
+
+Deno.test("release() of an array never marked leaves every mark in place", () => {
+  const [x, y] = [appendOnly([1]), appendOnly([2])];
+  release([3]);
+  assertEquals([x, y].map(isAppendOnly), [true, true]);
+  release(x);
+  release(y);
+});
