@@ -318,3 +318,16 @@ Deno.test("formatEvaluation() writes the verdict, the answers and each metric on
   );
   assertInstanceOf(passed.metrics[0], Object);
 });
+
+Deno.test("AgentTest.compare() says what evaluator and config take", async () => {
+  const evaluator = await assertRejects(
+    () => AgentTest.compare("x", ["x"], { ...off, evaluator: 5 as never }),
+    TypeError,
+  );
+  assert(evaluator.message.includes("an Evaluator or its name"), evaluator.message);
+  const config = await assertRejects(
+    () => AgentTest.compare("x", ["x"], { config: 5 as never }),
+    TypeError,
+  );
+  assert(config.message.includes("a path or false"), config.message);
+});

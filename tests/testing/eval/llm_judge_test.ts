@@ -150,3 +150,15 @@ Deno.test("new LLMJudge() refuses a port without complete() and names itself", (
   const e = assertThrows(() => new LLMJudge(new FakeLLM(""), { modle: "x" } as never), TypeError);
   assert(e.message.startsWith("new LLMJudge()"), e.message);
 });
+
+Deno.test("JUDGE_SYSTEM_PROMPT says what to grade, what does not matter and how to reply, a line each", () => {
+  const lines = JUDGE_SYSTEM_PROMPT.split("\n");
+  assertEquals(lines.length, 4);
+  assertStringIncludes(
+    lines[0],
+    "grade an AI agent's answer against one or more reference answers",
+  );
+  assertStringIncludes(lines[1], "the same facts as at least one reference answer");
+  assertStringIncludes(lines[2], "Wording, length, order and politeness do not matter");
+  assertStringIncludes(lines[3], 'Reply with only a JSON object: {"score"');
+});

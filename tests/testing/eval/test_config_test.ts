@@ -100,3 +100,37 @@ Deno.test("loadTestConfig() resolves from the file's folder and reports every pr
     });
   });
 });
+
+Deno.test("loadTestConfig() accepts every key at its edges and refuses past them", async (t) => {
+  await withDir(async (dir) => {
+    const path = `${dir}/agentkit.test.json`;
+    const full = {
+      mode: "fallback",
+      evaluator: "levenshtein",
+      threshold: 0,
+      judge: "./judge.ts#judge",
+      judgeModel: "grader",
+      judgeThreshold: 0.7,
+    };
+    await t.step("all keys", async () => {
+      await Deno.writeTextFile(path, JSON.stringify(full));
+      assertEquals((await loadTestConfig({ path })).config, full);
+      await Deno.writeTextFile(path, JSON.stringify({ ...full, threshold: 1, judgeThreshold: 0 }));
+      assertEquals((await loadTestConfig({ path })).config.judgeThreshold, 0);
+    });
+    const bad: [Record<string, unknown>, string][] = [
+      [{ judgeThreshold: 1.5 }, "judgeThreshold:"],
+      [{ judgeThreshold: -0.1 }, "judgeThreshold:"],
+      [{ threshold: -0.1 }, "threshold:"],
+      [{ evaluator: "" }, "evaluator:"],
+      [{ judge: "" }, "judge:"],
+      [{ judgeModel: "" }, "judgeModel:"],
+    ];
+    for (const [config, message] of bad) {
+      await t.step(JSON.stringify(config), async () => {
+        await Deno.writeTextFile(path, JSON.stringify(config));
+        await assertRejects(() => loadTestConfig({ path }), TypeError, message);
+      });
+    }
+  });
+});
