@@ -1,6 +1,8 @@
 // A deterministic value that satisfies a JSON Schema, for FakeLLM.auto():
 // required properties, const/enum (first value), anyOf/oneOf (first branch
-// that can be satisfied), allOf (merged), local $refs, string formats and
+// that can be satisfied), allOf (merged keyword by keyword: the stricter
+// bound, the common type, both patterns, both schemas of a property or an
+// item), local $refs (followed through $refs), string formats and
 // lengths, number bounds and multipleOf, array lengths and unique items.
 // What it cannot satisfy it reports with the path into the schema.
 
@@ -86,9 +88,17 @@ class Sampler {
     let s = schema as Schema;
     if (typeof s.$ref === "string") {
       const { $ref, ...rest } = s;
-      s = { ...this.#resolve($ref, path) as Schema, ...rest };
+      const target = this.#resolve($ref, path);
+      // The target is a schema of its own: a boolean one stays boolean, and
+      // one with a $ref of its own is followed in turn.
+      return this.value(
+        isObject(target) ? { ...target, ...rest } : target === true ? rest : target,
+        path,
+        index,
+        depth + 1,
+      );
     }
-    if (Array.isArray(s.allOf)) s = this.#merge(s, path);
+    if (Array.isArray(s.allOf)) s = this.#merge(s, path, depth);
     if ("const" in s) return s.const;
     if (Array.isArray(s.enum)) {
       if (s.enum.length === 0) throw new SchemaUnsatisfiable(path, "enum is empty");
@@ -105,11 +115,13 @@ class Sampler {
       for (const [branch, i] of order) {
         try {
           const { [key]: _, ...rest } = s;
-          // A boolean branch is a schema of its own: `false` admits nothing
-          // (spread, it would vanish and admit anything), `true` adds nothing.
+          const at = `${path}/${key}/${i}`;
+          // The branch holds with the schema around it (merged as allOf
+          // parts are); a boolean branch is a schema of its own: `false`
+          // admits nothing, `true` adds nothing.
           return this.value(
-            isObject(branch) ? { ...rest, ...branch } : branch === true ? rest : branch,
-            `${path}/${key}/${i}`,
+            isObject(branch) ? mergeTwo(rest, branch, at) : branch === true ? rest : branch,
+            at,
             index,
             depth + 1,
           );
@@ -159,28 +171,28 @@ class Sampler {
     return at;
   }
 
-  #merge(s: Schema, path: string): Schema {
+  // Every part must hold: bounds take the stricter value, types their
+  // common one, and schemas both parts give (a property, `items`) become the
+  // allOf of the two, merged in turn when they are sampled.
+  #merge(s: Schema, path: string, depth: number): Schema {
+    if (depth > 32) throw new SchemaUnsatisfiable(path, "the schema recurses without an end");
     const { allOf, ...rest } = s;
-    let out: Record<string, unknown> = { ...rest };
+    let out: Schema = rest;
     (allOf as unknown[]).forEach((part, i) => {
       const at = `${path}/allOf/${i}`;
       let p: unknown = part;
-      if (isObject(p) && typeof p.$ref === "string") p = this.#resolve(p.$ref, at);
+      if (isObject(p) && typeof p.$ref === "string") {
+        const { $ref, ...siblings } = p;
+        const target = this.#resolve($ref, at);
+        p = isObject(target) ? { ...target, ...siblings } : target;
+      }
       if (p === true) return;
       if (p === false) throw new SchemaUnsatisfiable(at, "the schema is false (nothing is valid)");
       if (!isObject(p)) {
         throw new SchemaUnsatisfiable(at, `a schema must be an object, got ${JSON.stringify(p)}`);
       }
-      const merged: Record<string, unknown> = { ...out, ...p };
-      // Joined only where both have them: an empty `properties` would make a
-      // part without a type (`{ minimum: 3 }`) read as an object.
-      if (out.properties && p.properties) {
-        merged.properties = { ...out.properties as Schema, ...p.properties as Schema };
-      }
-      if (out.required && p.required) {
-        merged.required = [...out.required as string[], ...p.required as string[]];
-      }
-      out = merged;
+      if (Array.isArray(p.allOf)) p = this.#merge(p, at, depth + 1);
+      out = mergeTwo(out, p as Schema, at);
     });
     return out;
   }
@@ -258,6 +270,109 @@ class Sampler {
     }
     return out;
   }
+}
+
+const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+
+function mergeTwo(a: Schema, b: Schema, path: string): Schema {
+  const out: Record<string, unknown> = { ...a, ...b };
+  for (const key of LOWER) {
+    if (typeof a[key] === "number" && typeof b[key] === "number") {
+      out[key] = Math.max(a[key] as number, b[key] as number);
+    }
+  }
+  for (const key of UPPER) {
+    if (typeof a[key] === "number" && typeof b[key] === "number") {
+      out[key] = Math.min(a[key] as number, b[key] as number);
+    }
+  }
+  if (typeof a.multipleOf === "number" && typeof b.multipleOf === "number") {
+    out.multipleOf = commonMultiple(a.multipleOf, b.multipleOf, path);
+  }
+  if (a.type !== undefined && b.type !== undefined) out.type = commonType(a.type, b.type, path);
+  if (a.additionalProperties !== undefined && b.additionalProperties !== undefined) {
+    out.additionalProperties = both(a.additionalProperties, b.additionalProperties);
+  }
+  if (Array.isArray(a.prefixItems) || Array.isArray(b.prefixItems)) {
+    // Position by position: each part's prefix item there, else its items.
+    const at = (s: Schema, i: number) =>
+      (Array.isArray(s.prefixItems) ? s.prefixItems[i] : undefined) ?? s.items ?? true;
+    const length = Math.max(lengthOf(a.prefixItems), lengthOf(b.prefixItems));
+    out.prefixItems = Array.from({ length }, (_, i) => both(at(a, i), at(b, i)));
+  }
+  if (a.items !== undefined && b.items !== undefined) out.items = both(a.items, b.items);
+  if (a.uniqueItems === true) out.uniqueItems = true;
+  if (typeof a.pattern === "string" && typeof b.pattern === "string" && a.pattern !== b.pattern) {
+    // Both must match: lookaheads from the start (a `^` in either still
+    // anchors there, as nothing is consumed before it).
+    out.pattern = `^(?=[\\s\\S]*?(?:${a.pattern}))(?=[\\s\\S]*?(?:${b.pattern}))`;
+  }
+  // (a1 | a2) & (b1 | b2) is (a1 & b1) | (a1 & b2) | (a2 & b1) | (a2 & b2).
+  for (const key of ["anyOf", "oneOf"]) {
+    const [x, y] = [a[key], b[key]];
+    if (Array.isArray(x) && Array.isArray(y)) {
+      out[key] = x.flatMap((p) => y.map((q) => ({ allOf: [p, q] })));
+    }
+  }
+  if (isObject(a.properties) || isObject(b.properties)) {
+    // A key one part names and the other does not is, for the other, an
+    // additional property.
+    const keys = new Set([...keysOf(a.properties), ...keysOf(b.properties)]);
+    out.properties = Object.fromEntries(
+      [...keys].map((key) => [key, both(propertyOf(a, key), propertyOf(b, key))]),
+    );
+  }
+  if (Array.isArray(a.required) && Array.isArray(b.required)) {
+    out.required = [...a.required, ...b.required];
+  }
+  return out;
+}
+
+function keysOf(properties: unknown): string[] {
+  return isObject(properties) ? Object.keys(properties) : [];
+}
+
+function propertyOf(s: Schema, key: string): unknown {
+  const own = isObject(s.properties) && Object.hasOwn(s.properties, key);
+  return (own ? (s.properties as Schema)[key] : s.additionalProperties) ?? true;
+}
+
+function lengthOf(list: unknown): number {
+  return Array.isArray(list) ? list.length : 0;
+}
+
+// The schema of what satisfies both `a` and `b`.
+function both(a: unknown, b: unknown): unknown {
+  return a === false || b === false ? false : { allOf: [a, b] };
+}
+
+function commonType(a: unknown, b: unknown, path: string): string[] {
+  const common = new Set<string>();
+  for (const x of [a].flat() as string[]) {
+    for (const y of [b].flat() as string[]) {
+      if (x === y) common.add(x);
+      else if ([x, y].includes("integer") && [x, y].includes("number")) common.add("integer");
+    }
+  }
+  if (common.size === 0) {
+    throw new SchemaUnsatisfiable(
+      path,
+      `allOf asks for type ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
+    );
+  }
+  return [...common];
+}
+
+function commonMultiple(a: number, b: number, path: string): number {
+  if (isMultiple(a, b)) return a;
+  if (isMultiple(b, a)) return b;
+  if (Number.isInteger(a) && Number.isInteger(b)) return a / gcd(a, b) * b;
+  throw new SchemaUnsatisfiable(path, `cannot combine multipleOf ${a} and ${b}`);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 function isObject(s: unknown): s is Schema {

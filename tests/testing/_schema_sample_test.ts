@@ -657,3 +657,370 @@ Deno.test("sample() gives a valid value for every string format it knows", async
     assert(z.iso.datetime().safeParse("2024-01-01T00:00:00.000Z").success);
   });
 });
+
+Deno.test("sample() holds every part of allOf, not only the last", async (t) => {
+  await t.step("bounds take the stricter value", () => {
+    // A real bug: the later part's bound replaced the earlier one, so
+    // z.intersection(z.number().min(5), z.number().min(3)) sampled 3.
+    const intersection = z.intersection(z.number().min(5), z.number().min(3));
+    assertEquals(valid(intersection), 5);
+    const cases: Array<[unknown[], unknown]> = [
+      [[{ type: "integer", minimum: 5 }, { minimum: 3 }], 5],
+      [[{ type: "integer", maximum: -5 }, { maximum: -3 }], -5],
+      [[{ type: "integer", exclusiveMinimum: 5 }, { exclusiveMinimum: 3 }], 6],
+      [[{ type: "integer", exclusiveMaximum: -5 }, { exclusiveMaximum: -3 }], -6],
+      [[{ type: "string", minLength: 3 }, { minLength: 2 }], "aaa"],
+      [[{ type: "string", maxLength: 2, pattern: "^ex" }, { maxLength: 3 }], "ex"],
+      [[{ type: "array", minItems: 3 }, { minItems: 2 }], ["a", "a", "a"]],
+      [[{ type: "array", maxItems: 0 }, { maxItems: 2 }], []],
+      [[{ type: "object", minProperties: 2 }, { minProperties: 1 }], { key1: "a", key2: "a" }],
+    ];
+    for (const [allOf, expected] of cases) {
+      assertEquals(sample({ allOf }), expected, JSON.stringify(allOf));
+    }
+    const tooFew = unsatisfiable({
+      allOf: [{ type: "object", required: ["a", "b"] }, { maxProperties: 3 }, { maxProperties: 1 }],
+    });
+    assertEquals(tooFew.reason, "maxProperties 1 is below the 2 required properties");
+  });
+  await t.step("multipleOf takes a multiple of both", () => {
+    assertEquals(sample({ allOf: [{ multipleOf: 4 }, { multipleOf: 6 }], minimum: 1 }), 12);
+    assertEquals(sample({ allOf: [{ multipleOf: 6 }, { multipleOf: 3 }], minimum: 1 }), 6);
+    assertEquals(sample({ allOf: [{ multipleOf: 3 }, { multipleOf: 6 }], minimum: 1 }), 6);
+    assertEquals(sample({ allOf: [{ multipleOf: 0.5 }, { multipleOf: 0.25 }], minimum: 0.3 }), 0.5);
+    assertEquals(sample({ allOf: [{ multipleOf: 0.25 }, { multipleOf: 0.5 }], minimum: 0.3 }), 0.5);
+    assertEquals(sample({ allOf: [{ multipleOf: 3 }, { minimum: 1 }] }), 3);
+    assertEquals(
+      unsatisfiable({ allOf: [{ multipleOf: 2 }, { multipleOf: 0.3 }] }).reason,
+      "cannot combine multipleOf 2 and 0.3",
+    );
+    const error = unsatisfiable({ allOf: [{ multipleOf: 0.3 }, { multipleOf: 0.5 }], minimum: 1 });
+    assertEquals([error.path, error.reason], [
+      "#/allOf/1",
+      "cannot combine multipleOf 0.3 and 0.5",
+    ]);
+  });
+  await t.step("types meet in their common one", () => {
+    assertEquals(sample({ allOf: [{ type: "number" }, { type: "integer", minimum: 0.5 }] }), 1);
+    assertEquals(sample({ allOf: [{ type: "integer", minimum: 0.5 }, { type: "number" }] }), 1);
+    assertEquals(
+      sample({ allOf: [{ type: ["string", "null"] }, { type: ["null", "boolean"] }] }),
+      null,
+    );
+    assertEquals(
+      sample({ allOf: [{ type: ["integer", "string"] }, { type: ["number", "string"] }] }),
+      0,
+    );
+    // The first common type that is not null is sampled.
+    assertEquals(
+      sample({ allOf: [{ type: ["null", "string"] }, { type: ["string", "null"] }] }),
+      "a",
+    );
+    assertEquals(
+      unsatisfiable({ allOf: [{ type: "integer" }, { type: "string" }] }).reason,
+      'allOf asks for type "integer" and "string"',
+    );
+    const error = unsatisfiable({ allOf: [{ type: "string" }, { type: ["boolean", "null"] }] });
+    assertEquals([error.path, error.reason], [
+      "#/allOf/1",
+      'allOf asks for type "string" and ["boolean","null"]',
+    ]);
+  });
+  await t.step("a property, items or additionalProperties in both parts holds both", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        tags: { type: "array", items: { type: "string", minLength: 2 } },
+        name: { type: "string" },
+      },
+      required: ["tags"],
+      allOf: [
+        { properties: { tags: { items: { maxLength: 3 } }, id: { const: 1 } }, required: ["id"] },
+      ],
+    };
+    assertEquals(sample(schema), { tags: ["aa"], id: 1 });
+    assertEquals(
+      sample({
+        allOf: [
+          { type: "object", minProperties: 1, additionalProperties: { type: "integer" } },
+          { additionalProperties: { minimum: 4.5 } },
+        ],
+      }),
+      { key1: 5 },
+    );
+    assertEquals(
+      sample({
+        allOf: [{ properties: { a: true } }, { properties: { a: { const: 2 } } }],
+        required: ["a"],
+      }),
+      { a: 2 },
+    );
+    assertEquals(
+      sample({
+        allOf: [{ properties: { a: { const: 2 } } }, { properties: { a: true } }],
+        required: ["a"],
+      }),
+      { a: 2 },
+    );
+    assertEquals(
+      unsatisfiable({
+        allOf: [{ properties: { a: { const: 2 } } }, { properties: { a: false } }],
+        required: ["a"],
+      }).path,
+      "#/required",
+    );
+    assertEquals(
+      unsatisfiable({
+        allOf: [{ properties: { a: false } }, { properties: { a: { const: 2 } } }],
+        required: ["a"],
+      }).path,
+      "#/required",
+    );
+    assertEquals(
+      sample({ type: "array", allOf: [{ items: { type: "integer" } }, { items: { minimum: 3 } }] }),
+      [3],
+    );
+    assertEquals(
+      sample({ type: "array", allOf: [{ items: false }, { items: { minimum: 3 } }] }),
+      [],
+    );
+    assertEquals(sample({ allOf: [{ type: "array", items: { const: 1 } }, { minItems: 2 }] }), [
+      1,
+      1,
+    ]);
+  });
+  await t.step("nested allOf and allOf through $refs merge all the way down", () => {
+    assertEquals(
+      sample({ allOf: [{ allOf: [{ type: "integer" }, { minimum: 0.5 }] }, { maximum: 9 }] }),
+      1,
+    );
+    assertEquals(
+      sample({
+        $defs: { base: { allOf: [{ type: "integer" }, { minimum: 4 }] } },
+        allOf: [{ $ref: "#/$defs/base", maximum: 9 }, { exclusiveMinimum: 4 }],
+      }),
+      5,
+    );
+    assertEquals(
+      unsatisfiable({ $defs: { never: false }, allOf: [{ $ref: "#/$defs/never" }] }).path,
+      "#/allOf/0",
+    );
+    assertEquals(
+      sample({ $defs: { any: true }, allOf: [{ $ref: "#/$defs/any" }, { minimum: 2 }] }),
+      2,
+    );
+    // 33 allOf inside one another still merge; the 34th is taken for a loop.
+    const chain = (n: number): unknown => {
+      let schema: unknown = { type: "integer", minimum: 3 };
+      for (let i = 0; i < n; i++) schema = { allOf: [schema] };
+      return schema;
+    };
+    assertEquals(sample(chain(33)), 3);
+    assertEquals(unsatisfiable(chain(34)).reason, "the schema recurses without an end");
+    assertStringIncludes(
+      unsatisfiable({ allOf: [{ $ref: "#" }] }).reason,
+      "the schema recurses without an end",
+    );
+  });
+  await t.step("an anyOf branch holds with the schema around it", () => {
+    assertEquals(
+      sample({ type: "integer", minimum: 3, anyOf: [{ type: "string" }, { maximum: 5 }] }),
+      3,
+    );
+    assertEquals(
+      unsatisfiable({ type: "null", anyOf: [{ type: "string" }] }).reason,
+      'no branch of anyOf can be satisfied (at #/anyOf/0: allOf asks for type "null" and "string")',
+    );
+  });
+});
+
+Deno.test("sample() follows a $ref to a $ref, and to a boolean schema", () => {
+  assertEquals(
+    sample({
+      $defs: { A: { $ref: "#/$defs/B" }, B: { type: "integer", minimum: 4 } },
+      $ref: "#/$defs/A",
+    }),
+    4,
+  );
+  assertEquals(
+    sample({
+      $defs: { A: { $ref: "#/$defs/B" }, B: { type: "integer" } },
+      $ref: "#/$defs/A",
+      minimum: 2,
+    }),
+    2,
+  );
+  assertEquals(
+    unsatisfiable({ $defs: { never: false }, $ref: "#/$defs/never" }).reason,
+    "the schema is false (nothing is valid)",
+  );
+  assertEquals(sample({ $defs: { any: true }, $ref: "#/$defs/any", minimum: 3 }), 3);
+  assertEquals(
+    unsatisfiable({ $defs: { odd: 5 }, $ref: "#/$defs/odd" }).reason,
+    "a schema must be an object, got 5",
+  );
+});
+
+Deno.test("sample() merges allOf parts keyword by keyword", async (t) => {
+  await t.step("two patterns must both match", () => {
+    assertEquals(sample({ allOf: [{ type: "string", pattern: "1" }, { pattern: "^a" }] }), "a1");
+    // The same pattern twice stays one the pattern parser can read.
+    assertEquals(
+      sample({ allOf: [{ type: "string", pattern: "^x\\d{3}$" }, { pattern: "^x\\d{3}$" }] }),
+      "x000",
+    );
+    assertStringIncludes(
+      unsatisfiable({ allOf: [{ type: "string", pattern: "^[a-z]+$" }, { pattern: "\\d" }] })
+        .reason,
+      "cannot generate a string matching pattern",
+    );
+  });
+  await t.step("prefixItems meet the other part's items, position by position", () => {
+    assertEquals(
+      sample({
+        allOf: [
+          { type: "array", prefixItems: [{ type: "integer" }], items: false },
+          { items: { minimum: 3 } },
+        ],
+      }),
+      [3],
+    );
+    assertEquals(
+      sample({
+        allOf: [{ type: "array", items: { type: "string" } }, { prefixItems: [{ minLength: 2 }] }],
+      }),
+      ["aa"],
+    );
+    assertEquals(
+      sample({ allOf: [{ prefixItems: [{ const: 1 }] }, { prefixItems: [true, { const: 2 }] }] }),
+      [1, 2],
+    );
+  });
+  await t.step("a property one part names is an additional property for the other", () => {
+    const named = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    assertEquals(sample({ allOf: [named, { additionalProperties: { minLength: 2 } }] }), {
+      a: "aa",
+    });
+    assertEquals(sample({ allOf: [{ additionalProperties: { minLength: 2 } }, named] }), {
+      a: "aa",
+    });
+    assertEquals(
+      unsatisfiable({ allOf: [named, { additionalProperties: false }] }).path,
+      "#/required",
+    );
+    assertEquals(
+      unsatisfiable({ allOf: [named, { properties: { a: { minLength: 3, maxLength: 1 } } }] }).path,
+      "#/properties/a",
+    );
+    assertEquals(
+      unsatisfiable({
+        allOf: [named, { properties: { b: { minLength: 3, maxLength: 1 } } }],
+        required: ["b"],
+      })
+        .path,
+      "#/properties/b",
+    );
+  });
+  await t.step("additionalProperties of one part stays when the other has none", () => {
+    assertEquals(
+      sample({
+        allOf: [
+          { type: "object", minProperties: 1, additionalProperties: { type: "integer" } },
+          { maxProperties: 3 },
+        ],
+      }),
+      { key1: 1 },
+    );
+  });
+  await t.step("two anyOf (or oneOf) lists take the pairs that agree", () => {
+    for (const key of ["anyOf", "oneOf"]) {
+      const schema = {
+        allOf: [
+          { [key]: [{ type: "string" }, { type: "integer", maximum: 5 }] },
+          {
+            [key]: [
+              { type: "null" },
+              { type: "integer", minimum: 7 },
+              { type: "integer", minimum: 4 },
+            ],
+          },
+        ],
+      };
+      assertEquals(sample(schema), 4, key);
+    }
+  });
+  await t.step("uniqueItems from either part holds", () => {
+    const schema = { type: "array", items: { const: "x" }, minItems: 2, uniqueItems: true };
+    assertEquals(
+      unsatisfiable({ allOf: [schema, { uniqueItems: false }] }).reason,
+      "cannot make 2 distinct items",
+    );
+  });
+});
+
+// Hand-written JSON Schemas (no oneOf, whose exclusivity the generator does
+// not attempt, and no const or enum, which it takes as they are): every
+// sample validates, or the schema is reported unsatisfiable.
+const jsonLeaf: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(true),
+  fc.constantFrom({ type: "string" }, { type: "boolean" }, { type: "null" }),
+  fc.record({ type: fc.constant("string"), minLength: fc.nat(4), maxLength: fc.nat(6) }, {
+    requiredKeys: ["type"],
+  }),
+  fc.record({
+    type: fc.constant("string"),
+    pattern: fc.constantFrom("^[a-z]+$", "^\\d{3}$", "^[A-Z]{2}-\\d+$", "^a\\.b$", "\\d"),
+  }),
+  fc.record({
+    type: fc.constantFrom("integer", "number"),
+    minimum: fc.integer({ min: -20, max: 20 }),
+    maximum: fc.integer({ min: -20, max: 20 }),
+    exclusiveMinimum: fc.integer({ min: -20, max: 20 }),
+    exclusiveMaximum: fc.integer({ min: -20, max: 20 }),
+    multipleOf: fc.constantFrom(1, 2, 3, 0.5, 0.25),
+  }, { requiredKeys: ["type"] }),
+);
+const jsonSchema: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small" },
+    jsonLeaf,
+    fc.record({
+      type: fc.constant("object"),
+      properties: fc.dictionary(fc.constantFrom("a", "b", "c"), tie("node"), { maxKeys: 3 }),
+      required: fc.uniqueArray(fc.constantFrom("a", "b", "c"), { maxLength: 3 }),
+      minProperties: fc.nat(3),
+      maxProperties: fc.nat(4),
+      additionalProperties: fc.oneof(fc.boolean(), tie("node")),
+    }, { requiredKeys: ["type"] }),
+    fc.record({
+      type: fc.constant("array"),
+      items: tie("node"),
+      prefixItems: fc.array(tie("node"), { maxLength: 2 }),
+      minItems: fc.nat(3),
+      maxItems: fc.nat(4),
+      uniqueItems: fc.boolean(),
+    }, { requiredKeys: ["type"] }),
+    fc.record({ anyOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ allOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+  ),
+})).node;
+
+Deno.test("sample() output validates against random hand-written JSON Schemas (property)", () => {
+  fc.assert(
+    fc.property(jsonSchema, (schema) => {
+      let value: unknown;
+      try {
+        value = sample(schema);
+      } catch (error) {
+        if (error instanceof SchemaUnsatisfiable) return;
+        throw error;
+      }
+      const r = z.fromJSONSchema(schema as never).safeParse(value);
+      assert(
+        r.success,
+        `${JSON.stringify(value)} fails ${JSON.stringify(schema)}: ${r.error?.message}`,
+      );
+    }),
+    { numRuns: 400, seed: 20261201 },
+  );
+});
