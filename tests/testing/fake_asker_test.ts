@@ -99,3 +99,28 @@ Deno.test("FakeAsker validates its script when built", () => {
   assertThrows(() => new FakeAsker([], { repeatLast: true }), InvalidScript, "at least one answer");
   assertThrows(() => new FakeAsker(["y"], { delayMs: -1 }), RangeError, '"delayMs"');
 });
+
+Deno.test("FakeAsker counts the turns taken and the answers left, never below zero", async () => {
+  const asker = new FakeAsker(["yes", "no"], { allowUnused: true });
+  const ctx = new FakeCtx();
+  assertEquals([asker.turnsTaken, asker.unusedAnswers], [0, 2]);
+  await asker.ask("one?", ctx);
+  assertEquals([asker.turnsTaken, asker.unusedAnswers], [1, 1]);
+  await asker.ask("two?", ctx);
+  await assertRejects(() => asker.ask("three?", ctx), ScriptExhausted);
+  assertEquals([asker.turnsTaken, asker.unusedAnswers], [3, 0]);
+});
+
+Deno.test("FakeAsker answers nothing to a cancelled run, and keeps the answer for later", async () => {
+  const asker = new FakeAsker(["yes"]);
+  const controller = new AbortController();
+  controller.abort(new Error("stopped"));
+  await assertRejects(
+    () => asker.ask("deploy?", new FakeCtx({ signal: controller.signal })),
+    Error,
+    "stopped",
+  );
+  assertEquals([asker.questions, asker.turnsTaken], [["deploy?"], 0]);
+  assertEquals(await asker.ask("deploy?", new FakeCtx()), "yes");
+  assertThrows(() => new FakeAsker([], { allowUnused: 1 } as never), TypeError, "new FakeAsker()");
+});
