@@ -59,3 +59,9 @@ Deno.test("HaltingHook records a copy of the request's context", () => {
   context.push({ role: "user", content: "later" });
   assertEquals(hook.requests, [{ task: "t", context: [{ role: "user", content: "earlier" }] }]);
 });
+
+Deno.test("RecordingHook is named recording unless named, and names itself on a bad option", () => {
+  assertEquals(new RecordingHook().name, "recording");
+  assertEquals(new RecordingHook({ name: "tap" }).name, "tap");
+  assertThrows(() => new RecordingHook({ name: 5 } as never), TypeError, "new RecordingHook()");
+});
