@@ -156,7 +156,12 @@ Deno.test("vectorStoreContract() catches hits in the wrong order or number", asy
     }
   }
   await fails(() => new Unsorted(), { [NEAREST]: "the nearest hit of lunch's own text" });
-  await fails(() => new Ascending(), { [RANKED]: "scores must not increase: " });
+  // The violation shows the scores, worst first here: the contract's query (its runbook text)
+  // against the cafeteria text, then against itself.
+  const query = "rotate the TLS certificates of the api servers every ninety days";
+  const cafeteria = "the staff cafeteria serves soup and sandwiches at noon";
+  const [lunch, certs] = [cafeteria, query].map((t) => similarity(query, t));
+  await fails(() => new Ascending(), { [RANKED]: `scores must not increase: ${lunch},${certs}` });
   await fails(() => new IgnoresK(), { [RANKED]: "the number of hits for k = 2" });
   await fails(() => new OneShort(), {
     [NEAREST]: "the nearest hit of certs's own text",
