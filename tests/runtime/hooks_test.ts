@@ -321,6 +321,13 @@ Deno.test("HookFailed carries the hook, the phase and the cause", () => {
   assertEquals([e.name, e.hook, e.phase, e.cause], ["HookFailed", "guard", "beforeRun", cause]);
 });
 
+Deno.test("HookFailed shows what a hook threw, even when it was not an Error", () => {
+  assertStringIncludes(new HookFailed("h", "afterRun", new Error("boom")).message, "threw: boom;");
+  assertStringIncludes(new HookFailed("h", "afterRun", "a string").message, "threw: a string;");
+  assertStringIncludes(new HookFailed("h", "afterRun", null).message, "threw: null;");
+  assertStringIncludes(new HookFailed("h", "afterRun", undefined).message, "threw: undefined;");
+});
+
 Deno.test("Agent.stream() without hooks or session keeps its events identical", async () => {
   const events: StreamEvent[] = [
     { type: "message_start", messageId: "m" },

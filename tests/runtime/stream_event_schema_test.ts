@@ -1,6 +1,14 @@
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStrictEquals,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import {
   Agent,
+  checkStreamEvent,
   type Cognition,
   HarnessError,
   InvalidStreamEvent,
@@ -46,6 +54,7 @@ const VALID: unknown[] = [
   },
   { type: "error", messageId: "m", error: new Error("x") },
   { type: "error", messageId: "m", error: new TypeError("x"), finishReason: "length", usage },
+  { type: "message_end", messageId: "m", finishReason: "stop", usage: { ...usage, costUsd: 0 } },
 ];
 
 const INVALID: unknown[] = [
@@ -84,6 +93,29 @@ const INVALID: unknown[] = [
   { type: "error", messageId: "m", error: "a string, not an Error" },
   { type: "error", messageId: "m", error: new Error("x"), finishReason: "nope" },
   { type: "error", messageId: "m", error: new Error("x"), usage: {} },
+  { type: "message_end", messageId: "m", finishReason: "stop", usage: null },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { ...usage, cachedInputTokens: -1 },
+  },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { ...usage, costUsd: Infinity },
+  },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { ...usage, costUsd: "0.1" },
+  },
+  { type: "tool_call", messageId: "m", call: null },
+  { type: "tool_call", messageId: "m", call: { id: 5, name: "t", args: {} } },
+  { type: "tool_call", messageId: "m", call: { id: "c", name: 5, args: {} } },
+  { type: "tool_call", messageId: "m", call: { id: "c", name: "t", args: null } },
 ];
 
 Deno.test("isStreamEvent() agrees with the zod schema on valid and malformed events", () => {
@@ -93,7 +125,11 @@ Deno.test("isStreamEvent() agrees with the zod schema on valid and malformed eve
   }
   for (const v of INVALID) {
     assert(streamEventIssues(v).length > 0, `zod accepts ${JSON.stringify(v)}`);
-    assert(!isStreamEvent(v), `the structural check accepts ${JSON.stringify(v)}`);
+    assertStrictEquals(
+      isStreamEvent(v),
+      false,
+      `the structural check accepts ${JSON.stringify(v)}`,
+    );
   }
 });
 
@@ -181,4 +217,31 @@ Deno.test("Agent.start() projects only text_delta into delta; accumulate by filt
   assertEquals(chunks.map((c) => c.delta), [undefined, "Hel", "lo", undefined]);
   const text = chunks.filter((c) => c.delta !== undefined).map((c) => c.delta).join("");
   assertEquals(text, "Hello");
+});
+
+Deno.test("streamEventIssues() prefixes each problem with its path, none at the root", () => {
+  assertEquals(streamEventIssues("Hello"), ["Invalid input: expected object, received string"]);
+  const issues = streamEventIssues({ type: "text_delta", messageId: 5, content: 1 });
+  assertEquals(issues.map((i) => i.slice(0, i.indexOf(":"))), ["messageId", "content"]);
+});
+
+Deno.test("checkStreamEvent() returns a valid event and refuses anything else, naming the source", () => {
+  const event = { type: "message_start", messageId: "m" };
+  assertStrictEquals(checkStreamEvent(event, 'cognition "c"'), event);
+  const bad = {
+    type: "message_end",
+    messageId: 5,
+    finishReason: "x",
+    usage: { inputTokens: -1, outputTokens: "a" },
+  };
+  const e = assertThrows(() => checkStreamEvent(bad, 'cognition "c"'), InvalidStreamEvent);
+  assertEquals([e.source, e.value], ['cognition "c"', bad]);
+  assert(e.message.startsWith('cognition "c" yielded {"type":"message_end"'), e.message);
+  // The first three of its four problems, joined.
+  assertStringIncludes(
+    e.message,
+    "(messageId: Invalid input: expected string, received number; finishReason: ",
+  );
+  assertStringIncludes(e.message, "; usage.inputTokens: Too small: expected number to be >=0);");
+  assert(!e.message.includes("usage.outputTokens"), e.message);
 });
