@@ -169,6 +169,12 @@ Deno.test("kvStoreContract() catches a store that loses or mangles values", asyn
     [COPIES]: "get(k) after mutating the written object",
   });
   await fails(() => new Compacting(), { [FALSY]: "get(zero)" });
+  // A violation shows both values with their keys sorted, so a diff reads in one order.
+  const found = await violations("KVStore", kvStoreContract(() => new Flat()));
+  assertEquals(
+    found[EQUAL],
+    `KVStore contract, case "${EQUAL}": get(k): expected {"list":["a","b"],"n":1,"nested":{"ok":true}}, got {"n":1}`,
+  );
 });
 
 Deno.test("kvStoreContract() catches each falsy value taken for missing", async () => {
