@@ -349,3 +349,12 @@ Deno.test("the malformed-output builders edit a run as they say", async (t) => {
     assertThrows(() => rawLine("abc" as any), InvalidScript, "got string");
   });
 });
+
+Deno.test("claudeTurn() takes every subtype claude writes", () => {
+  for (const subtype of ["success", "error_max_turns", "error_during_execution"] as const) {
+    assertEquals(
+      JSON.parse(claudeTurn({ text: "x", subtype }).lines.at(-1) as string).subtype,
+      subtype,
+    );
+  }
+});

@@ -343,3 +343,64 @@ Deno.test("FakeClaudeCli.replay() refuses a line that is JSON but not an object"
     );
   }
 });
+
+Deno.test("FakeClaudeCli.replay() checks each known line type for what claude always writes", async (t) => {
+  const bad: Array<[string, string, string]> = [
+    ["system without subtype", '{"type":"system"}', "(system) subtype"],
+    [
+      "assistant content block without type",
+      '{"type":"assistant","message":{"content":[{"text":"x"}]}}',
+      "(assistant) message.content[0].type",
+    ],
+    ["user without message", '{"type":"user"}', "(user) message"],
+    [
+      "user content neither text nor blocks",
+      '{"type":"user","message":{"content":5}}',
+      "(user) message.content",
+    ],
+    [
+      "user content block without type",
+      '{"type":"user","message":{"content":[{"tool_use_id":"t"}]}}',
+      "(user) message.content",
+    ],
+    ["result without subtype", '{"type":"result"}', "(result) subtype"],
+    [
+      "result with a negative cost",
+      '{"type":"result","subtype":"success","total_cost_usd":-1}',
+      "(result) total_cost_usd",
+    ],
+    [
+      "result with a negative token count",
+      '{"type":"result","subtype":"success","usage":{"output_tokens":-3}}',
+      "(result) usage.output_tokens",
+    ],
+  ];
+  for (const [name, line, where] of bad) {
+    await t.step(name, () => {
+      assertThrows(
+        () => FakeClaudeCli.replay(`${line}\n`),
+        InvalidScript,
+        `line 1 of the recording ${where}`,
+      );
+    });
+  }
+  await t.step("what claude writes passes", () => {
+    const good = [
+      '{"type":"system","subtype":"init"}',
+      '{"type":"assistant","message":{"content":[{"type":"text","text":"x"}]}}',
+      '{"type":"user","message":{"content":"typed"}}',
+      '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t"}]}}',
+      '{"type":"result","subtype":"success","total_cost_usd":0,"usage":{"input_tokens":1}}',
+    ];
+    assertEquals(FakeClaudeCli.replay(good.join("\n"), { allowUnused: true }).unusedTurns, 1);
+  });
+  await t.step("a type one typo from a known one", () => {
+    for (const [typo, known] of [["sytem", "system"], ["usr", "user"], ["reslt", "result"]]) {
+      assertThrows(
+        () => FakeClaudeCli.replay(`{"type":"${typo}"}\n`),
+        InvalidScript,
+        `did you mean "${known}"?`,
+      );
+    }
+  });
+});
