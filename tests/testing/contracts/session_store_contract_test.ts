@@ -78,6 +78,7 @@ class StrictStore extends MapStore {
       if (m.role === "assistant" && !m.content && !m.toolCalls?.length) {
         throw new TypeError("an empty assistant turn");
       }
+      if (m.role === "user" && !m.content) throw new TypeError("an empty user turn");
       for (const call of m.toolCalls ?? []) {
         if (!call.id || !call.name) throw new TypeError("a tool call without id or name");
         called.add(call.id);
