@@ -32,8 +32,8 @@ interface UnitPrice {
   readonly input: bigint;
   readonly output: bigint;
   readonly cached: bigint;
-  /** The same prices as numbers, when each is a safe integer (for the fast path). */
-  readonly small?: readonly [number, number, number];
+  /** The same prices as numbers, for the fast path (rounded past the safe integers). */
+  readonly small: readonly [number, number, number];
 }
 
 const MILLION = 1_000_000n;
@@ -121,13 +121,13 @@ export class PriceTable {
     const i = tokenCount("PriceTable", usage, "inputTokens");
     const o = tokenCount("PriceTable", usage, "outputTokens");
     const c = tokenCount("PriceTable", usage, "cachedInputTokens");
-    // Exact in numbers while every product and the sum are safe integers
-    // (every call of a test, and most real ones); bigints past that.
+    // Exact in numbers while the sum is a safe integer (every call of a test,
+    // and most real ones): the terms are non-negative, so each product is
+    // below it and exact too, and a price rounded as a number (past 2^53
+    // units) makes any term with a token too large. Bigints past that.
     const small = p.small;
-    if (small !== undefined) {
-      const sum = i * small[0] + o * small[1] + c * small[2];
-      if (Number.isSafeInteger(sum)) return BigInt((sum - (sum % 1_000_000)) / 1_000_000);
-    }
+    const sum = i * small[0] + o * small[1] + c * small[2];
+    if (Number.isSafeInteger(sum)) return BigInt((sum - (sum % 1_000_000)) / 1_000_000);
     return (BigInt(i) * p.input + BigInt(o) * p.output + BigInt(c) * p.cached) / MILLION;
   }
 
@@ -159,8 +159,5 @@ function toUnitPrice(model: string, p: ModelPrice): UnitPrice {
   const input = toUnits(p.inputPerMTok);
   const output = toUnits(p.outputPerMTok);
   const cached = p.cachedInputPerMTok === undefined ? input : toUnits(p.cachedInputPerMTok);
-  const safe = (x: bigint) => x <= BigInt(Number.MAX_SAFE_INTEGER);
-  return safe(input) && safe(output) && safe(cached)
-    ? { input, output, cached, small: [Number(input), Number(output), Number(cached)] }
-    : { input, output, cached };
+  return { input, output, cached, small: [Number(input), Number(output), Number(cached)] };
 }

@@ -46,6 +46,8 @@ Deno.test("PriceTable.costUnits() stays exact past the safe integers", () => {
     dear.costUnits("big", { inputTokens: 3, outputTokens: 1_000_000 }),
     (3n * 10_000_000_000_000_001n) / 1_000_000n + UNITS_PER_USD,
   );
+  // No token at that price: the other prices alone, exact.
+  assertEquals(dear.costUnits("big", { inputTokens: 0, outputTokens: 7 }), 7n * 1_000_000n);
 });
 
 Deno.test("PriceTable.costUsd() rounds to six decimals, half up", () => {
