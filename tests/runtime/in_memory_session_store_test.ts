@@ -11,10 +11,11 @@ Deno.test("InMemorySessionStore keeps the SessionStore contract", async (t) => {
 
 Deno.test("InMemorySessionStore.save() rejects state that cannot be cloned, saying so", async () => {
   const store = new InMemorySessionStore();
-  await assertRejects(
+  const e = await assertRejects(
     () => store.save(new Scope(), "s", { persistent: { f: () => 1 }, transcript: [] }),
     TypeError,
     "not structured-cloneable",
   );
+  assertEquals((e.cause as Error).name, "DataCloneError", "the clone's own error as the cause");
   assertEquals(store.size, 0);
 });
