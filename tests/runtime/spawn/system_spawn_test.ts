@@ -166,10 +166,30 @@ Deno.test("every adapter: a process that cannot start fails the caller, at once 
   const missing = new URL("../../fixtures/no/such/dir/", import.meta.url).pathname;
   for (const [name, spawn] of adapters) {
     await t.step(name, async () => {
-      await assertRejects(async () => {
-        const proc = spawn([Deno.execPath(), "--version"], { cwd: missing });
-        await Promise.all([proc.exited, text(proc.stdout), text(proc.stderr)]);
-      });
+      let proc;
+      try {
+        proc = spawn([Deno.execPath(), "--version"], { cwd: missing });
+      } catch (error) {
+        // Deno.Command throws at once (the port allows it).
+        assert(name !== "node:child_process adapter", String(error));
+        return;
+      }
+      // node:child_process reports it as an "error" event: exited rejects.
+      const [exit] = await Promise.allSettled([proc.exited, text(proc.stdout), text(proc.stderr)]);
+      assertEquals(exit.status, "rejected");
+      assertEquals((exit as PromiseRejectedResult).reason.code, "ENOENT");
+    });
+  }
+});
+
+Deno.test("every adapter: a signal that is never aborted leaves the process alone", async (t) => {
+  for (const [name, spawn] of adapters) {
+    await t.step(name, async () => {
+      const controller = new AbortController();
+      const proc = spawn(child("print_jsonl.ts", "lines"), { signal: controller.signal });
+      const [, , exit] = await Promise.all([text(proc.stdout), text(proc.stderr), proc.exited]);
+      assertEquals(exit.code, 3);
+      controller.abort(); // after the exit: nothing left to end
     });
   }
 });
