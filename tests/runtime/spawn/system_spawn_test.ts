@@ -175,6 +175,7 @@ Deno.test("every adapter: a process that cannot start fails the caller, at once 
         return;
       }
       // node:child_process reports it as an "error" event: exited rejects.
+      assertEquals(name, "node:child_process adapter", "under Deno, Deno.Command throws at once");
       const [exit] = await Promise.allSettled([proc.exited, text(proc.stdout), text(proc.stderr)]);
       assertEquals(exit.status, "rejected");
       assertEquals((exit as PromiseRejectedResult).reason.code, "ENOENT");
@@ -194,8 +195,14 @@ Deno.test("every adapter: a signal that is never aborted leaves the process alon
   }
 });
 
-Deno.test("systemSpawn() rejects an empty argv before spawning anything", () => {
-  assertThrows(() => systemSpawn([]), TypeError, "non-empty array");
+Deno.test("systemSpawn() rejects an argv that names no program before spawning anything", () => {
+  for (const argv of [[], "deno", [42], [""], { 0: "deno", length: 1 }]) {
+    assertThrows(
+      () => systemSpawn(argv as never),
+      TypeError,
+      "Cannot spawn: argv must be a non-empty array",
+    );
+  }
 });
 
 Deno.test("ClaudeCliCognition over systemSpawn: a real process serves two turns, then close() ends it", async () => {
