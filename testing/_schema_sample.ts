@@ -99,10 +99,23 @@ class Sampler {
       );
     }
     if (Array.isArray(s.allOf)) s = this.#merge(s, path, depth);
-    if ("const" in s) return s.const;
+    // A const or an enum value is taken as it is, but only one of the type
+    // the schema asks for (an allOf part may add the type).
+    const fits = (v: unknown) => s.type === undefined || [s.type].flat().some((t) => isOf(v, t));
+    if ("const" in s) {
+      if (fits(s.const)) return s.const;
+      throw new SchemaUnsatisfiable(
+        path,
+        `const ${JSON.stringify(s.const)} is not of type ${JSON.stringify(s.type)}`,
+      );
+    }
     if (Array.isArray(s.enum)) {
-      if (s.enum.length === 0) throw new SchemaUnsatisfiable(path, "enum is empty");
-      return s.enum[index % s.enum.length];
+      const values = s.enum.filter(fits);
+      if (values.length > 0) return values[index % values.length];
+      throw new SchemaUnsatisfiable(
+        path,
+        s.enum.length ? `no enum value is of type ${JSON.stringify(s.type)}` : "enum is empty",
+      );
     }
     for (const key of ["anyOf", "oneOf"] as const) {
       const branches = s[key];
@@ -373,6 +386,22 @@ function commonMultiple(a: number, b: number, path: string): number {
 
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
+}
+
+// Whether `v` is of the JSON Schema type `type`.
+function isOf(v: unknown, type: unknown): boolean {
+  switch (type) {
+    case "null":
+      return v === null;
+    case "integer":
+      return Number.isInteger(v);
+    case "array":
+      return Array.isArray(v);
+    case "object":
+      return isObject(v);
+    default:
+      return typeof v === type;
+  }
 }
 
 function isObject(s: unknown): s is Schema {

@@ -679,7 +679,7 @@ Deno.test("sample() holds every part of allOf, not only the last", async (t) => 
       assertEquals(sample({ allOf }), expected, JSON.stringify(allOf));
     }
     const tooFew = unsatisfiable({
-      allOf: [{ type: "object", required: ["a", "b"] }, { maxProperties: 3 }, { maxProperties: 1 }],
+      allOf: [{ type: "object", required: ["a", "b"] }, { maxProperties: 1 }, { maxProperties: 3 }],
     });
     assertEquals(tooFew.reason, "maxProperties 1 is below the 2 required properties");
   });
@@ -1023,4 +1023,35 @@ Deno.test("sample() output validates against random hand-written JSON Schemas (p
     }),
     { numRuns: 400, seed: 20261201 },
   );
+});
+
+Deno.test("sample() takes a const or an enum value only of the type asked for", () => {
+  const cases: Array<[unknown, unknown]> = [
+    [{ type: "string", const: "v1" }, "v1"],
+    [{ type: ["integer", "string"], enum: [1.5, "x", 2] }, "x"],
+    [{ allOf: [{ type: "integer" }, { enum: ["x", 2.5, 3] }] }, 3],
+    [{ type: "number", enum: ["1", 1.5] }, 1.5],
+    [{ type: "boolean", enum: [0, false] }, false],
+    [{ type: "null", enum: [0, "", null] }, null],
+    [{ type: "array", enum: [{ a: 1 }, [1]] }, [1]],
+    [{ type: "object", enum: [[1], null, { a: 1 }] }, { a: 1 }],
+    [{ enum: ["x", 2] }, "x"],
+  ];
+  for (const [schema, expected] of cases) {
+    assertEquals(sample(schema), expected, JSON.stringify(schema));
+  }
+  // The items of an array take the values that fit, in turn.
+  assertEquals(
+    sample({ type: "array", items: { type: "integer", enum: [1, "a", 2] }, minItems: 3 }),
+    [1, 2, 1],
+  );
+  assertEquals(
+    unsatisfiable({ allOf: [{ type: "integer" }, { const: "x" }] }).reason,
+    'const "x" is not of type "integer"',
+  );
+  assertEquals(
+    unsatisfiable({ type: "object", enum: [null, [1]] }).reason,
+    'no enum value is of type "object"',
+  );
+  assertEquals(unsatisfiable({ type: "string", enum: [] }).reason, "enum is empty");
 });
