@@ -89,7 +89,7 @@ Deno.test("meter({ prices }) prices calls with its own table, on both paths; it 
     else await run.run("go", ctx);
     assertEquals([budget.calls, budget.spent()], [1, "3.000000"]);
   }
-  assertThrows(() => meter({ price: dear } as never), TypeError);
+  assertThrows(() => meter({ price: dear } as never), TypeError, 'meter(): unknown option "price"');
   assertThrows(() => meter({ prices: {} as never }), TypeError);
   const m = meter();
   assertEquals([m.name, m.charges], ["meter", true]);
