@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertThrows } from "@std/assert";
 import type { SpawnPort } from "@agentkit/testing/ports";
 import { Agent, Budget, ClaudeCliCognition, systemSpawn } from "@agentkit/testing/runtime";
 import { makeTestCtx } from "@agentkit/testing/testing";
