@@ -104,10 +104,20 @@ export function watchStage(
       (opening) => opening.then((s) => s.iterator.return?.()).catch(() => {}),
     );
     const inner = src.iterator;
+    // Closes the provider's stream without waiting. A hand-written iterator
+    // may answer return() without a promise, or throw: for await tolerates
+    // both, and the caller must still see the watchdog's error.
+    const abandonInner = (): void => {
+      try {
+        Promise.resolve(inner.return?.()).catch(() => {});
+      } catch {
+        // The provider's own cleanup failed; the call is given up either way.
+      }
+    };
     const iterator: AsyncIterator<StreamEvent, unknown, undefined> = {
       async next() {
         if (finished) return { done: true, value: undefined };
-        const step = await race(inner.next(), () => inner.return?.()?.catch(() => {}));
+        const step = await race(inner.next(), abandonInner);
         if (step.done) finish();
         else events++;
         return step;

@@ -301,3 +301,26 @@ Deno.test("timeout() over a stage that opens late: the opening is abandoned, and
   for (let i = 0; i < 20 && provider.returned === 0; i++) await Promise.resolve();
   assertEquals(provider.returned, 1);
 });
+
+Deno.test("timeout() on a stream: a provider whose return() answers without a promise is abandoned the same way", async () => {
+  // for await tolerates such an iterator, so the watchdog must too.
+  const provider = new HandStream();
+  let closed = 0;
+  provider.return = (() => (closed++, { done: true, value: undefined })) as never;
+  const { stream, clock } = await opened(provider);
+  const next = stream.next();
+  await clock.advance(1_000);
+  await assertRejects(() => next, ModelTimeout);
+  assertEquals(closed, 1);
+});
+
+Deno.test("timeout() on a stream: a provider whose return() throws still fails the call with ModelTimeout", async () => {
+  const provider = new HandStream();
+  provider.return = () => {
+    throw new Error("cleanup broke");
+  };
+  const { stream, clock } = await opened(provider);
+  const next = stream.next();
+  await clock.advance(1_000);
+  await assertRejects(() => next, ModelTimeout);
+});
