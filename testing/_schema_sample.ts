@@ -399,8 +399,14 @@ function isOf(v: unknown, type: unknown): boolean {
       return Array.isArray(v);
     case "object":
       return isObject(v);
+    case "string":
+      return typeof v === "string";
+    case "number":
+      return typeof v === "number";
+    case "boolean":
+      return typeof v === "boolean";
     default:
-      return typeof v === type;
+      return false;
   }
 }
 
