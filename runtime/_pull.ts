@@ -70,3 +70,22 @@ export abstract class PullGenerator<T> implements AsyncGenerator<T, void, undefi
     await this.return();
   }
 }
+
+/**
+ * What a hand-written iterator does once `p` settles: `next` with its value,
+ * and `fail` with a rejection or with what `next` throws, so a step never
+ * rejects unhandled.
+ */
+export function thenStep<V, S>(
+  p: Promise<V>,
+  next: (value: V) => S | Promise<S>,
+  fail: (error: unknown) => S | Promise<S>,
+): Promise<S> {
+  return p.then((value) => {
+    try {
+      return next(value);
+    } catch (error) {
+      return fail(error);
+    }
+  }, fail);
+}

@@ -38,7 +38,7 @@ import { checkStreamEvent, InvalidStreamEvent, isStreamEvent } from "./stream_ev
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
 import { spanError } from "./_span.ts";
-import { PULL, pull } from "./_pull.ts";
+import { PULL, pull, thenStep } from "./_pull.ts";
 import type { Span } from "../ports/trace.ts";
 
 // Where code that imported it from here still finds it; it lives beside CognitionResult.
@@ -442,13 +442,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   // What happens once `p` settles; a failure there fails the run. Every
   // promise of a step goes through here, so a step never rejects unhandled.
   #then<T>(p: Promise<T>, next: (value: T) => Ready<D>): Promise<Step<D>> {
-    return p.then((value) => {
-      try {
-        return next(value);
-      } catch (error) {
-        return this.#fail(error);
-      }
-    }, (error) => this.#fail(error));
+    return thenStep(p, next, (error) => this.#fail(error));
   }
 
   // Who yielded the events, for messages.

@@ -14,7 +14,7 @@ import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
 import { untilAborted } from "../_until_aborted.ts";
 import { linkSignal } from "../_link_signal.ts";
-import { nextOf, PULL, pull } from "../_pull.ts";
+import { nextOf, PULL, pull, thenStep } from "../_pull.ts";
 import type { Invoker } from "../invoker.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
@@ -334,13 +334,7 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
 
   // What happens once `p` settles; a failure there fails the loop.
   #then<T>(p: Promise<T>, next: (value: T) => Ready): Promise<LoopStep> {
-    return p.then((value) => {
-      try {
-        return next(value);
-      } catch (error) {
-        return this.#fail(error);
-      }
-    }, (error) => this.#fail(error));
+    return thenStep(p, next, (error) => this.#fail(error));
   }
 
   #begin(): Ready {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects, assertStrictEquals } from "@std/assert";
-import { nextOf, PULL, pull, type Pullable, PullGenerator } from "../../runtime/_pull.ts";
+import { nextOf, PULL, pull, type Pullable, PullGenerator, thenStep } from "../../runtime/_pull.ts";
 
 /** An iterator over `values` whose `[PULL]()` hands back each step as is. */
 function pullable(values: number[]): Pullable<number, void> & { nextCalls: number } {
@@ -95,4 +95,44 @@ Deno.test("PullGenerator: await using ends the stream through return()", async (
   }
   assertEquals(g.returned, 1);
   assertEquals(await g.next(), { done: true, value: undefined });
+});
+
+Deno.test("thenStep: the value goes to next, and what next returns is the step", async () => {
+  const failed: unknown[] = [];
+  const step = await thenStep(Promise.resolve(2), (v) => v * 10, (e) => {
+    failed.push(e);
+    return -1;
+  });
+  assertEquals(step, 20);
+  assertEquals(failed, []);
+});
+
+Deno.test("thenStep: a throw in next and a rejection both go to fail, once each", async () => {
+  const boom = new Error("boom");
+  const failed: unknown[] = [];
+  const fail = (e: unknown): number => {
+    failed.push(e);
+    return -1;
+  };
+  assertEquals(
+    await thenStep(Promise.resolve(1), (): number => {
+      throw boom;
+    }, fail),
+    -1,
+  );
+  const refused = new Error("refused");
+  assertEquals(await thenStep(Promise.reject(refused), () => 5, fail), -1);
+  assertEquals(failed, [boom, refused]);
+});
+
+Deno.test("thenStep: what fail throws rejects the step", async () => {
+  const boom = new Error("boom");
+  await assertRejects(
+    () =>
+      thenStep(Promise.reject(new Error("first")), () => 1, (): number => {
+        throw boom;
+      }),
+    Error,
+    "boom",
+  );
 });
