@@ -46,6 +46,16 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return out;
 }
 
+/** The events of one streamed run of an agent on codex through `cli`. */
+function streamCodex(
+  cli: FakeCodexCli,
+  ctxOptions?: Parameters<typeof makeTestCtx>[0],
+): Promise<StreamEvent[]> {
+  return collect(
+    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx(ctxOptions)),
+  );
+}
+
 function lastError(events: StreamEvent[]): ErrorEvent & { error: CliTurnError } {
   const last = events.at(-1);
   if (last?.type !== "error") throw new Error(`expected an error event last, got ${last?.type}`);
@@ -99,9 +109,7 @@ Deno.test("CodexCliCognition spawns codex exec --json once per run, each on a fr
 Deno.test("CodexCliCognition.stream() maps items: commands to tool calls, the message to text, then message_end", async () => {
   using cli = FakeCodexCli.script(testsTurn);
   const observer = new CollectingObserver();
-  const events = await collect(
-    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ observer })),
-  );
+  const events = await streamCodex(cli, { observer });
   assertEquals(events, [
     { type: "message_start", messageId: "codex-turn-1" },
     {
@@ -180,9 +188,7 @@ Deno.test("CodexCliCognition observes an unknown event type and an unknown item 
 Deno.test("CodexCliCognition without turn.completed ends with stopReason error", async () => {
   using cli = FakeCodexCli.script(withoutFinalLine(testsTurn));
   const budget = new Budget();
-  const events = await collect(
-    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ budget })),
-  );
+  const events = await streamCodex(cli, { budget });
   const last = lastError(events);
   assertEquals([last.error.failure, last.usage, budget.calls], ["incomplete", undefined, 0]);
 });
@@ -220,9 +226,7 @@ Deno.test("CodexCliCognition on a non-zero exit partway captures stderr in CliSt
     exitPartway(testsTurn, { afterLines: 3, exitCode: 101, stderr: "thread 'main' panicked\n" }),
   );
   const observer = new CollectingObserver();
-  const events = await collect(
-    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ observer })),
-  );
+  const events = await streamCodex(cli, { observer });
   const last = lastError(events);
   assertEquals(last.error.failure, "exited");
   assertEquals(last.error.stderr, {
@@ -487,9 +491,7 @@ Deno.test("CodexCliCognition yields one tool call per item id, however many time
     updated({ ...item, aggregated_output: "a", status: "in_progress" }),
     completed({ ...item, aggregated_output: "a\nb", exit_code: 0, status: "completed" }),
   ]));
-  const events = await collect(
-    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx()),
-  );
+  const events = await streamCodex(cli);
   assertEquals(events.filter((e) => e.type === "tool_call").length, 1);
 });
 
@@ -503,9 +505,7 @@ Deno.test("CodexCliCognition streams an agent message once it is completed, and 
     completed({ id: "a3", type: "agent_message", text: "Done." }),
   ]));
   const observer = new CollectingObserver();
-  const events = await collect(
-    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ observer })),
-  );
+  const events = await streamCodex(cli, { observer });
   assertEquals(events.filter((e) => e.type === "text_delta").map((e) => e.content), [
     "Working on it.",
     "\n\nDone.",
@@ -635,9 +635,7 @@ Deno.test("CodexCliCognition.stream() ends a reported failure with its message, 
     exitCode: 1,
   });
   const budget = new Budget();
-  const events = await collect(
-    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ budget })),
-  );
+  const events = await streamCodex(cli, { budget });
   const last = lastError(events);
   assertEquals(last.error.failure, "reported");
   assertStringIncludes(last.error.message, "usage limit reached");
@@ -655,9 +653,7 @@ Deno.test("CodexCliCognition reads a turn.failed without a message as a reported
         exitCode: 1,
       });
       const budget = new Budget();
-      const events = await collect(
-        agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ budget })),
-      );
+      const events = await streamCodex(cli, { budget });
       const last = lastError(events);
       assertEquals([last.error.failure, last.usage, last.error.usage], [
         "reported",
@@ -681,9 +677,7 @@ Deno.test("CodexCliCognition names the last error event and the stderr tail when
   });
   // The stderr tail is the message's last part: nothing follows it.
   const observer = new CollectingObserver();
-  const events = await collect(
-    agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx({ observer })),
-  );
+  const events = await streamCodex(cli, { observer });
   const last = lastError(events);
   assertEquals(last.error.failure, "exited");
   assertStringIncludes(last.error.message, "code 2");
@@ -717,7 +711,7 @@ Deno.test("CodexCliCognition leaves out of its error what codex never said", asy
       exitCode: 1,
     });
     const last = lastError(
-      await collect(agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx())),
+      await streamCodex(cli),
     );
     assertEquals(last.error.failure, "exited");
     assertEquals(last.error.message, "codex exited with code 1 before turn.completed");
@@ -839,7 +833,7 @@ Deno.test("CodexCliCognition's CliTurnError is a non-retryable ProviderError: pr
   assertInstanceOf(spawn, ProviderError);
   using cli = FakeCodexCli.script(exitPartway(testsTurn, { afterLines: 2, exitCode: 1 }));
   const last = lastError(
-    await collect(agentOn(new CodexCliCognition({ spawn: cli })).stream("go", makeTestCtx())),
+    await streamCodex(cli),
   );
   assertEquals(
     [last.error.name, last.error.failure, last.error.phase, last.error.retryable],
