@@ -2,6 +2,7 @@
 // a failure is an "error" event carrying its message, and the span ends
 // however the work did.
 import type { Span } from "../ports/trace.ts";
+import type { Now } from "./_now.ts";
 
 /** Records `error` on `span` as an "error" event with its message. */
 export function spanError(span: Span, error: unknown): void {
@@ -10,26 +11,21 @@ export function spanError(span: Span, error: unknown): void {
 
 /**
  * Runs `work` in `span`: a failure is recorded, and the span ends either way;
- * `settled` sees the value first (to set attributes from it). Chained rather
- * than async: one promise on every model and tool call.
+ * `settled` sees the value first (to set attributes from it). A ready value
+ * is handed back as is and a ready failure thrown (see ./_now.ts); a promise
+ * is chained rather than awaited.
  */
 export function inSpan<T>(
   span: Span,
-  work: () => T | Promise<T>,
+  work: () => Now<T>,
   settled?: (value: T) => void,
-): Promise<T> {
+): Now<T> {
   const failed = (error: unknown): never => {
     spanError(span, error);
     span.end();
     throw error;
   };
-  let called: Promise<T>;
-  try {
-    called = Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error).catch(failed);
-  }
-  return called.then((value) => {
+  const done = (value: T): T => {
     if (settled) {
       try {
         settled(value);
@@ -39,5 +35,12 @@ export function inSpan<T>(
     }
     span.end();
     return value;
-  }, failed);
+  };
+  let called: Now<T>;
+  try {
+    called = work();
+  } catch (error) {
+    return failed(error);
+  }
+  return called instanceof Promise ? called.then(done, failed) : done(called);
 }

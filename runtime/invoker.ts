@@ -10,10 +10,20 @@ import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
 import type { Span } from "../ports/trace.ts";
 import { inSpan } from "./_span.ts";
+import {
+  adopt,
+  callNow,
+  CHAT_NOW,
+  chatNow,
+  type Now,
+  offerNow,
+  promised,
+  TOOL_NOW,
+} from "./_now.ts";
+import { chatStageOf, type NowNext } from "./middleware/_chat_stage.ts";
 import { drive, type OpenNext, source, stageOf } from "./middleware/_stream_stage.ts";
 import type {
   ChatMiddleware,
-  ChatNext,
   ToolInvocation,
   ToolMiddleware,
   ToolNext,
@@ -63,9 +73,9 @@ export class Invoker {
   readonly metered: boolean;
   // The chains, composed on first use: most invokers built in a test serve
   // one kind of call, or none.
-  #chat?: ChatNext;
+  #chat?: NowNext;
   #open?: OpenNext;
-  #tool?: ToolNext;
+  #tool?: NowTool;
 
   /**
    * Creates the instance.
@@ -90,15 +100,16 @@ export class Invoker {
     this.metered = metered;
   }
 
-  #composeChat(): ChatNext {
+  // A built-in middleware's layer passes a ready answer on as is (see
+  // ./middleware/_chat_stage.ts).
+  #composeChat(): NowNext {
     const llm = this.llm;
-    let chat: ChatNext = (req, ctx) => llm.chat(req, ctx);
+    let chat: NowNext = (req, ctx) => chatNow(llm, req, ctx);
     for (let i = this.chatMiddleware.length - 1; i >= 0; i--) {
-      const mw = this.chatMiddleware[i];
-      if (mw.chat) {
+      const stage = chatStageOf(this.chatMiddleware[i]);
+      if (stage) {
         const next = chat;
-        const handler = mw.chat.bind(mw);
-        chat = (req, ctx) => handler(req, ctx, next);
+        chat = (req, ctx) => stage(req, ctx, next);
       }
     }
     return chat;
@@ -117,13 +128,16 @@ export class Invoker {
     return open;
   }
 
-  #composeTool(): ToolNext {
-    let tool: ToolNext = (inv, ctx) => inv.tool.call(inv.args, ctx);
+  // A tool's ready value passes the chain as is; a tool middleware (a
+  // promise API) pays for its promise.
+  #composeTool(): NowTool {
+    let tool: NowTool = (inv, ctx) => callNow(inv.tool, inv.args, ctx);
     for (let i = this.toolMiddleware.length - 1; i >= 0; i--) {
       const mw = this.toolMiddleware[i];
       const next = tool;
       const handler = mw.call.bind(mw);
-      tool = (inv, ctx) => handler(inv, ctx, next);
+      const promisedNext: ToolNext = (inv, ctx) => promised(() => next(inv, ctx));
+      tool = (inv, ctx) => adopt(handler(inv, ctx, promisedNext));
     }
     return tool;
   }
@@ -136,7 +150,11 @@ export class Invoker {
    * @throws {UnmeteredBudget} When the run has meters and no `meter()`.
    */
   chat(request: ChatRequest, ctx: RunContext): Promise<ChatResponse> {
-    if (ctx.allMeters.length > 0 && !this.metered) return Promise.reject(new UnmeteredBudget());
+    return promised(() => this.#chatNow(request, ctx));
+  }
+
+  #chatNow(request: ChatRequest, ctx: RunContext): Now<ChatResponse> {
+    if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
     const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
     return inSpan(
       span,
@@ -174,13 +192,39 @@ export class Invoker {
    * @returns What the tool returned.
    */
   callTool(invocation: ToolInvocation, ctx: RunContext): Promise<unknown> {
+    return promised(() => this.#callToolNow(invocation, ctx));
+  }
+
+  #callToolNow(invocation: ToolInvocation, ctx: RunContext): Now<unknown> {
     const span = ctx.trace.span("execute_tool", "tool", {
       "gen_ai.tool.name": invocation.tool.name,
       "gen_ai.tool.call.id": invocation.call.id,
     });
     return inSpan(span, () => (this.#tool ??= this.#composeTool())(invocation, ctx));
   }
+
+  static {
+    // The runtime's own callers take a ready answer as is (see ./_now.ts).
+    offerNow(
+      Invoker.prototype,
+      CHAT_NOW,
+      "chat",
+      function (this: Invoker, request: ChatRequest, ctx: RunContext) {
+        return this.#chatNow(request, ctx);
+      },
+    );
+    offerNow(
+      Invoker.prototype,
+      TOOL_NOW,
+      "callTool",
+      function (this: Invoker, invocation: ToolInvocation, ctx: RunContext) {
+        return this.#callToolNow(invocation, ctx);
+      },
+    );
+  }
 }
+
+type NowTool = (invocation: ToolInvocation, ctx: RunContext) => Now<unknown>;
 
 // Checks one middleware; returns whether it charges meters.
 function checkMiddleware(mw: ChatMiddleware | ToolMiddleware): boolean {

@@ -14,6 +14,7 @@ import type { FinishReason, Usage } from "../ports/usage.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
 import { isAppendOnly, markCut, PULL, PullGenerator, untilAborted } from "../runtime/internal.ts";
+import { CHAT_NOW, type Now, offerNow, promised } from "../runtime/internal.ts";
 import {
   InvalidScript,
   ScriptExhausted,
@@ -509,6 +510,18 @@ export class FakeLLM implements LLMPort, Disposable {
     }
   }
 
+  static {
+    // The runtime takes a ready answer as is (see ../runtime/_now.ts).
+    offerNow(
+      FakeLLM.prototype,
+      CHAT_NOW,
+      "chat",
+      function (this: FakeLLM, request: ChatRequest, ctx?: Ctx) {
+        return this.#blocking(request, ctx, "chat");
+      },
+    );
+  }
+
   /** `using llm = FakeLLM.script(...)` verifies at scope exit. */
   [Symbol.dispose](): void {
     this.verify();
@@ -521,17 +534,24 @@ export class FakeLLM implements LLMPort, Disposable {
    * @returns The scripted response.
    */
   chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#blocking(request, ctx, "chat");
+    return promised(() => this.#blocking(request, ctx, "chat"));
   }
 
-  async #blocking(
+  // The answer as is when the turn waits on nothing (see
+  // ../runtime/_now.ts), else a promise of it; a ready failure is thrown.
+  #blocking(
     request: ChatRequest,
     ctx: Ctx | undefined,
     kind: "chat" | "complete",
-  ): Promise<ChatResponse> {
+  ): Now<ChatResponse> {
     const id = `fake-chat-${++this.#state.ids}`;
     const next = this.#next(request, kind);
-    const turn = next instanceof Promise ? await next : next;
+    return next instanceof Promise
+      ? next.then((turn) => this.#played(turn, id, request, ctx))
+      : this.#played(next, id, request, ctx);
+  }
+
+  #played(turn: Turn, id: string, request: ChatRequest, ctx: Ctx | undefined): Now<ChatResponse> {
     if (turn.toolCalls?.length) this.#checkTools(turn, request, ctx);
     const signal = request.signal ?? ctx?.signal;
     if (turn.stall) {
@@ -541,16 +561,23 @@ export class FakeLLM implements LLMPort, Disposable {
         ),
       );
     }
-    if (this.#options.delayMs || turn.gate || signal?.aborted) {
-      await this.#hold(turn, id, ctx, signal);
-    }
+    // A blocking call answers when the stream would have ended.
+    let ms = 0;
     if (turn.firstChunkDelayMs || turn.chunkDelayMs) {
-      // A blocking call answers when the stream would have ended.
       const chunks = turn.chunks?.length ?? (turn.content ? 1 : 0);
       const upTo = turn.failAfterChunks ?? chunks;
-      const ms = (turn.firstChunkDelayMs ?? 0) + (turn.chunkDelayMs ?? 0) * Math.max(0, upTo - 1);
-      if (ms) await this.#pace(ms, id, ctx, signal);
+      ms = (turn.firstChunkDelayMs ?? 0) + (turn.chunkDelayMs ?? 0) * Math.max(0, upTo - 1);
     }
+    const paced = ms ? () => this.#pace(ms, id, ctx, signal) : undefined;
+    if (this.#options.delayMs || turn.gate || signal?.aborted) {
+      const held = this.#hold(turn, id, ctx, signal);
+      return (paced ? held.then(paced) : held).then(() => this.#response(turn, id, request));
+    }
+    if (paced) return paced().then(() => this.#response(turn, id, request));
+    return this.#response(turn, id, request);
+  }
+
+  #response(turn: Turn, id: string, request: ChatRequest): ChatResponse {
     const usage = turn.usage ?? this.#usage;
     const toolCalls = turn.toolCalls ?? [];
     const content = turn.content ?? turn.chunks?.join("") ?? "";
@@ -713,10 +740,8 @@ export class FakeLLM implements LLMPort, Disposable {
     const messages: Message[] = [];
     if (request.system) messages.push({ role: "system", content: request.system });
     messages.push({ role: "user", content: request.user });
-    return this.#blocking(
-      { messages, model: request.model, signal: request.signal },
-      ctx,
-      "complete",
+    return promised(() =>
+      this.#blocking({ messages, model: request.model, signal: request.signal }, ctx, "complete")
     );
   }
 

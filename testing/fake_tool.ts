@@ -9,6 +9,7 @@ import type { ParseSchema, ToolPort } from "../ports/tool.ts";
 import { type PreparedTool, prepareTool } from "../runtime/tool_schema.ts";
 import { InvalidScript, UnusedTurns } from "./errors.ts";
 import { checkOptions, is, type Rule } from "../runtime/internal.ts";
+import { adopt, CALL_NOW, type Now, offerNow, promised } from "../runtime/internal.ts";
 import { copyValue } from "./_copy.ts";
 
 const OPTIONS: Readonly<Record<string, Rule>> = {
@@ -159,12 +160,29 @@ export class FakeTool implements ToolPort, Disposable {
    * @param ctx The run.
    * @returns The responder's value.
    */
-  async call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
+  call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
+    return promised(() => this.#call(args, ctx));
+  }
+
+  // The answer as is unless the responder returned a promise (see
+  // ../runtime/_now.ts); a failure is thrown.
+  #call(args: Record<string, unknown>, ctx: Ctx): Now<unknown> {
     this.calls.push(copyValue(args));
     const valid = this.#prepared ? this.#prepared.parse(args) : args;
     if (this.#taken++ < this.#failTimes) throw this.#failWith;
     const r = this.#responder;
-    return typeof r === "function" ? await r(valid, ctx) : r;
+    return typeof r === "function" ? adopt(r(valid, ctx)) : r;
+  }
+
+  static {
+    offerNow(
+      FakeTool.prototype,
+      CALL_NOW,
+      "call",
+      function (this: FakeTool, args: Record<string, unknown>, ctx: Ctx) {
+        return this.#call(args, ctx);
+      },
+    );
   }
 
   /**

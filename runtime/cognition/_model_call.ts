@@ -10,6 +10,7 @@ import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { RunContext } from "../context.ts";
 import type { Invoker } from "../invoker.ts";
 import { nextOf, PULL } from "../_pull.ts";
+import { chatNow } from "../_now.ts";
 
 /** The events of one model call through the invoker's chain. */
 export function modelCall(
@@ -59,18 +60,33 @@ class BlockingCall implements AsyncIterableIterator<StreamEvent, void, undefined
 
   [PULL](): IteratorResult<StreamEvent, void> | Promise<IteratorResult<StreamEvent, void>> {
     if (this.#events) return this.#step(this.#events);
-    // One promise past the invoker's: the answer's events, or a length cut's.
-    return this.#invoker.chat(this.#request, this.#ctx).then((res) => {
-      this.#events = []; // an answer that cannot be read fails the call as well
-      const events = eventsOf(res);
-      this.#events = events;
-      return this.#step(events);
-    }, (error) => {
-      this.#events = []; // a failed call is over: no second attempt from here
-      const events = lengthCut(error);
-      this.#events = events;
-      return this.#step(events);
-    });
+    // The answer as is when it is ready (see ../_now.ts); else one promise
+    // past the invoker's.
+    let res;
+    try {
+      res = chatNow(this.#invoker, this.#request, this.#ctx);
+    } catch (error) {
+      return this.#failed(error);
+    }
+    return res instanceof Promise
+      ? res.then((r) => this.#answered(r), (error) => this.#failed(error))
+      : this.#answered(res);
+  }
+
+  // The answer's events.
+  #answered(res: ChatResponse): IteratorResult<StreamEvent, void> {
+    this.#events = []; // an answer that cannot be read fails the call as well
+    const events = eventsOf(res);
+    this.#events = events;
+    return this.#step(events);
+  }
+
+  // A length cut's events; any other failure is thrown.
+  #failed(error: unknown): IteratorResult<StreamEvent, void> {
+    this.#events = []; // a failed call is over: no second attempt from here
+    const events = lengthCut(error);
+    this.#events = events;
+    return this.#step(events);
   }
 
   #step(events: StreamEvent[]): IteratorResult<StreamEvent, void> {

@@ -15,6 +15,7 @@ import { appendOnly, release } from "../_append_only.ts";
 import { untilAborted } from "../_until_aborted.ts";
 import { linkSignal } from "../_link_signal.ts";
 import { nextOf, PULL, pull, thenStep } from "../_pull.ts";
+import { type Now, promised, toolNow } from "../_now.ts";
 import type { Invoker } from "../invoker.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tool_schema.ts";
@@ -54,7 +55,7 @@ let afterTurn: (
   messages: Message[],
   ctx: RunContext,
   agent: string,
-) => Promise<CognitionResult["stopReason"] | undefined>;
+) => Now<CognitionResult["stopReason"] | undefined>;
 let syncGrants: (
   cognition: ReActCognition,
   ctx: RunContext,
@@ -159,15 +160,16 @@ export class ReActCognition implements Cognition {
   }
 
   // Records the assistant turn and runs its tools; returns a stop reason when
-  // the loop should end.
-  async #afterTurn(
+  // the loop should end. Tools that answer at once are run without a promise
+  // (see ../_now.ts).
+  #afterTurn(
     content: string,
     calls: readonly ToolCall[],
     finish: FinishReason,
     messages: Message[],
     ctx: RunContext,
     agent: string,
-  ): Promise<CognitionResult["stopReason"] | undefined> {
+  ): Now<CognitionResult["stopReason"] | undefined> {
     messages.push(
       calls.length
         // A copy the size of the calls: the turn's array was grown by pushes
@@ -179,9 +181,27 @@ export class ReActCognition implements Cognition {
     if (calls.length === 0 || finish === "content_filter" || finish === "error") {
       return stopReasonOf(finish);
     }
-    for (const call of calls) {
+    return this.#runTools(calls, 0, messages, ctx, agent);
+  }
+
+  // The calls from `from` on, one after the other, each answer appended.
+  #runTools(
+    calls: readonly ToolCall[],
+    from: number,
+    messages: Message[],
+    ctx: RunContext,
+    agent: string,
+  ): Now<undefined> {
+    for (let i = from; i < calls.length; i++) {
       ctx.checkCancelled();
-      messages.push(await this.#dispatch(call, ctx, agent));
+      const message = this.#dispatch(calls[i], ctx, agent);
+      if (message instanceof Promise) {
+        return message.then((m) => {
+          messages.push(m);
+          return this.#runTools(calls, i + 1, messages, ctx, agent);
+        });
+      }
+      messages.push(message);
     }
     return undefined;
   }
@@ -197,7 +217,30 @@ export class ReActCognition implements Cognition {
     }
   }
 
-  async #dispatch(call: ToolCall, ctx: RunContext, agent: string): Promise<Message> {
+  // One tool call's message: its answer, or the error shown to the model.
+  #dispatch(call: ToolCall, ctx: RunContext, agent: string): Now<Message> {
+    if (ctx.autonomy === "manual" || this.toolTimeoutMs !== undefined) {
+      return this.#dispatchWaiting(call, ctx, agent);
+    }
+    let content: Now<string>;
+    try {
+      content = this.#execute(call, ctx, agent);
+    } catch (error) {
+      return this.#toolFailed(error, call, ctx, agent);
+    }
+    if (content instanceof Promise) {
+      return untilAborted(content, ctx.signal).then(
+        (c): Message => ({ role: "tool", content: c, toolCallId: call.id }),
+        (error) => this.#toolFailed(error, call, ctx, agent),
+      );
+    }
+    // An answer at once still loses to a cancellation that came meanwhile.
+    if (ctx.signal.aborted) return this.#toolFailed(ctx.signal.reason, call, ctx, agent);
+    return { role: "tool", content, toolCallId: call.id };
+  }
+
+  // A call that asks for approval first, or runs against a deadline.
+  async #dispatchWaiting(call: ToolCall, ctx: RunContext, agent: string): Promise<Message> {
     const ms = this.toolTimeoutMs;
     try {
       // Approval comes first: a human's thinking time is not the tool's, so
@@ -207,18 +250,29 @@ export class ReActCognition implements Cognition {
         : undefined;
       if (denial !== undefined) return { role: "tool", content: denial, toolCallId: call.id };
       const content = ms === undefined
-        ? await untilAborted(this.#execute(call, ctx, agent), ctx.signal)
+        ? await untilAborted(promised(() => this.#execute(call, ctx, agent)), ctx.signal)
         : await this.#withDeadline(call, ctx, agent, ms);
       return { role: "tool", content, toolCallId: call.id };
     } catch (error) {
-      rethrowIfFatal(error, ctx.signal);
-      const message = error instanceof Error ? error.message : String(error);
-      await ctx.emit("tool_error", message, {
-        payload: { tool: call.name, callId: call.id },
-        agent,
-      });
-      return { role: "tool", content: `Error: ${message}`, toolCallId: call.id, isError: true };
+      return await this.#toolFailed(error, call, ctx, agent);
     }
+  }
+
+  // A failed call: a fatal error (or a cancellation) ends the run; any other
+  // is reported and shown to the model.
+  async #toolFailed(
+    error: unknown,
+    call: ToolCall,
+    ctx: RunContext,
+    agent: string,
+  ): Promise<Message> {
+    rethrowIfFatal(error, ctx.signal);
+    const message = error instanceof Error ? error.message : String(error);
+    await ctx.emit("tool_error", message, {
+      payload: { tool: call.name, callId: call.id },
+      agent,
+    });
+    return { role: "tool", content: `Error: ${message}`, toolCallId: call.id, isError: true };
   }
 
   async #withDeadline(call: ToolCall, ctx: RunContext, agent: string, ms: number): Promise<string> {
@@ -260,22 +314,27 @@ export class ReActCognition implements Cognition {
     })`;
   }
 
-  async #execute(call: ToolCall, ctx: RunContext, agent: string): Promise<string> {
-    if (this.#provider) {
-      const [result] = await this.#provider.executeToolCalls([call], ctx);
-      if (!result) throw new Error(`The tool provider returned no result for call "${call.id}"`);
-      if (result.isError) throw new Error(result.content);
-      return result.content;
-    }
+  // The tool's answer as text; as is when the tool answered at once.
+  #execute(call: ToolCall, ctx: RunContext, agent: string): Now<string> {
+    if (this.#provider) return this.#executeByProvider(call, ctx);
     const prepared = this.#tools.get(call.name);
     if (!prepared) throw new UnknownTool(call.name, [...this.#tools.keys()]);
     const args = argsOf(prepared, call);
-    const value = await ctx.requireInvoker(agent).callTool(
-      { tool: prepared.tool, call, args },
-      ctx,
-    );
-    return typeof value === "string" ? value : JSON.stringify(value) ?? "";
+    const value = toolNow(ctx.requireInvoker(agent), { tool: prepared.tool, call, args }, ctx);
+    return value instanceof Promise ? value.then(asText) : asText(value);
   }
+
+  async #executeByProvider(call: ToolCall, ctx: RunContext): Promise<string> {
+    const [result] = await this.#provider!.executeToolCalls([call], ctx);
+    if (!result) throw new Error(`The tool provider returned no result for call "${call.id}"`);
+    if (result.isError) throw new Error(result.content);
+    return result.content;
+  }
+}
+
+// What a tool returned, as the text the model reads.
+function asText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value) ?? "";
 }
 
 const FRESH = 0;
@@ -425,7 +484,10 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
       this.#ctx,
       this.#input.agent.name,
     );
-    return this.#then(after, (stop) => stop ? this.#end(stop) : this.#call());
+    if (after instanceof Promise) {
+      return this.#then(after, (stop) => stop ? this.#end(stop) : this.#call());
+    }
+    return after ? this.#end(after) : this.#call();
   }
 
   #end(stopReason: CognitionResult["stopReason"]): LoopStep {

@@ -11,6 +11,8 @@ import type { PriceTable } from "../price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
+import { chatOf, type ChatStage, withChatStage } from "./_chat_stage.ts";
+import type { ChatResponse } from "../../ports/chat.ts";
 
 const METER_OPTIONS: Readonly<Record<string, Rule>> = {
   prices: is.port("a PriceTable", ["costUnits"]),
@@ -73,30 +75,31 @@ export function meter(options: MeterOptions = {}): ChatMiddleware {
       },
     });
   };
-  return withStage({
-    name: "meter",
-    charges: true,
-    chat(req, ctx, next) {
-      // Chained rather than async: one promise per call.
-      try {
-        check(ctx);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      let answer;
-      try {
-        answer = Promise.resolve(next(req, ctx));
-      } catch (error) {
-        answer = Promise.reject(error);
-      }
-      return answer.then((res) => {
-        charge(ctx, res.model || req.model, res.usage);
-        return res;
-      }, (error) => {
-        if (error instanceof ProviderError && error.usage) charge(ctx, req.model, error.usage);
-        throw error;
-      });
-    },
-    stream: streamOf(stage),
-  }, stage);
+  const chatStage: ChatStage = (req, ctx, next) => {
+    check(ctx);
+    const failed = (error: unknown): never => {
+      if (error instanceof ProviderError && error.usage) charge(ctx, req.model, error.usage);
+      throw error;
+    };
+    const answered = (res: ChatResponse): ChatResponse => {
+      charge(ctx, res.model || req.model, res.usage);
+      return res;
+    };
+    let answer;
+    try {
+      answer = next(req, ctx);
+    } catch (error) {
+      return failed(error);
+    }
+    return answer instanceof Promise ? answer.then(answered, failed) : answered(answer);
+  };
+  return withChatStage(
+    withStage({
+      name: "meter",
+      charges: true,
+      chat: chatOf(chatStage),
+      stream: streamOf(stage),
+    }, stage),
+    chatStage,
+  );
 }

@@ -11,6 +11,8 @@ import { checkOptions, is, type Rule } from "../_options.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { prefetched, type Source, streamOf, type StreamStage, withStage } from "./_stream_stage.ts";
 import { pull } from "../_pull.ts";
+import type { Now } from "../_now.ts";
+import { chatOf, type ChatStage, withChatStage } from "./_chat_stage.ts";
 
 const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   maxAttempts: is.number({ min: 1, integer: true }),
@@ -151,30 +153,32 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
     };
     return open(1);
   };
-  return withStage({
-    name: "retry",
-    chat(req, ctx, next) {
-      // Chained rather than an async loop: an answer on the first attempt
-      // costs one promise.
-      const again = (error: unknown, attempt: number): Promise<ChatResponse> => {
-        if (
-          attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-        ) return Promise.reject(error);
-        return Promise.resolve(wait(waitFor(error, backoff(attempt)), ctx)).then(() =>
-          call(attempt + 1)
-        );
-      };
-      const call = (attempt: number): Promise<ChatResponse> => {
-        let answer;
-        try {
-          answer = Promise.resolve(next(req, ctx));
-        } catch (error) {
-          answer = Promise.reject(error);
-        }
-        return answer.then(undefined, (error) => again(error, attempt));
-      };
-      return call(1);
-    },
-    stream: streamOf(stage),
-  }, stage);
+  // A blocking call is re-invoked the same way; an answer on the first
+  // attempt crosses as it came, as is when it was ready.
+  const chatStage: ChatStage = (req, ctx, next) => {
+    const again = (error: unknown, attempt: number): Promise<ChatResponse> => {
+      if (
+        attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+      ) return Promise.reject(error);
+      return Promise.resolve(wait(waitFor(error, backoff(attempt)), ctx)).then(() =>
+        call(attempt + 1)
+      );
+    };
+    const call = (attempt: number): Now<ChatResponse> => {
+      let answer;
+      try {
+        answer = next(req, ctx);
+      } catch (error) {
+        return again(error, attempt);
+      }
+      return answer instanceof Promise
+        ? answer.then(undefined, (error) => again(error, attempt))
+        : answer;
+    };
+    return call(1);
+  };
+  return withChatStage(
+    withStage({ name: "retry", chat: chatOf(chatStage), stream: streamOf(stage) }, stage),
+    chatStage,
+  );
 }

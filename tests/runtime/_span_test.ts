@@ -1,4 +1,10 @@
-import { assertEquals, assertRejects, assertStrictEquals } from "@std/assert";
+import {
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStrictEquals,
+  assertThrows,
+} from "@std/assert";
 import { inSpan, spanError } from "../../runtime/_span.ts";
 import { RecordingTracer } from "@agentkit/testing/testing";
 
@@ -23,26 +29,38 @@ Deno.test("inSpan() ends the span with the value, after settled() saw it", async
   const seen: unknown[] = [];
   const value = await inSpan(s, () => Promise.resolve(42), (v) => seen.push(v, s.ended));
   assertEquals([value, seen, s.ended, s.events], [42, [42, false], true, []]);
+  // A ready value comes back as is, the span already ended.
   const sync = span();
-  assertEquals(await inSpan(sync, () => "ready"), "ready");
-  assertEquals(sync.ended, true);
+  const ready: unknown[] = [];
+  assertEquals(inSpan(sync, () => "ready", (v) => ready.push(v, sync.ended)), "ready");
+  assertEquals([ready, sync.ended], [["ready", false], true]);
 });
 
 Deno.test("inSpan() records a failure and ends the span, however the work failed", async (t) => {
   const boom = new Error("boom");
-  const cases: [string, () => unknown, ((v: unknown) => void)?][] = [
-    ["a rejected promise", () => Promise.reject(boom)],
-    ["a synchronous throw", () => {
+  // A ready failure is thrown as it happened; a later one rejects.
+  const cases: [string, boolean, () => unknown, ((v: unknown) => void)?][] = [
+    ["a rejected promise", false, () => Promise.reject(boom)],
+    ["a synchronous throw", true, () => {
       throw boom;
     }],
-    ["settled() throwing", () => "ok", () => {
+    ["settled() throwing on a ready value", true, () => "ok", () => {
+      throw boom;
+    }],
+    ["settled() throwing on a later value", false, () => Promise.resolve("ok"), () => {
       throw boom;
     }],
   ];
-  for (const [name, work, settled] of cases) {
+  for (const [name, ready, work, settled] of cases) {
     await t.step(name, async () => {
       const s = span();
-      const e = await assertRejects(() => inSpan(s, work, settled));
+      const e = ready
+        ? assertThrows(() => inSpan(s, work, settled))
+        : await assertRejects(async () => {
+          const pending = inSpan(s, work, settled);
+          assertInstanceOf(pending, Promise);
+          await pending;
+        });
       assertStrictEquals(e, boom);
       assertEquals(s.ended, true);
       assertEquals(s.events.map((ev) => [ev.name, ev.attrs.message]), [["error", "boom"]]);
