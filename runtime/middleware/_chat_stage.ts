@@ -9,6 +9,7 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { RunContext } from "../context.ts";
 import { adopt, type Now, promised } from "../_now.ts";
 import type { ChatMiddleware } from "./types.ts";
+import { ownChatStage } from "./_staged.ts";
 
 /** The rest of the chain, as a chat stage calls it. */
 export type NowNext = (request: ChatRequest, ctx: RunContext) => Now<ChatResponse>;
@@ -20,25 +21,14 @@ export type ChatStage = (
   next: NowNext,
 ) => Now<ChatResponse>;
 
-// Where a built-in middleware keeps its chat stage (a hidden property, as
-// its stream stage is).
-const CHAT_STAGE: unique symbol = Symbol("agentkit.chatStage");
-type Staged = ChatMiddleware & { readonly [CHAT_STAGE]?: ChatStage };
-
 /** The `chat` method of a middleware whose layer is `stage`. */
 export function chatOf(stage: ChatStage): NonNullable<ChatMiddleware["chat"]> {
   return (req, ctx, next) => promised(() => stage(req, ctx, next));
 }
 
-/** Gives a built-in middleware its chat stage. */
-export function withChatStage<M extends ChatMiddleware>(mw: M, stage: ChatStage): M {
-  Object.defineProperty(mw, CHAT_STAGE, { value: stage });
-  return mw;
-}
-
 /** The chat stage of a middleware: its own, an adapter of its `chat`, or none. */
 export function chatStageOf(mw: ChatMiddleware): ChatStage | undefined {
-  const own = (mw as Staged)[CHAT_STAGE];
+  const own = ownChatStage(mw);
   if (own) return own;
   if (!mw.chat) return undefined;
   const handler = mw.chat.bind(mw);

@@ -10,6 +10,8 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { RunContext } from "../context.ts";
 import type { ChatMiddleware, StreamNext } from "./types.ts";
 import { PULL, pull, type Pullable, PullGenerator } from "../_pull.ts";
+import { ownStreamStage, staged, type StagedParts } from "./_staged.ts";
+import type { ChatStage } from "./_chat_stage.ts";
 
 /** What a layer watches on a call's events. Taps run innermost first. */
 export interface Tap {
@@ -37,24 +39,21 @@ export type StreamStage = (
   next: OpenNext,
 ) => Source | Promise<Source>;
 
-// Where a built-in middleware keeps its stage: a hidden property (not a
-// WeakMap entry: every test builds its middleware, and a WeakMap of
-// thousands of dead keys costs the collector).
-const STAGE: unique symbol = Symbol("agentkit.stage");
-type Staged = ChatMiddleware & { readonly [STAGE]?: StreamStage };
-
 /**
- * Gives a built-in middleware its stage, and a `stream` method built on it
- * for callers that use the middleware directly.
+ * A built-in middleware made of `parts`, keeping its stream stage and, for
+ * a blocking call, its chat stage (see ./_staged.ts).
  */
-export function withStage<M extends ChatMiddleware>(mw: M, stage: StreamStage): M {
-  Object.defineProperty(mw, STAGE, { value: stage });
-  return mw;
+export function withStage(
+  parts: StagedParts,
+  stage: StreamStage,
+  chatStage?: ChatStage,
+): ChatMiddleware {
+  return staged(parts, stage, chatStage);
 }
 
 /** The stage of a middleware: its own, an adapter of its `stream`, or none. */
 export function stageOf(mw: ChatMiddleware): StreamStage | undefined {
-  const own = (mw as Staged)[STAGE];
+  const own = ownStreamStage(mw);
   if (own) return own;
   if (!mw.stream) return undefined;
   const handler = mw.stream.bind(mw);

@@ -11,7 +11,7 @@ import type { PriceTable } from "../price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
-import { chatOf, type ChatStage, withChatStage } from "./_chat_stage.ts";
+import { chatOf, type ChatStage } from "./_chat_stage.ts";
 import type { ChatResponse } from "../../ports/chat.ts";
 
 const METER_OPTIONS: Readonly<Record<string, Rule>> = {
@@ -93,13 +93,9 @@ export function meter(options: MeterOptions = {}): ChatMiddleware {
     }
     return answer instanceof Promise ? answer.then(answered, failed) : answered(answer);
   };
-  return withChatStage(
-    withStage({
-      name: "meter",
-      charges: true,
-      chat: chatOf(chatStage),
-      stream: streamOf(stage),
-    }, stage),
+  return withStage(
+    { name: "meter", charges: true, chat: chatOf(chatStage), stream: streamOf(stage) },
+    stage,
     chatStage,
   );
 }

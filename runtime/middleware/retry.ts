@@ -12,7 +12,7 @@ import type { ChatMiddleware } from "./types.ts";
 import { prefetched, type Source, streamOf, type StreamStage, withStage } from "./_stream_stage.ts";
 import { pull } from "../_pull.ts";
 import type { Now } from "../_now.ts";
-import { chatOf, type ChatStage, withChatStage } from "./_chat_stage.ts";
+import { chatOf, type ChatStage } from "./_chat_stage.ts";
 
 const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   maxAttempts: is.number({ min: 1, integer: true }),
@@ -177,8 +177,9 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
     };
     return call(1);
   };
-  return withChatStage(
-    withStage({ name: "retry", chat: chatOf(chatStage), stream: streamOf(stage) }, stage),
+  return withStage(
+    { name: "retry", chat: chatOf(chatStage), stream: streamOf(stage) },
+    stage,
     chatStage,
   );
 }
