@@ -78,30 +78,29 @@ export function promised<T>(call: () => Now<T>): Promise<T> {
   }
 }
 
-type Method = (this: unknown, a: unknown, b: unknown) => unknown;
-
 /**
  * Gives the instances of a class, through its prototype `proto`, a `[key]`
  * method that is not enumerable and not in the class's declared type: how a
  * public class offers its ready path without it showing in its API. The
- * ready path is `method` only while the instance's public method `name` is
- * the class's own: a test that replaced or spied on it (an own property, a
- * subclass) is called through it instead.
+ * method is the class's own code, and takes the ready path only while the
+ * instance's public method is the class's own: a test that replaced or spied
+ * on it (an own property, a subclass) is called through it (see
+ * `throughPublic`).
  */
-export function offerNow<N extends string>(
-  proto: { readonly [K in N]: (a: never, b: never) => unknown },
+export function offerNow(
+  proto: object,
   key: typeof CHAT_NOW | typeof CALL_NOW | typeof TOOL_NOW,
-  name: N,
   method: (this: never, a: never, b: never) => unknown,
 ): void {
-  const original = proto[name];
-  const ready = method as Method;
-  Object.defineProperty(proto, key, {
-    value: function (this: Record<N, Method>, a: unknown, b: unknown): unknown {
-      const own = this[name];
-      return own === original ? ready.call(this, a, b) : adopt(own.call(this, a, b));
-    },
-    writable: true,
-    configurable: true,
-  });
+  Object.defineProperty(proto, key, { value: method, writable: true, configurable: true });
+}
+
+/** A replaced public method's answer, as the ready path hands it on. */
+export function throughPublic<A, B>(
+  self: unknown,
+  method: (this: unknown, a: A, b: B) => unknown,
+  a: A,
+  b: B,
+): Now<unknown> {
+  return adopt(method.call(self, a, b));
 }

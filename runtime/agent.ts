@@ -380,7 +380,17 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   }
 
   next(): Promise<Step<D>> {
-    return this.#serve(() => this[PULL]());
+    // The common call, nothing in flight, without a closure for #serve.
+    if (this.#busy !== undefined) return this.#serve(() => this[PULL]());
+    let step: Ready<D>;
+    try {
+      step = this[PULL]();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!(step instanceof Promise)) return Promise.resolve(step);
+    this.#track(step);
+    return step;
   }
 
   return(value?: TypedAgentResult<D> | PromiseLike<TypedAgentResult<D>>): Promise<Step<D>> {

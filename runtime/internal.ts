@@ -33,6 +33,7 @@ export { untilAborted } from "./_until_aborted.ts";
 export { isCut, markCut } from "./_stream_cut.ts";
 export { PULL, pull, PullGenerator } from "./_pull.ts";
 export { adopt, CALL_NOW, CHAT_NOW, type Now, offerNow, promised } from "./_now.ts";
+export { throughPublic } from "./_now.ts";
 export { IN_PROCESS_FETCH } from "./providers/_http.ts";
 export { parseArgs } from "./providers/_tool_args.ts";
 export { editDistance } from "./_edit_distance.ts";

@@ -18,6 +18,7 @@ import {
   type Now,
   offerNow,
   promised,
+  throughPublic,
   TOOL_NOW,
 } from "./_now.ts";
 import { chatStageOf, type NowNext } from "./middleware/_chat_stage.ts";
@@ -205,20 +206,23 @@ export class Invoker {
 
   static {
     // The runtime's own callers take a ready answer as is (see ./_now.ts).
+    const { chat, callTool } = Invoker.prototype;
     offerNow(
       Invoker.prototype,
       CHAT_NOW,
-      "chat",
       function (this: Invoker, request: ChatRequest, ctx: RunContext) {
-        return this.#chatNow(request, ctx);
+        return this.chat === chat
+          ? this.#chatNow(request, ctx)
+          : throughPublic(this, this.chat, request, ctx);
       },
     );
     offerNow(
       Invoker.prototype,
       TOOL_NOW,
-      "callTool",
       function (this: Invoker, invocation: ToolInvocation, ctx: RunContext) {
-        return this.#callToolNow(invocation, ctx);
+        return this.callTool === callTool
+          ? this.#callToolNow(invocation, ctx)
+          : throughPublic(this, this.callTool, invocation, ctx);
       },
     );
   }

@@ -118,9 +118,15 @@ export class PriceTable {
   costUnits(model: string, usage: Usage): bigint | undefined {
     const p = this.#prices.get(model);
     if (!p) return undefined;
-    const i = tokenCount("PriceTable", usage, "inputTokens");
-    const o = tokenCount("PriceTable", usage, "outputTokens");
-    const c = tokenCount("PriceTable", usage, "cachedInputTokens");
+    // Read directly, checked by tokenCount() only when not a plain count.
+    let i = usage.inputTokens;
+    let o = usage.outputTokens;
+    // Absent is none; null is a mistake tokenCount() names.
+    const cached = usage.cachedInputTokens;
+    let c = cached === undefined ? 0 : cached;
+    if (!isCount(i)) i = tokenCount("PriceTable", usage, "inputTokens");
+    if (!isCount(o)) o = tokenCount("PriceTable", usage, "outputTokens");
+    if (!isCount(c)) c = tokenCount("PriceTable", usage, "cachedInputTokens");
     // Exact in numbers while the sum is a safe integer (every call of a test,
     // and most real ones): the terms are non-negative, so each product is
     // below it and exact too, and a price rounded as a number (past 2^53
@@ -143,6 +149,10 @@ export class PriceTable {
     const s = (u + 500_000n) / 1_000_000n;
     return `${s / 1_000_000n}.${(s % 1_000_000n).toString().padStart(6, "0")}`;
   }
+}
+
+function isCount(n: unknown): n is number {
+  return typeof n === "number" && Number.isInteger(n) && n >= 0;
 }
 
 const PRICE: Readonly<Record<string, Rule>> = {

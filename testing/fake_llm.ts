@@ -14,7 +14,7 @@ import type { FinishReason, Usage } from "../ports/usage.ts";
 import type { HarnessError } from "../runtime/harness_error.ts";
 import { SystemClock } from "../runtime/system_clock.ts";
 import { isAppendOnly, markCut, PULL, PullGenerator, untilAborted } from "../runtime/internal.ts";
-import { CHAT_NOW, type Now, offerNow, promised } from "../runtime/internal.ts";
+import { CHAT_NOW, type Now, offerNow, promised, throughPublic } from "../runtime/internal.ts";
 import {
   InvalidScript,
   ScriptExhausted,
@@ -512,12 +512,14 @@ export class FakeLLM implements LLMPort, Disposable {
 
   static {
     // The runtime takes a ready answer as is (see ../runtime/_now.ts).
+    const chat = FakeLLM.prototype.chat;
     offerNow(
       FakeLLM.prototype,
       CHAT_NOW,
-      "chat",
       function (this: FakeLLM, request: ChatRequest, ctx?: Ctx) {
-        return this.#blocking(request, ctx, "chat");
+        return this.chat === chat
+          ? this.#blocking(request, ctx, "chat")
+          : throughPublic(this, this.chat, request, ctx);
       },
     );
   }

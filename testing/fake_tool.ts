@@ -9,7 +9,14 @@ import type { ParseSchema, ToolPort } from "../ports/tool.ts";
 import { type PreparedTool, prepareTool } from "../runtime/tool_schema.ts";
 import { InvalidScript, UnusedTurns } from "./errors.ts";
 import { checkOptions, is, type Rule } from "../runtime/internal.ts";
-import { adopt, CALL_NOW, type Now, offerNow, promised } from "../runtime/internal.ts";
+import {
+  adopt,
+  CALL_NOW,
+  type Now,
+  offerNow,
+  promised,
+  throughPublic,
+} from "../runtime/internal.ts";
 import { copyValue } from "./_copy.ts";
 
 const OPTIONS: Readonly<Record<string, Rule>> = {
@@ -175,12 +182,14 @@ export class FakeTool implements ToolPort, Disposable {
   }
 
   static {
+    const call = FakeTool.prototype.call;
     offerNow(
       FakeTool.prototype,
       CALL_NOW,
-      "call",
       function (this: FakeTool, args: Record<string, unknown>, ctx: Ctx) {
-        return this.#call(args, ctx);
+        return this.call === call
+          ? this.#call(args, ctx)
+          : throughPublic(this, this.call, args, ctx);
       },
     );
   }

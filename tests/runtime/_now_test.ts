@@ -14,6 +14,7 @@ import {
   chatNow,
   offerNow,
   promised,
+  throughPublic,
   TOOL_NOW,
   toolNow,
 } from "../../runtime/_now.ts";
@@ -99,7 +100,9 @@ class Offered {
     return Promise.resolve({ ...answer, content: "via chat" });
   }
   static {
-    offerNow(Offered.prototype, CHAT_NOW, "chat", function (this: Offered) {
+    const chat = Offered.prototype.chat;
+    offerNow(Offered.prototype, CHAT_NOW, function (this: Offered, r: ChatRequest, c: unknown) {
+      if (this.chat !== chat) return throughPublic(this, this.chat, r, c);
       this.seen.push("now");
       return answer;
     });

@@ -107,5 +107,13 @@ Deno.test("PriceTable refuses bad tables, names and usage, saying where", () => 
       RangeError,
       `PriceTable: usage.${key} must be an integer`,
     );
+    // Not a number at all (null included: only an absent cachedInputTokens is none).
+    for (const bad of [null, "3", 1.5]) {
+      assertThrows(
+        () => prices.costUnits("fake-model", { inputTokens: 1, outputTokens: 1, [key]: bad }),
+        typeof bad === "number" ? RangeError : TypeError,
+        `PriceTable: usage.${key} must be an integer`,
+      );
+    }
   }
 });
