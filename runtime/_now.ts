@@ -31,7 +31,7 @@ interface ChatPort {
 
 interface CallPort {
   call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown>;
-  [CALL_NOW]?(args: Record<string, unknown>, ctx: Ctx): Now<unknown>;
+  [CALL_NOW]?(args: Record<string, unknown>, ctx: Ctx, validated: true): Now<unknown>;
 }
 
 /** `port.chat(request, ctx)`, as is when the port has the answer ready. */
@@ -40,10 +40,15 @@ export function chatNow(port: ChatPort, request: ChatRequest, ctx: Ctx): Now<Cha
   return own === undefined ? adopt(port.chat(request, ctx)) : own.call(port, request, ctx);
 }
 
-/** `tool.call(args, ctx)`, as is when the tool has the answer ready. */
+/**
+ * `tool.call(args, ctx)`, as is when the tool has the answer ready. The
+ * arguments are the invoker's, already validated against the tool's schema:
+ * a tool that would check them again (a double) is told so, since checking a
+ * schema's output against it fails where the schema transforms.
+ */
 export function callNow(tool: CallPort, args: Record<string, unknown>, ctx: Ctx): Now<unknown> {
   const own = tool[CALL_NOW];
-  return own === undefined ? adopt(tool.call(args, ctx)) : own.call(tool, args, ctx);
+  return own === undefined ? adopt(tool.call(args, ctx)) : own.call(tool, args, ctx, true);
 }
 
 interface ToolInvoker<I> {
@@ -90,7 +95,7 @@ export function promised<T>(call: () => Now<T>): Promise<T> {
 export function offerNow(
   proto: object,
   key: typeof CHAT_NOW | typeof CALL_NOW | typeof TOOL_NOW,
-  method: (this: never, a: never, b: never) => unknown,
+  method: (this: never, a: never, b: never, c: never) => unknown,
 ): void {
   Object.defineProperty(proto, key, { value: method, writable: true, configurable: true });
 }

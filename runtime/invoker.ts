@@ -206,9 +206,9 @@ export class Invoker {
 
   static {
     // The runtime's own callers take a ready answer as is (see ./_now.ts).
-    const { chat, callTool } = Invoker.prototype;
+    const { chat, callTool } = this.prototype;
     offerNow(
-      Invoker.prototype,
+      this.prototype,
       CHAT_NOW,
       function (this: Invoker, request: ChatRequest, ctx: RunContext) {
         return this.chat === chat
@@ -217,7 +217,7 @@ export class Invoker {
       },
     );
     offerNow(
-      Invoker.prototype,
+      this.prototype,
       TOOL_NOW,
       function (this: Invoker, invocation: ToolInvocation, ctx: RunContext) {
         return this.callTool === callTool

@@ -512,9 +512,9 @@ export class FakeLLM implements LLMPort, Disposable {
 
   static {
     // The runtime takes a ready answer as is (see ../runtime/_now.ts).
-    const chat = FakeLLM.prototype.chat;
+    const chat = this.prototype.chat;
     offerNow(
-      FakeLLM.prototype,
+      this.prototype,
       CHAT_NOW,
       function (this: FakeLLM, request: ChatRequest, ctx?: Ctx) {
         return this.chat === chat

@@ -162,33 +162,37 @@ export class FakeTool implements ToolPort, Disposable {
   }
 
   /**
-   * Records the arguments, validates them, then fails or answers.
+   * Records the arguments, validates them against `parameters`, then fails or
+   * answers. Under the runtime, which validated them already, they are taken
+   * as given (as a real tool takes them).
    * @param args The arguments.
    * @param ctx The run.
    * @returns The responder's value.
    */
   call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
-    return promised(() => this.#call(args, ctx));
+    return promised(() => this.#call(args, ctx, false));
   }
 
   // The answer as is unless the responder returned a promise (see
-  // ../runtime/_now.ts); a failure is thrown.
-  #call(args: Record<string, unknown>, ctx: Ctx): Now<unknown> {
+  // ../runtime/_now.ts); a failure is thrown. Arguments the runtime
+  // validated against this schema are taken as they are, as a real tool
+  // takes them: checking a schema's output again fails where it transforms.
+  #call(args: Record<string, unknown>, ctx: Ctx, validated: boolean): Now<unknown> {
     this.calls.push(copyValue(args));
-    const valid = this.#prepared ? this.#prepared.parse(args) : args;
+    const valid = this.#prepared && !validated ? this.#prepared.parse(args) : args;
     if (this.#taken++ < this.#failTimes) throw this.#failWith;
     const r = this.#responder;
     return typeof r === "function" ? adopt(r(valid, ctx)) : r;
   }
 
   static {
-    const call = FakeTool.prototype.call;
+    const call = this.prototype.call;
     offerNow(
-      FakeTool.prototype,
+      this.prototype,
       CALL_NOW,
-      function (this: FakeTool, args: Record<string, unknown>, ctx: Ctx) {
+      function (this: FakeTool, args: Record<string, unknown>, ctx: Ctx, validated?: true) {
         return this.call === call
-          ? this.#call(args, ctx)
+          ? this.#call(args, ctx, validated === true)
           : throughPublic(this, this.call, args, ctx);
       },
     );

@@ -100,8 +100,8 @@ class Offered {
     return Promise.resolve({ ...answer, content: "via chat" });
   }
   static {
-    const chat = Offered.prototype.chat;
-    offerNow(Offered.prototype, CHAT_NOW, function (this: Offered, r: ChatRequest, c: unknown) {
+    const chat = this.prototype.chat;
+    offerNow(this.prototype, CHAT_NOW, function (this: Offered, r: ChatRequest, c: unknown) {
       if (this.chat !== chat) return throughPublic(this, this.chat, r, c);
       this.seen.push("now");
       return answer;

@@ -1,6 +1,12 @@
 import { assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { NullCtx, ToolArgsInvalid } from "@agentkit/testing/runtime";
-import { FakeTool, InvalidScript, UnusedTurns } from "@agentkit/testing/testing";
+import { Agent, NullCtx, ReActCognition, ToolArgsInvalid } from "@agentkit/testing/runtime";
+import {
+  FakeLLM,
+  FakeTool,
+  InvalidScript,
+  makeTestCtx,
+  UnusedTurns,
+} from "@agentkit/testing/testing";
 import { z } from "zod";
 
 const ctx = new NullCtx();
@@ -179,4 +185,24 @@ Deno.test("FakeTool requires a name, saying so", () => {
     TypeError,
     'new FakeTool(): option "name" is required',
   );
+});
+
+Deno.test("FakeTool under the runtime takes the validated arguments as given: a transforming schema works", async () => {
+  const schema = z.object({ s: z.string().transform((s) => s.length) });
+  const tool = new FakeTool({ name: "len", parameters: schema, responder: (a: unknown) => a });
+  const llm = FakeLLM.script([
+    { toolCalls: [{ id: "c1", name: "len", args: { s: "abc" } }] },
+    { content: "done" },
+  ]);
+  const agent = new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [tool] }),
+  });
+  const result = await agent.run("go", makeTestCtx({ llm }));
+  // Parsed once, by the runtime: the responder sees the schema's output.
+  assertEquals(result.messages[2], { role: "tool", content: '{"s":3}', toolCallId: "c1" });
+  assertEquals(tool.calls, [{ s: 3 }]);
+  // Called directly, it still validates what it is given.
+  await assertRejects(() => tool.call({ s: 3 }, new NullCtx()), Error, "expected string");
+  assertEquals(await tool.call({ s: "abcd" }, new NullCtx()), { s: 4 });
 });
