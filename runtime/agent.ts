@@ -460,6 +460,11 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     return `cognition "${this.#agent.cognition.name ?? "anonymous"}"`;
   }
 
+  // What the hooks see of the run, made when a hook first needs it.
+  #hookCtx(): HookContext {
+    return this.#hc ??= { agent: this.#core.info, ctx: this.#ctx, session: this.#session };
+  }
+
   #inSession<T>(fn: () => T): T {
     return this.#session ? this.#session.run(fn) : fn();
   }
@@ -489,10 +494,9 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     session?.beginRun();
     this.#began = true;
     ctx.checkCancelled();
-    const hc: HookContext = { agent: this.#core.info, ctx, session };
-    this.#hc = hc;
     // Without a session or beforeRun hooks the request is the task as given.
     if (session || this.#core.hooks.beforeRun.length) {
+      const hc = this.#hookCtx();
       return this.#then(this.#inSession(() => this.#before(hc)), (request) => this.#open(request));
     }
     return this.#open({ task: this.#task, context: options.context ?? NO_MESSAGES });
@@ -594,7 +598,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
       return step as Step<D>;
     }
     return this.#then(
-      this.#inSession(() => runStreamHooks(hooks, event, this.#hc!)),
+      this.#inSession(() => runStreamHooks(hooks, event, this.#hookCtx())),
       ([out, by]) => {
         if (by !== undefined) this.#rewritten = true;
         this.#outs = out;
@@ -612,23 +616,28 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     const agent = this.#agent;
     const span = this.#span!;
     const cognitionResult = checkResult(returned, () => this.#origin());
-    // The events are folded only when the result is made from them: the
-    // cognition returned none, or a hook rewrote them.
-    const fold = new StreamResult();
-    if (cognitionResult === undefined || this.#rewritten) {
-      for (const event of this.#seen) fold.add(event);
-    }
-    let result = fold.result(
-      this.#prefix,
-      cognitionResult,
-      this.#halted,
-      this.#rewritten,
-    ) as TypedAgentResult<D>;
-    // A failed fold's own result is marked failed (see failureOf); the copy a
-    // second pass makes is not.
+    let result: TypedAgentResult<D>;
     let failure: { readonly error: unknown } | undefined;
+    if (cognitionResult !== undefined && !this.#rewritten) {
+      // The result as the cognition returned it: nothing to fold.
+      const { output, usage, messages, stopReason } = cognitionResult;
+      result = { output, usage, messages, stopReason } as TypedAgentResult<D>;
+    } else {
+      // The events are folded when the result is made from them: the
+      // cognition returned none, or a hook rewrote them.
+      const fold = new StreamResult();
+      for (const event of this.#seen) fold.add(event);
+      result = fold.result(
+        this.#prefix,
+        cognitionResult,
+        this.#halted,
+        this.#rewritten,
+      ) as TypedAgentResult<D>;
+      // A failed fold's own result is marked failed (see failureOf); the copy
+      // a second pass makes is not.
+      if (this.#attempt === 1) failure = fold.failure;
+    }
     if (this.#attempt > 1) result = { ...result, usage: addUsage(this.#spent, result.usage) };
-    else failure = fold.failure;
     if (failure) {
       this.#failure = failure;
       spanError(span, failure.error);
@@ -667,7 +676,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     if (hooks.afterRun.length) {
       const settled = result;
       return this.#then(
-        this.#inSession(() => runAfterRun(hooks, settled, this.#hc!)),
+        this.#inSession(() => runAfterRun(hooks, settled, this.#hookCtx())),
         () => this.#close(settled),
       );
     }
