@@ -2,7 +2,6 @@
 // a failure is an "error" event carrying its message, and the span ends
 // however the work did.
 import type { Span } from "../ports/trace.ts";
-import type { Now } from "./_now.ts";
 
 /** Records `error` on `span` as an "error" event with its message. */
 export function spanError(span: Span, error: unknown): void {
@@ -10,37 +9,19 @@ export function spanError(span: Span, error: unknown): void {
 }
 
 /**
- * Runs `work` in `span`: a failure is recorded, and the span ends either way;
- * `settled` sees the value first (to set attributes from it). A ready value
- * is handed back as is and a ready failure thrown (see ./_now.ts); a promise
- * is chained rather than awaited.
+ * The end of work in `span` that failed with `error`: recorded, the span
+ * ended, `error` thrown. With {@linkcode spanEnded}, how the invoker runs a
+ * call in its span without a closure: a ready answer is handed back as is
+ * and a ready failure thrown (see ./_now.ts), a promise chained.
  */
-export function inSpan<T>(
-  span: Span,
-  work: () => Now<T>,
-  settled?: (value: T) => void,
-): Now<T> {
-  const failed = (error: unknown): never => {
-    spanError(span, error);
-    span.end();
-    throw error;
-  };
-  const done = (value: T): T => {
-    if (settled) {
-      try {
-        settled(value);
-      } catch (error) {
-        failed(error);
-      }
-    }
-    span.end();
-    return value;
-  };
-  let called: Now<T>;
-  try {
-    called = work();
-  } catch (error) {
-    return failed(error);
-  }
-  return called instanceof Promise ? called.then(done, failed) : done(called);
+export function spanFailed(span: Span, error: unknown): never {
+  spanError(span, error);
+  span.end();
+  throw error;
+}
+
+/** The end of work in `span` that gave `value`: the span ended, `value` returned. */
+export function spanEnded<T>(span: Span, value: T): T {
+  span.end();
+  return value;
 }

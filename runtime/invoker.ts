@@ -9,7 +9,7 @@ import type { StreamEvent } from "../ports/stream_event.ts";
 import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
 import type { Span } from "../ports/trace.ts";
-import { inSpan } from "./_span.ts";
+import { spanEnded, spanFailed } from "./_span.ts";
 import {
   adopt,
   callNow,
@@ -154,14 +154,19 @@ export class Invoker {
     return promised(() => this.#chatNow(request, ctx));
   }
 
+  // Without a closure on the way (see ./_span.ts).
   #chatNow(request: ChatRequest, ctx: RunContext): Now<ChatResponse> {
     if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
     const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
-    return inSpan(
-      span,
-      () => (this.#chat ??= this.#composeChat())(request, ctx),
-      (res) => span.setAttribute("gen_ai.response.finish_reason", res.finishReason),
-    );
+    let res: Now<ChatResponse>;
+    try {
+      res = (this.#chat ??= this.#composeChat())(request, ctx);
+    } catch (error) {
+      return spanFailed(span, error);
+    }
+    return res instanceof Promise
+      ? res.then((r) => answered(span, r), (error) => spanFailed(span, error))
+      : answered(span, res);
   }
 
   /**
@@ -201,7 +206,15 @@ export class Invoker {
       "gen_ai.tool.name": invocation.tool.name,
       "gen_ai.tool.call.id": invocation.call.id,
     });
-    return inSpan(span, () => (this.#tool ??= this.#composeTool())(invocation, ctx));
+    let value: Now<unknown>;
+    try {
+      value = (this.#tool ??= this.#composeTool())(invocation, ctx);
+    } catch (error) {
+      return spanFailed(span, error);
+    }
+    return value instanceof Promise
+      ? value.then((v) => spanEnded(span, v), (error) => spanFailed(span, error))
+      : spanEnded(span, value);
   }
 
   static {
@@ -229,6 +242,17 @@ export class Invoker {
 }
 
 type NowTool = (invocation: ToolInvocation, ctx: RunContext) => Now<unknown>;
+
+// A model call's span ends with the answer's finish reason.
+function answered(span: Span, res: ChatResponse): ChatResponse {
+  try {
+    span.setAttribute("gen_ai.response.finish_reason", res.finishReason);
+  } catch (error) {
+    spanFailed(span, error);
+  }
+  span.end();
+  return res;
+}
 
 // Checks one middleware; returns whether it charges meters.
 function checkMiddleware(mw: ChatMiddleware | ToolMiddleware): boolean {

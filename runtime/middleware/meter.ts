@@ -12,7 +12,7 @@ import type { ChatMiddleware } from "./types.ts";
 import { streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
 import { chatOf, type ChatStage } from "./_chat_stage.ts";
-import type { ChatResponse } from "../../ports/chat.ts";
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 
 const METER_OPTIONS: Readonly<Record<string, Rule>> = {
   prices: is.port("a PriceTable", ["costUnits"]),
@@ -75,23 +75,26 @@ export function meter(options: MeterOptions = {}): ChatMiddleware {
       },
     });
   };
+  // A ready answer is charged without a closure.
+  const failed = (error: unknown, ctx: RunContext, req: ChatRequest): never => {
+    if (error instanceof ProviderError && error.usage) charge(ctx, req.model, error.usage);
+    throw error;
+  };
+  const answered = (res: ChatResponse, ctx: RunContext, req: ChatRequest): ChatResponse => {
+    charge(ctx, res.model || req.model, res.usage);
+    return res;
+  };
   const chatStage: ChatStage = (req, ctx, next) => {
     check(ctx);
-    const failed = (error: unknown): never => {
-      if (error instanceof ProviderError && error.usage) charge(ctx, req.model, error.usage);
-      throw error;
-    };
-    const answered = (res: ChatResponse): ChatResponse => {
-      charge(ctx, res.model || req.model, res.usage);
-      return res;
-    };
     let answer;
     try {
       answer = next(req, ctx);
     } catch (error) {
-      return failed(error);
+      return failed(error, ctx, req);
     }
-    return answer instanceof Promise ? answer.then(answered, failed) : answered(answer);
+    return answer instanceof Promise
+      ? answer.then((res) => answered(res, ctx, req), (error) => failed(error, ctx, req))
+      : answered(answer, ctx, req);
   };
   return withStage(
     { name: "meter", charges: true, chat: chatOf(chatStage), stream: streamOf(stage) },

@@ -4,7 +4,7 @@
  * @module
  */
 import { ProviderError } from "../../ports/provider_errors.ts";
-import type { ChatResponse } from "../../ports/chat.ts";
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { RunContext } from "../context.ts";
 import { isHarnessError } from "../harness_error.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
@@ -12,7 +12,7 @@ import type { ChatMiddleware } from "./types.ts";
 import { prefetched, type Source, streamOf, type StreamStage, withStage } from "./_stream_stage.ts";
 import { pull } from "../_pull.ts";
 import type { Now } from "../_now.ts";
-import { chatOf, type ChatStage } from "./_chat_stage.ts";
+import { chatOf, type ChatStage, type NowNext } from "./_chat_stage.ts";
 
 const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   maxAttempts: is.number({ min: 1, integer: true }),
@@ -155,28 +155,39 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   };
   // A blocking call is re-invoked the same way; an answer on the first
   // attempt crosses as it came, as is when it was ready.
-  const chatStage: ChatStage = (req, ctx, next) => {
-    const again = (error: unknown, attempt: number): Promise<ChatResponse> => {
-      if (
-        attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-      ) return Promise.reject(error);
-      return Promise.resolve(wait(waitFor(error, backoff(attempt)), ctx)).then(() =>
-        call(attempt + 1)
-      );
-    };
-    const call = (attempt: number): Now<ChatResponse> => {
-      let answer;
-      try {
-        answer = next(req, ctx);
-      } catch (error) {
-        return again(error, attempt);
-      }
-      return answer instanceof Promise
-        ? answer.then(undefined, (error) => again(error, attempt))
-        : answer;
-    };
-    return call(1);
+  // An answer on the first attempt makes no closure; a failure's retries
+  // are chained.
+  const attempt = (
+    req: ChatRequest,
+    ctx: RunContext,
+    next: NowNext,
+    n: number,
+  ): Now<ChatResponse> => {
+    let answer;
+    try {
+      answer = next(req, ctx);
+    } catch (error) {
+      return again(error, req, ctx, next, n);
+    }
+    return answer instanceof Promise
+      ? answer.then(undefined, (error) => again(error, req, ctx, next, n))
+      : answer;
   };
+  const again = (
+    error: unknown,
+    req: ChatRequest,
+    ctx: RunContext,
+    next: NowNext,
+    n: number,
+  ): Promise<ChatResponse> => {
+    if (
+      n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+    ) return Promise.reject(error);
+    return Promise.resolve(wait(waitFor(error, backoff(n)), ctx)).then(() =>
+      attempt(req, ctx, next, n + 1)
+    );
+  };
+  const chatStage: ChatStage = (req, ctx, next) => attempt(req, ctx, next, 1);
   return withStage(
     { name: "retry", chat: chatOf(chatStage), stream: streamOf(stage) },
     stage,

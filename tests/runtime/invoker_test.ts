@@ -215,6 +215,49 @@ Deno.test("Invoker opens one span per call: chat, streamed chat and tool, each e
   assertEquals(ended, ["chat", "chat", "execute_tool", "execute_tool"]);
 });
 
+Deno.test("Invoker spans: a model call that fails, later or at once, and a tracer that throws, each end their span with the error", async () => {
+  const trace = new RecordingTracer();
+  // A later failure (a rejected promise) and a ready one (thrown by the double).
+  const slow = {
+    chat: () => Promise.reject(new Error("later")),
+    complete: () => Promise.reject(new Error("later")),
+    stream: () => ({}) as never,
+  };
+  const ready = new FakeLLM("x", { failTimes: 1, failWith: new Error("at once") });
+  for (const [llm, message] of [[slow, "later"], [ready, "at once"]] as const) {
+    const invoker = new Invoker({ llm });
+    await assertRejects(() => invoker.chat(request, ctxOf(invoker, { trace })), Error, message);
+  }
+  // A tracer whose setAttribute throws fails the call with its error, the span ended.
+  const ended: string[] = [];
+  const inner = new RecordingTracer({ exporter: (s) => void ended.push(s.name) });
+  const throwing = {
+    span: (name: string, kind: "llm", attrs: Record<string, string>) => {
+      const s = inner.span(name, kind, attrs);
+      return Object.assign(Object.create(s), {
+        setAttribute: () => {
+          throw new Error("tracer broke");
+        },
+        addEvent: s.addEvent.bind(s),
+        end: s.end.bind(s),
+      });
+    },
+  };
+  const invoker = new Invoker({ llm: new FakeLLM("ok") });
+  await assertRejects(
+    () => invoker.chat(request, ctxOf(invoker, { trace: throwing as never })),
+    Error,
+    "tracer broke",
+  );
+  assertEquals(trace.spans.map((s) => [s.ended, s.events.map((e) => e.attrs.message)]), [
+    [true, ["later"]],
+    [true, ["at once"]],
+  ]);
+  assertEquals([ended, inner.spans[0].events.map((e) => e.attrs.message)], [["chat"], [
+    "tracer broke",
+  ]]);
+});
+
 Deno.test("Invoker.stream() opens its span only when consumed, and ends it when the consumer stops", async () => {
   const ended: string[] = [];
   const trace = new RecordingTracer({ exporter: (s) => void ended.push(s.name) });
