@@ -94,28 +94,49 @@ export function streamed(): BenchCase {
   };
 }
 
+// The schema is a module constant, as a tool's schema usually is: zod
+// compiles its parser on a schema's first parse, once per schema object.
+const LOOKUP_ARGS = z.object({ host: z.string() });
+
 function lookupTool(): FakeTool {
   return new FakeTool({
     name: "lookup_cert",
-    parameters: z.object({ host: z.string() }),
+    parameters: LOOKUP_ARGS,
     responder: { notAfter: "2026-08-01" },
   });
 }
 
 const LOOKUP = toolCall("c1", "lookup_cert", { host: "example.com" });
 
+// The agent of the tool loops, with its FakeTool, which records every call:
+// it is replaced once it has served about RECORD_ROTATION tool calls, so the
+// record stays small (one agent for every run would hold millions of
+// records, and the heap they fill slows the collector), and built anew
+// rarely enough that its first run's one-time work weighs nothing.
+const toolAgents = new Map<number, { agent: Agent; left: number }>();
+
+function toolAgent(steps: number): Agent {
+  let held = toolAgents.get(steps);
+  if (!held || held.left-- <= 0) {
+    const agent = new Agent("bench", {
+      model: MODEL,
+      cognition: new ReActCognition({ tools: [lookupTool()], maxIterations: steps }),
+    });
+    held = { agent, left: Math.max(1, Math.floor(RECORD_ROTATION / steps)) - 1 };
+    toolAgents.set(steps, held);
+  }
+  return held.agent;
+}
+
 /** Case 3: a 2-step ReAct loop: one tool call with a zod schema, then an answer. */
 export function react2(): BenchCase {
-  const agent = new Agent("bench", {
-    model: MODEL,
-    cognition: new ReActCognition({ tools: [lookupTool()] }),
-  });
   return {
     id: "react_2_steps",
     title: "2-step ReAct loop (a zod-schema tool call, then the answer)",
     uses: 1,
     steps: 2,
     prepare() {
+      const agent = toolAgent(2);
       const ctx = makeTestCtx({
         llm: FakeLLM.script([{ toolCalls: [LOOKUP] }, { content: "expired" }]),
         chatMiddleware: [retry(), meter()],
@@ -135,16 +156,13 @@ export function react2(): BenchCase {
  * call; the per-step cost must stay flat as n grows.
  */
 export function reactSteps(steps: number): BenchCase {
-  const agent = new Agent("bench", {
-    model: MODEL,
-    cognition: new ReActCognition({ tools: [lookupTool()], maxIterations: steps }),
-  });
   return {
     id: `react_${steps}_steps`,
     title: `${steps}-step ReAct loop (µs per step)`,
     uses: 1,
     steps,
     prepare() {
+      const agent = toolAgent(steps);
       const ctx = makeTestCtx({
         llm: FakeLLM.script([{ toolCalls: [LOOKUP] }], { repeatLast: true }),
         chatMiddleware: [retry(), meter()],
