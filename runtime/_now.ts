@@ -101,11 +101,11 @@ export function offerNow(
 }
 
 /** A replaced public method's answer, as the ready path hands it on. */
-export function throughPublic<A, B>(
+export function throughPublic<A, B, R>(
   self: unknown,
-  method: (this: unknown, a: A, b: B) => unknown,
+  method: (this: unknown, a: A, b: B) => R | PromiseLike<R>,
   a: A,
   b: B,
-): Now<unknown> {
+): Now<R> {
   return adopt(method.call(self, a, b));
 }

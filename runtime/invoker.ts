@@ -9,7 +9,7 @@ import type { StreamEvent } from "../ports/stream_event.ts";
 import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
 import type { Span } from "../ports/trace.ts";
-import { spanEnded, spanFailed } from "./_span.ts";
+import { inSpan, spanEnded, spanFailed } from "./_span.ts";
 import {
   adopt,
   callNow,
@@ -154,19 +154,10 @@ export class Invoker {
     return promised(() => this.#chatNow(request, ctx));
   }
 
-  // Without a closure on the way (see ./_span.ts).
   #chatNow(request: ChatRequest, ctx: RunContext): Now<ChatResponse> {
     if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
     const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
-    let res: Now<ChatResponse>;
-    try {
-      res = (this.#chat ??= this.#composeChat())(request, ctx);
-    } catch (error) {
-      return spanFailed(span, error);
-    }
-    return res instanceof Promise
-      ? res.then((r) => answered(span, r), (error) => spanFailed(span, error))
-      : answered(span, res);
+    return inSpan(span, this.#chat ??= this.#composeChat(), request, ctx, answered);
   }
 
   /**
@@ -206,38 +197,22 @@ export class Invoker {
       "gen_ai.tool.name": invocation.tool.name,
       "gen_ai.tool.call.id": invocation.call.id,
     });
-    let value: Now<unknown>;
-    try {
-      value = (this.#tool ??= this.#composeTool())(invocation, ctx);
-    } catch (error) {
-      return spanFailed(span, error);
-    }
-    return value instanceof Promise
-      ? value.then((v) => spanEnded(span, v), (error) => spanFailed(span, error))
-      : spanEnded(span, value);
+    return inSpan(span, this.#tool ??= this.#composeTool(), invocation, ctx, spanEnded);
   }
 
   static {
     // The runtime's own callers take a ready answer as is (see ./_now.ts).
     const { chat, callTool } = this.prototype;
-    offerNow(
-      this.prototype,
-      CHAT_NOW,
-      function (this: Invoker, request: ChatRequest, ctx: RunContext) {
-        return this.chat === chat
-          ? this.#chatNow(request, ctx)
-          : throughPublic(this, this.chat, request, ctx);
-      },
-    );
-    offerNow(
-      this.prototype,
-      TOOL_NOW,
-      function (this: Invoker, invocation: ToolInvocation, ctx: RunContext) {
-        return this.callTool === callTool
-          ? this.#callToolNow(invocation, ctx)
-          : throughPublic(this, this.callTool, invocation, ctx);
-      },
-    );
+    const readyChat = function (this: Invoker, r: ChatRequest, c: RunContext): Now<ChatResponse> {
+      return this.chat === chat ? this.#chatNow(r, c) : throughPublic(this, this.chat, r, c);
+    };
+    const readyTool = function (this: Invoker, i: ToolInvocation, c: RunContext): Now<unknown> {
+      return this.callTool === callTool
+        ? this.#callToolNow(i, c)
+        : throughPublic(this, this.callTool, i, c);
+    };
+    offerNow(this.prototype, CHAT_NOW, readyChat);
+    offerNow(this.prototype, TOOL_NOW, readyTool);
   }
 }
 
