@@ -28,6 +28,11 @@ export function failureOf(result: AgentResult): { readonly error: unknown } | un
   return failures.get(result);
 }
 
+/** Marks `result` as the result of a run that failed with `failure.error`. */
+export function markFailed(result: AgentResult, failure: { readonly error: unknown }): void {
+  failures.set(result, failure);
+}
+
 /** The result of a run, or a throw of the error it failed with. */
 export function settledResult(result: AgentResult): AgentResult {
   const failed = failures.get(result);
@@ -118,7 +123,7 @@ export class StreamResult {
     // A stream that ended on an error (other than a length cut) failed.
     if (e && e.finishReason !== "length") {
       this.#failure = { error: e.error };
-      failures.set(result, this.#failure);
+      markFailed(result, this.#failure);
     }
     return result;
   }

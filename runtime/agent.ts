@@ -13,7 +13,7 @@ import {
   runBeforeRun,
   runStreamHooks,
 } from "./_hook_chain.ts";
-import { StreamResult } from "./_stream_result.ts";
+import { markFailed, StreamResult } from "./_stream_result.ts";
 import type {
   AgentInfo,
   AgentResult,
@@ -633,11 +633,14 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
         this.#halted,
         this.#rewritten,
       ) as TypedAgentResult<D>;
-      // A failed fold's own result is marked failed (see failureOf); the copy
-      // a second pass makes is not.
-      if (this.#attempt === 1) failure = fold.failure;
+      failure = fold.failure;
     }
-    if (this.#attempt > 1) result = { ...result, usage: addUsage(this.#spent, result.usage) };
+    if (this.#attempt > 1) {
+      // A second pass's result counts both passes' usage; a failed one is
+      // marked failed as the fold's own is (see failureOf).
+      result = { ...result, usage: addUsage(this.#spent, result.usage) };
+      if (failure) markFailed(result, failure);
+    }
     if (failure) {
       this.#failure = failure;
       spanError(span, failure.error);

@@ -213,3 +213,23 @@ Deno.test("InvalidOutput: named, with the agent, the raw answer and a preview of
   const longer = new InvalidOutput("a", "y".repeat(201), issues, 1).message;
   assertStringIncludes(longer, `the answer was "${"y".repeat(200)}...".`);
 });
+
+Deno.test("Agent output: a second attempt that fails on an error event fails the run, as a first one does", async () => {
+  const turns =
+    () => ['{"severity":"high"}', { content: "par", error: "upstream reset", failAfterChunks: 1 }];
+  const agent = new Agent("triage", { model: "fake-model", output: Verdict });
+  // Blocking: the call throws.
+  await assertRejects(
+    () => agent.run("Why?", makeTestCtx({ llm: FakeLLM.script(turns()) })),
+    Error,
+    "upstream reset",
+  );
+  // Streamed: the error event is handed on, and the run fails with it.
+  const run = agent.start("Why?", makeTestCtx({ llm: FakeLLM.script(turns()) }));
+  await assertRejects(() => run.result, Error, "upstream reset");
+  // agent.stream() returns the folded result, its usage the two attempts'.
+  const stream = agent.stream("Why?", makeTestCtx({ llm: FakeLLM.script(turns()) }));
+  let step = await stream.next();
+  while (!step.done) step = await stream.next();
+  assertEquals([step.value.stopReason, step.value.usage.inputTokens], ["error", 20]);
+});
