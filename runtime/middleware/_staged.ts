@@ -29,7 +29,7 @@ export interface StagedParts {
   ) => AsyncIterable<StreamEvent>;
 }
 
-let streamStageOf: (mw: Staged) => StreamStage;
+let streamStageOf: (mw: Staged) => StreamStage | undefined;
 let chatStageOf: (mw: Staged) => ChatStage | undefined;
 
 class Staged implements ChatMiddleware {
@@ -37,6 +37,7 @@ class Staged implements ChatMiddleware {
   declare readonly charges?: boolean;
   declare readonly chat?: StagedParts["chat"];
   readonly stream: StagedParts["stream"];
+  readonly #parts: StagedParts;
   readonly #stream: StreamStage;
   readonly #chat: ChatStage | undefined;
 
@@ -45,13 +46,16 @@ class Staged implements ChatMiddleware {
     if (parts.charges) (this as { charges?: boolean }).charges = true;
     if (parts.chat) this.chat = parts.chat;
     this.stream = parts.stream;
+    this.#parts = parts;
     this.#stream = stream;
     this.#chat = chat;
   }
 
   static {
-    streamStageOf = (mw) => mw.#stream;
-    chatStageOf = (mw) => mw.#chat;
+    // A stage stands for its method only while that method is the one the
+    // middleware was built with (a test may have replaced or spied on it).
+    streamStageOf = (mw) => mw.stream === mw.#parts.stream ? mw.#stream : undefined;
+    chatStageOf = (mw) => mw.chat === mw.#parts.chat ? mw.#chat : undefined;
   }
 }
 
@@ -64,12 +68,12 @@ export function staged(
   return new Staged(parts, stream, chat);
 }
 
-/** The stream stage a built-in middleware keeps, if `mw` is one. */
+/** The stream stage a built-in middleware keeps, if `mw` is one and its `stream` is its own. */
 export function ownStreamStage(mw: ChatMiddleware): StreamStage | undefined {
   return mw instanceof Staged ? streamStageOf(mw) : undefined;
 }
 
-/** The chat stage a built-in middleware keeps, if `mw` is one and has it. */
+/** The chat stage a built-in middleware keeps, if `mw` is one, has it, and its `chat` is its own. */
 export function ownChatStage(mw: ChatMiddleware): ChatStage | undefined {
   return mw instanceof Staged ? chatStageOf(mw) : undefined;
 }

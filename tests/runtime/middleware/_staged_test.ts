@@ -41,3 +41,24 @@ Deno.test("a copy of a built-in middleware with its own methods is called throug
   for await (const _ of agent.stream("go", ctx)) { /* drained */ }
   assertEquals(seen, ["chat", "stream"]);
 });
+
+Deno.test("a built-in middleware whose method a test replaced is called through the replacement", async () => {
+  const seen: string[] = [];
+  const r = retry();
+  const { chat, stream } = r;
+  Object.assign(r, {
+    chat: (...args: Parameters<NonNullable<ChatMiddleware["chat"]>>) => {
+      seen.push("chat");
+      return chat!(...args);
+    },
+    stream: (...args: Parameters<NonNullable<ChatMiddleware["stream"]>>) => {
+      seen.push("stream");
+      return stream!(...args);
+    },
+  });
+  assertEquals([ownChatStage(r), ownStreamStage(r)], [undefined, undefined]);
+  const ctx = makeTestCtx({ llm: new FakeLLM("ok"), chatMiddleware: [r] });
+  assertEquals((await agent.run("go", ctx)).output, "ok");
+  for await (const _ of agent.stream("go", ctx)) { /* drained */ }
+  assertEquals(seen, ["chat", "stream"]);
+});
