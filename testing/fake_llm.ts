@@ -160,9 +160,10 @@ interface SharedState {
   log?: TranscriptLog;
   /** Whether `requests` was read: from then on every record is complete when made. */
   read: boolean;
-  /** Records whose `messages` still hold the whole log, with the length to cut it to. */
-  readonly unsliced: Array<Writable<RecordedRequest>>;
-  /** The length each of `unsliced` is cut to (two arrays: no pair object per call). */
+  /**
+   * Until `requests` is first read, its records hold the whole log in
+   * `messages`; this is the length each is cut to (record i, length i).
+   */
   readonly unslicedLengths: number[];
   /** The tools array sent last, and its copies: a loop sends the same one every call. */
   lastTools?: readonly ToolSpec[];
@@ -270,7 +271,6 @@ export class FakeLLM implements LLMPort, Disposable {
       harnessErrors: [],
       unknownToolCalls: [],
       read: false,
-      unsliced: [],
       unslicedLengths: [],
     };
   }
@@ -376,11 +376,12 @@ export class FakeLLM implements LLMPort, Disposable {
   get requests(): readonly RecordedRequest[] {
     const s = this.#state;
     s.read = true;
-    for (let i = 0; i < s.unsliced.length; i++) {
-      s.unsliced[i].messages = s.unsliced[i].messages.slice(0, s.unslicedLengths[i]);
+    const lengths = s.unslicedLengths;
+    for (let i = 0; i < lengths.length; i++) {
+      const record = s.requests[i] as Writable<RecordedRequest>;
+      record.messages = record.messages.slice(0, lengths[i]);
     }
-    s.unsliced.length = 0;
-    s.unslicedLengths.length = 0;
+    lengths.length = 0;
     return s.requests;
   }
 
@@ -750,9 +751,11 @@ export class FakeLLM implements LLMPort, Disposable {
   // A scripted call to a tool the request did not offer: recorded and
   // observed, or thrown under strictTools.
   #checkTools(turn: Turn, request: ChatRequest, ctx: Ctx | undefined): void {
-    const offered = (request.tools ?? []).map((t) => t.name);
+    const tools = request.tools ?? NO_TOOLS;
     for (const call of turn.toolCalls!) {
-      if (offered.includes(call.name)) continue;
+      // The names are listed only for a call to a tool that was not offered.
+      if (offers(tools, call.name)) continue;
+      const offered = tools.map((t) => t.name);
       const unknown = new UnknownToolCall(this.#state.calls, call, offered);
       if (this.#options.strictTools) throw this.#harness(unknown);
       this.#state.unknownToolCalls.push(unknown);
@@ -844,10 +847,7 @@ export class FakeLLM implements LLMPort, Disposable {
     };
     // Until the record is first read, the slice waits (`requests` makes it):
     // a slice per call would make a long loop quadratic.
-    if (!s.read) {
-      s.unsliced.push(record);
-      s.unslicedLengths.push(length);
-    }
+    if (!s.read) s.unslicedLengths.push(length);
     s.requests.push(record);
     if (s.failsLeft > 0) {
       s.failsLeft--;
@@ -945,6 +945,12 @@ function checkOptions(options: FakeLLMOptions): FakeLLMOptions {
 }
 
 const NO_TOOLS: readonly ToolSpec[] = Object.freeze([]);
+
+// Whether a tool named `name` is among `tools`.
+function offers(tools: readonly ToolSpec[], name: string): boolean {
+  for (const t of tools) if (t.name === name) return true;
+  return false;
+}
 
 // Whether `copies` still match `tools` spec for spec (the array may have
 // been changed since it was last sent).
