@@ -104,7 +104,8 @@ class Driven extends PullGenerator<StreamEvent> {
   readonly #open: () => Source | Promise<Source>;
   readonly #onEnd: (() => void) | undefined;
   #src: Source | undefined;
-  #watch: ((event: StreamEvent) => void) | undefined;
+  // The taps, when one of them watches events.
+  #watch: readonly Tap[] | undefined;
   #done = false;
   #closed = false;
 
@@ -138,7 +139,7 @@ class Driven extends PullGenerator<StreamEvent> {
 
   #opened(src: Source): Source {
     this.#src = src;
-    this.#watch = src.taps.length === 0 ? undefined : eventTaps(src.taps);
+    this.#watch = watching(src.taps) ? src.taps : undefined;
     return src;
   }
 
@@ -165,7 +166,8 @@ class Driven extends PullGenerator<StreamEvent> {
       this.#done = true;
       return this.#ended(src.taps, 0);
     }
-    this.#watch?.(step.value);
+    const watch = this.#watch;
+    if (watch !== undefined) { for (const tap of watch) tap.event?.(step.value); }
     return step;
   }
 
@@ -221,17 +223,11 @@ class Driven extends PullGenerator<StreamEvent> {
   }
 }
 
-function eventTaps(taps: readonly Tap[]): ((event: StreamEvent) => void) | undefined {
-  const fns: Tap[] = [];
-  for (const t of taps) if (t.event) fns.push(t);
-  if (fns.length === 0) return undefined;
-  if (fns.length === 1) {
-    const [t] = fns;
-    return (e) => t.event!(e);
-  }
-  return (e) => {
-    for (const t of fns) t.event!(e);
-  };
+// Whether a tap watches events (a source's taps are called in place, with
+// no closure made per call).
+function watching(taps: readonly Tap[]): boolean {
+  for (const t of taps) if (t.event) return true;
+  return false;
 }
 
 /**

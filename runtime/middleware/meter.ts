@@ -9,7 +9,8 @@ import { chargeMeters, checkMeters } from "../_charge.ts";
 import type { RunContext } from "../context.ts";
 import type { PriceTable } from "../price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
-import { streamOf, type StreamStage, tapped, withStage } from "./_stream_stage.ts";
+import { streamOf, type StreamStage, type Tap, tapped, withStage } from "./_stream_stage.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
 import { chatOf, type ChatStage } from "./_chat_stage.ts";
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
@@ -17,6 +18,38 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 const METER_OPTIONS: Readonly<Record<string, Rule>> = {
   prices: is.port("a PriceTable", ["costUnits"]),
 };
+
+// What meter() watches on a streamed call: it charges once, for the first
+// event that reports usage, else for the usage a thrown ProviderError
+// carries. One object per call, its methods on the class.
+class MeterTap implements Tap {
+  #charged = false;
+  readonly #ctx: RunContext;
+  readonly #model: string;
+  readonly #prices: PriceTable | undefined;
+
+  constructor(ctx: RunContext, model: string, prices: PriceTable | undefined) {
+    this.#ctx = ctx;
+    this.#model = model;
+    this.#prices = prices;
+  }
+
+  event(event: StreamEvent): void {
+    if (this.#charged) return;
+    if (event.type === "message_end" || (event.type === "error" && event.usage)) {
+      this.#charge(event.usage!);
+    }
+  }
+
+  fail(error: unknown): void {
+    if (!this.#charged && error instanceof ProviderError && error.usage) this.#charge(error.usage);
+  }
+
+  #charge(usage: Usage): void {
+    this.#charged = true;
+    chargeMeters(this.#ctx, this.#model, usage, this.#prices);
+  }
+}
 
 /** Options for {@linkcode meter}. */
 export interface MeterOptions {
@@ -54,26 +87,9 @@ export function meter(options: MeterOptions = {}): ChatMiddleware {
   const charge = (ctx: RunContext, model: string, usage: Usage): void =>
     chargeMeters(ctx, model, usage, options.prices);
   const check = checkMeters;
-  // Charges once per call: the first event that reports usage, else the
-  // usage a thrown ProviderError carries.
   const stage: StreamStage = (req, ctx, next) => {
     check(ctx);
-    let charged = false;
-    return tapped(next(req, ctx), {
-      event(event) {
-        if (charged) return;
-        if (event.type === "message_end" || (event.type === "error" && event.usage)) {
-          charged = true;
-          charge(ctx, req.model, event.usage!);
-        }
-      },
-      fail(error) {
-        if (!charged && error instanceof ProviderError && error.usage) {
-          charged = true;
-          charge(ctx, req.model, error.usage);
-        }
-      },
-    });
+    return tapped(next(req, ctx), new MeterTap(ctx, req.model, options.prices));
   };
   // A ready answer is charged without a closure.
   const failed = (error: unknown, ctx: RunContext, req: ChatRequest): never => {

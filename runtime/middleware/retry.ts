@@ -9,7 +9,14 @@ import type { RunContext } from "../context.ts";
 import { isHarnessError } from "../harness_error.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
 import type { ChatMiddleware } from "./types.ts";
-import { prefetched, type Source, streamOf, type StreamStage, withStage } from "./_stream_stage.ts";
+import {
+  type OpenNext,
+  prefetched,
+  type Source,
+  streamOf,
+  type StreamStage,
+  withStage,
+} from "./_stream_stage.ts";
 import { pull } from "../_pull.ts";
 import type { Now } from "../_now.ts";
 import { chatOf, type ChatStage, type NowNext } from "./_chat_stage.ts";
@@ -109,54 +116,69 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
     sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal);
   // A streamed call is re-opened until its first event arrives; after that
   // its tokens were sent, and a failure is the caller's. An attempt whose
-  // first event is ready hands the stream on without a promise.
-  const stage: StreamStage = (req, ctx, next) => {
-    const failed = (error: unknown, src: Source | undefined, attempt: number): Promise<Source> => {
-      // The layers below see their attempt fail (meter bills what it reported).
-      if (src) { for (const tap of src.taps) tap.fail?.(error); }
-      if (
-        attempt >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-      ) return Promise.reject(error);
-      return Promise.resolve(wait(waitFor(error, backoff(attempt)), ctx)).then(() =>
-        open(attempt + 1)
+  // first event is ready hands the stream on without a promise, and, as the
+  // blocking call below, makes no closure on the way.
+  const open = (
+    req: ChatRequest,
+    ctx: RunContext,
+    next: OpenNext,
+    n: number,
+  ): Source | Promise<Source> => {
+    let opened;
+    try {
+      opened = next(req, ctx);
+    } catch (error) {
+      return reopen(error, undefined, req, ctx, next, n);
+    }
+    if (opened instanceof Promise) {
+      return opened.then(
+        (src) => first(src, req, ctx, next, n),
+        (error) => reopen(error, undefined, req, ctx, next, n),
       );
-    };
-    const first = (src: Source, attempt: number): Source | Promise<Source> => {
-      let step;
-      try {
-        step = pull(src.iterator);
-      } catch (error) {
-        return failed(error, src, attempt);
-      }
-      if (step instanceof Promise) {
-        return step.then(
-          (s) => ({ iterator: prefetched(s, src.iterator), taps: src.taps }),
-          (error) => failed(error, src, attempt),
-        );
-      }
-      return { iterator: prefetched(step, src.iterator), taps: src.taps };
-    };
-    const open = (attempt: number): Source | Promise<Source> => {
-      let opened;
-      try {
-        opened = next(req, ctx);
-      } catch (error) {
-        return failed(error, undefined, attempt);
-      }
-      if (opened instanceof Promise) {
-        return opened.then(
-          (src) => first(src, attempt),
-          (error) => failed(error, undefined, attempt),
-        );
-      }
-      return first(opened, attempt);
-    };
-    return open(1);
+    }
+    return first(opened, req, ctx, next, n);
   };
+  const first = (
+    src: Source,
+    req: ChatRequest,
+    ctx: RunContext,
+    next: OpenNext,
+    n: number,
+  ): Source | Promise<Source> => {
+    let step;
+    try {
+      step = pull(src.iterator);
+    } catch (error) {
+      return reopen(error, src, req, ctx, next, n);
+    }
+    if (step instanceof Promise) {
+      return step.then(
+        (s) => ({ iterator: prefetched(s, src.iterator), taps: src.taps }),
+        (error) => reopen(error, src, req, ctx, next, n),
+      );
+    }
+    return { iterator: prefetched(step, src.iterator), taps: src.taps };
+  };
+  const reopen = (
+    error: unknown,
+    src: Source | undefined,
+    req: ChatRequest,
+    ctx: RunContext,
+    next: OpenNext,
+    n: number,
+  ): Promise<Source> => {
+    // The layers below see their attempt fail (meter bills what it reported).
+    if (src) { for (const tap of src.taps) tap.fail?.(error); }
+    if (
+      n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+    ) return Promise.reject(error);
+    return Promise.resolve(wait(waitFor(error, backoff(n)), ctx)).then(() =>
+      open(req, ctx, next, n + 1)
+    );
+  };
+  const stage: StreamStage = (req, ctx, next) => open(req, ctx, next, 1);
   // A blocking call is re-invoked the same way; an answer on the first
-  // attempt crosses as it came, as is when it was ready.
-  // An answer on the first attempt makes no closure; a failure's retries
-  // are chained.
+  // attempt crosses as it came (as is when it was ready).
   const attempt = (
     req: ChatRequest,
     ctx: RunContext,
