@@ -78,7 +78,9 @@ Deno.test("adopt() keeps values and promises, and turns another thenable into a 
   const fnThenable = Object.assign(() => {}, {
     then: (ok: (v: number) => void) => ok(5),
   }) as unknown as PromiseLike<number>;
-  assertEquals(await adopt(fnThenable), 5);
+  const fnAdopted = adopt(fnThenable); // a function with a `then` is a thenable too
+  assertInstanceOf(fnAdopted, Promise);
+  assertEquals(await fnAdopted, 5);
 });
 
 Deno.test("chatNow() and callNow() take the ready path when offered, else the public method", async () => {
