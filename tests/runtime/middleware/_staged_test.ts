@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { Agent, meter, retry, timeout } from "@agentkit/testing/runtime";
+import { Agent, idleTimeout, meter, retry, timeout } from "@agentkit/testing/runtime";
 import type { ChatMiddleware } from "@agentkit/testing/runtime";
 import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
 import { ownChatStage, ownStreamStage } from "../../../runtime/middleware/_staged.ts";
@@ -61,4 +61,10 @@ Deno.test("a built-in middleware whose method a test replaced is called through 
   assertEquals((await agent.run("go", ctx)).output, "ok");
   for await (const _ of agent.stream("go", ctx)) { /* drained */ }
   assertEquals(seen, ["chat", "stream"]);
+});
+
+Deno.test("a stream-only built-in middleware has no chat key at all, so a blocking call skips it", () => {
+  const idle = idleTimeout({ ms: 1 });
+  assertEquals(Object.keys(idle).sort(), ["name", "stream"]);
+  assertEquals(["chat" in idle, ownChatStage(idle)], [false, undefined]);
 });
