@@ -8,6 +8,7 @@ import {
   UnusedTurns,
 } from "@agentkit/testing/testing";
 import { z } from "zod";
+import { CALL_NOW } from "../../runtime/_now.ts";
 
 const ctx = new NullCtx();
 
@@ -205,4 +206,18 @@ Deno.test("FakeTool under the runtime takes the validated arguments as given: a 
   // Called directly, it still validates what it is given.
   await assertRejects(() => tool.call({ s: 3 }, new NullCtx()), Error, "expected string");
   assertEquals(await tool.call({ s: "abcd" }, new NullCtx()), { s: 4 });
+});
+
+Deno.test("FakeTool's ready path validates the arguments unless told the runtime validated them", () => {
+  const schema = z.object({ s: z.string().transform((s) => s.length) });
+  const tool = new FakeTool({ name: "len", parameters: schema, responder: (a: unknown) => a });
+  const now = (tool as unknown as {
+    [CALL_NOW](args: Record<string, unknown>, ctx: NullCtx, validated?: true): unknown;
+  })[CALL_NOW].bind(tool);
+  // Not told: checked as a direct call is, and a ready failure is thrown.
+  assertThrows(() => now({ s: 3 }, ctx), Error, "expected string");
+  assertEquals(now({ s: "ab" }, ctx), { s: 2 });
+  // Told: taken as given, the schema's output included.
+  assertEquals(now({ s: 3 }, ctx, true), { s: 3 });
+  assertEquals(tool.calls, [{ s: 3 }, { s: "ab" }, { s: 3 }]);
 });
