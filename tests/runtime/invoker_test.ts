@@ -10,9 +10,10 @@ import {
   type ToolMiddleware,
   UnmeteredBudget,
 } from "@agentkit/testing/runtime";
-import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
+import type { ChatRequest, ChatResponse, StreamEvent } from "@agentkit/testing/ports";
 import { FakeLLM, FakeTool, RecordingTracer } from "@agentkit/testing/testing";
 import { isInternalError } from "../fuzz/_fuzz.ts";
+import { chatNow } from "../../runtime/_now.ts";
 
 const request: ChatRequest = { model: "fake-model", messages: [{ role: "user", content: "x" }] };
 
@@ -271,4 +272,42 @@ Deno.test("Invoker.stream() opens its span only when consumed, and ends it when 
     if (event.type === "text_delta") break;
   }
   assertEquals([seen.length, trace.spans.length, ended], [2, 1, ["chat"]]);
+});
+
+Deno.test("Invoker spans: a tool call that fails later (a rejected promise) rejects with its error and ends its span with it", async () => {
+  const trace = new RecordingTracer();
+  const later = { name: "later", call: () => Promise.reject(new Error("gone away")) };
+  const invoker = new Invoker({ llm: new FakeLLM("x") });
+  await assertRejects(
+    () =>
+      invoker.callTool(
+        { tool: later as never, call: { id: "c1", name: "later", args: {} }, args: {} },
+        ctxOf(invoker, { trace }),
+      ),
+    Error,
+    "gone away",
+  );
+  assertEquals(trace.spans.map((s) => [s.name, s.ended, s.events.map((e) => e.attrs.message)]), [
+    ["execute_tool", true, ["gone away"]],
+  ]);
+});
+
+Deno.test("Invoker's ready chat path: a scripted answer as is, and a replaced chat() is called through", async () => {
+  const invoker = new Invoker({ llm: new FakeLLM("ready") });
+  const ctx = ctxOf(invoker);
+  const now = chatNow(invoker, request, ctx);
+  assert(!(now instanceof Promise), "a scripted answer crosses the invoker as a ready value");
+  assertEquals((now as ChatResponse).content, "ready");
+  const seen: string[] = [];
+  const own = invoker.chat;
+  Object.defineProperty(invoker, "chat", {
+    value: (req: ChatRequest, c: RunContext) => {
+      seen.push("spy");
+      return own.call(invoker, req, c);
+    },
+    configurable: true,
+  });
+  const through = chatNow(invoker, request, ctx);
+  assert(through instanceof Promise);
+  assertEquals([(await through).content, seen], ["ready", ["spy"]]);
 });
