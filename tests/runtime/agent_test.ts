@@ -692,3 +692,55 @@ Deno.test("Agent.run(): a builder that composes asynchronously is awaited", asyn
   assertEquals((await agent.run("go", makeTestCtx({ llm }))).output, "done");
   assertEquals(llm.requests[0].messages.at(-1), { role: "user", content: "and be quick" });
 });
+
+Deno.test("Agent.stream(): calls made without waiting each wait for the step before, even one still in an async hook", async () => {
+  const llm = FakeLLM.script([{ chunks: ["a", "b"] }]);
+  const seen: string[] = [];
+  // Each event's hook takes fewer turns than the one before: steps that ran
+  // side by side would finish in reverse.
+  let turns = 8;
+  const s = textAgent({
+    onStreamEvent: [{
+      name: "slow",
+      onStreamEvent: async (e) => {
+        for (let i = turns--; i > 0; i--) await Promise.resolve();
+        seen.push(e.type === "text_delta" ? e.content : e.type);
+        return undefined;
+      },
+    }],
+  }).stream("go", makeTestCtx({ llm }));
+  const first = s.next();
+  const second = s.next();
+  // The first step is over and the second still in its hook: a call made
+  // now waits for the second.
+  await first;
+  const rest = await Promise.all([second, s.next(), s.next(), s.next(), s.next()]);
+  const steps = [await first, ...rest];
+  const order = ["message_start", "a", "b", "message_end"];
+  const shown = steps.map((st) =>
+    st.done ? "done" : st.value.type === "text_delta" ? st.value.content : st.value.type
+  );
+  assertEquals(shown, [...order, "done", "done"]);
+  assertEquals((steps[4].value as { output: string }).output, "ab");
+  assertEquals(seen, order);
+});
+
+Deno.test("Agent.stream(): a next() asked for while return() or throw() is closing the run settles after it", async (t) => {
+  for (const how of ["return", "throw"] as const) {
+    await t.step(how, async () => {
+      const llm = FakeLLM.script([{ chunks: ["a", "b"] }]);
+      const s = textAgent().stream("go", makeTestCtx({ llm }));
+      await s.next();
+      const settled: string[] = [];
+      const closing = how === "return"
+        ? s.return(undefined as never)
+        : s.throw(new Error("stop")).catch(() => ({ done: true, value: undefined }));
+      const after = s.next();
+      void closing.then(() => settled.push(how));
+      void after.then(() => settled.push("next"));
+      assertEquals(await after, { done: true, value: undefined });
+      await closing;
+      assertEquals(settled, [how, "next"]);
+    });
+  }
+});
