@@ -469,3 +469,59 @@ Deno.test("ReActCognition under manual autonomy still tells the model about an u
   assert(unknown.isError && unknown.content.includes('"lookpu"'), unknown.content);
   assertEquals(tool.calls, []);
 });
+
+Deno.test("ReActCognition: a tool loop of scripted turns and a tool that answers at once is over when run() returns", async () => {
+  const tool = new FakeTool({ name: "t", responder: "r" });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "t", {})] }, "done"]);
+  const pending = reactAgent([tool]).run("go", makeTestCtx({ llm }));
+  // Nothing awaited yet: the tool ran and the second model call was made.
+  assertEquals([tool.calls.length, llm.calls], [1, 2]);
+  assertEquals((await pending).output, "done");
+});
+
+Deno.test("ReActCognition: a tool that answers at once after the run was cancelled does not count, even on the last iteration", async () => {
+  const controller = new AbortController();
+  const reason = new Error("user cancelled");
+  const tool = new FakeTool({
+    name: "t",
+    responder: () => {
+      controller.abort(reason);
+      return "late";
+    },
+  });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "t", {})] }]);
+  const ctx = makeTestCtx({ llm, signal: controller.signal });
+  assertEquals(await assertRejects(() => reactAgent([tool], 1).run("go", ctx)), reason);
+  assertEquals([tool.calls.length, llm.calls], [1, 1]);
+});
+
+Deno.test("ReActCognition with toolTimeoutMs asks for approval only under manual autonomy", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const tool = new FakeTool({ name: "t", responder: "ran", requiresApproval: true });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "t", {})] }, "done"]);
+  const agent = new Agent("sre", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [tool], toolTimeoutMs: 5_000 }),
+  });
+  // No asker: asking would fail the run.
+  const r = await agent.run("go", makeTestCtx({ llm, clock }));
+  assertEquals([r.output, tool.calls.length, toolMessages(r.messages)[0].content], [
+    "done",
+    1,
+    "ran",
+  ]);
+});
+
+Deno.test("ReActCognition under manual autonomy without toolTimeoutMs waits for a slow tool with no deadline", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const tool = new FakeTool({
+    name: "t",
+    responder: async () => {
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      return "slow";
+    },
+  });
+  const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "t", {})] }, "done"]);
+  const r = await reactAgent([tool]).run("go", makeTestCtx({ llm, clock, autonomy: "manual" }));
+  assertEquals([r.output, toolMessages(r.messages)[0].content, clock.sleeps], ["done", "slow", []]);
+});
