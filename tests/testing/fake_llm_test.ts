@@ -2,6 +2,7 @@ import { assert, assertEquals, assertInstanceOf, assertRejects, assertThrows } f
 import { Agent, HarnessError, ReActCognition, retry } from "@agentkit/testing/runtime";
 import {
   type ChatRequest,
+  type ChatResponse,
   ProviderError,
   ProviderTimeoutError,
   type StreamEvent,
@@ -18,6 +19,7 @@ import {
   UnmatchedPrompt,
   UnusedTurns,
 } from "@agentkit/testing/testing";
+import { CHAT_NOW } from "../../runtime/_now.ts";
 
 const agent = new Agent("a", { model: "fake-model" });
 const req = (user: string): ChatRequest => ({
@@ -766,4 +768,25 @@ Deno.test("FakeLLM records a call to an unknown tool with what was offered, and 
     kind: "unknown_tool_call",
     payload: { turn: 1, callId: "c1", name: "ghost", offered: [] },
   }]);
+});
+
+Deno.test("FakeLLM's ready path: a turn that waits on nothing answers as is, recorded as a chat; a replaced chat() is called through", async () => {
+  const llm = FakeLLM.script(["one", "two"]);
+  const req: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }] };
+  const ready = (llm as unknown as { [CHAT_NOW](r: ChatRequest): unknown })[CHAT_NOW](req);
+  assert(!(ready instanceof Promise), "a scripted turn with no delay, gate or abort is ready");
+  assertEquals((ready as ChatResponse).content, "one");
+  assertEquals(llm.requests.map((r) => [r.kind, r.streaming]), [["chat", false]]);
+  const seen: string[] = [];
+  const own = llm.chat;
+  Object.defineProperty(llm, "chat", {
+    value: (r: ChatRequest) => {
+      seen.push("spy");
+      return own.call(llm, r);
+    },
+    configurable: true,
+  });
+  const through = (llm as unknown as { [CHAT_NOW](r: ChatRequest): unknown })[CHAT_NOW](req);
+  assertInstanceOf(through, Promise);
+  assertEquals([((await through) as ChatResponse).content, seen], ["two", ["spy"]]);
 });
