@@ -20,6 +20,7 @@ import {
   UnusedTurns,
 } from "@agentkit/testing/testing";
 import { CHAT_NOW } from "../../runtime/_now.ts";
+import { pull } from "../../runtime/_pull.ts";
 
 const agent = new Agent("a", { model: "fake-model" });
 const req = (user: string): ChatRequest => ({
@@ -789,4 +790,40 @@ Deno.test("FakeLLM's ready path: a turn that waits on nothing answers as is, rec
   const through = (llm as unknown as { [CHAT_NOW](r: ChatRequest): unknown })[CHAT_NOW](req);
   assertInstanceOf(through, Promise);
   assertEquals([((await through) as ChatResponse).content, seen], ["two", ["spy"]]);
+});
+
+Deno.test("FakeLLM.stream(): a turn that waits on nothing hands over its steps ready; a paced turn does not", async () => {
+  const llm = FakeLLM.script([{ chunks: ["a"] }, { chunks: ["b", "c"], chunkDelayMs: 5 }]);
+  const req: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }] };
+  const ctx = makeTestCtx({ llm, clock: new FakeClock() });
+  const ready = llm.stream(req, ctx);
+  const first = pull(ready);
+  assert(!(first instanceof Promise), "a ready turn's first step is ready");
+  assertEquals((first as IteratorResult<StreamEvent>).value?.type, "message_start");
+  assertEquals((await Array.fromAsync(ready)).map((e) => e.type), [
+    "text_delta",
+    "message_end",
+  ]);
+  const paced = llm.stream(req, ctx);
+  const waiting = pull(paced);
+  assertInstanceOf(waiting, Promise);
+  assertEquals((await waiting).value?.type, "message_start");
+  const rest = await Array.fromAsync(paced);
+  assertEquals(rest.map((e) => e.type === "text_delta" ? e.content : e.type), [
+    "b",
+    "c",
+    "message_end",
+  ]);
+});
+
+Deno.test("new FakeLLM(fn): a responder that answers at once answers ready; only an async one pays for a promise", async () => {
+  const req: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }] };
+  const now = (llm: FakeLLM) =>
+    (llm as unknown as { [CHAT_NOW](r: ChatRequest): unknown })[CHAT_NOW](req);
+  const ready = now(new FakeLLM(() => ({ content: "at once" })));
+  assert(!(ready instanceof Promise), "a turn object answered at once is ready");
+  assertEquals((ready as ChatResponse).content, "at once");
+  const later = now(new FakeLLM(() => Promise.resolve({ content: "later" })));
+  assertInstanceOf(later, Promise);
+  assertEquals(((await later) as ChatResponse).content, "later");
 });
