@@ -14,6 +14,12 @@ import {
 } from "@agentkit/testing/runtime";
 import type { ChatRequest, ChatResponse, LLMPort, StreamEvent } from "@agentkit/testing/ports";
 import { FakeClock, FakeLLM, makeTestCtx, RecordingTracer } from "@agentkit/testing/testing";
+import {
+  streamOf,
+  type StreamStage,
+  tapped,
+  withStage,
+} from "../../../runtime/middleware/_stream_stage.ts";
 
 const agent = new Agent("a", { model: "fake-model" });
 
@@ -339,4 +345,22 @@ Deno.test("retry() inside timeout(): the first event retry fetched is handed on,
   await it.return();
   assertEquals(closed, 2);
   assert((await it.next()).done);
+});
+
+Deno.test("the stream driver: a tap with only an end() beside one that watches events is left out of each event", async () => {
+  const ended: string[] = [];
+  const stage: StreamStage = (req, ctx, next) =>
+    tapped(next(req, ctx), { end: () => void ended.push("end") });
+  const endOnly = withStage({ name: "endOnly", stream: streamOf(stage) }, stage);
+  const budget = new Budget();
+  const llm = FakeLLM.script([{ chunks: ["a", "b"] }]);
+  const { stream } = invoked(llm, [endOnly, meter()], budget);
+  const events = await Array.fromAsync(stream());
+  assertEquals(events.map((e) => e.type), [
+    "message_start",
+    "text_delta",
+    "text_delta",
+    "message_end",
+  ]);
+  assertEquals([ended, budget.calls], [["end"], 1]);
 });
