@@ -827,3 +827,22 @@ Deno.test("new FakeLLM(fn): a responder that answers at once answers ready; only
   assertInstanceOf(later, Promise);
   assertEquals(((await later) as ChatResponse).content, "later");
 });
+
+Deno.test("FakeLLM.requests read between calls keeps each record's transcript, a later shorter one included", async () => {
+  const llm = new FakeLLM("ok");
+  const long: ChatRequest = {
+    model: "m",
+    messages: [
+      { role: "user", content: "one" },
+      { role: "assistant", content: "two" },
+      { role: "user", content: "three" },
+    ],
+  };
+  await llm.chat(long);
+  assertEquals(llm.requests.map((r) => r.messages.length), [3]);
+  await llm.chat({ model: "m", messages: [{ role: "user", content: "again" }] });
+  assertEquals(llm.requests.map((r) => r.messages.map((m) => m.content)), [
+    ["one", "two", "three"],
+    ["again"],
+  ]);
+});
