@@ -124,11 +124,6 @@ const runsFor = (perRunNs) =>
 let n = runsFor(Number(warmNs) / warmRuns);
 for (let i = 0; i < 2; i++) n = runsFor(Number(await repetition(n)) / n);
 
-const heapBytesPerRun = await retainedPerRun(n);
-// A forced GC shrinks the young generation, and the runs after one pay for
-// it (more scavenges) until it grows back: run untimed for a while first.
-await repetition(n);
-
 // CPU time in clock ticks: the whole machine's (busy and idle) and this
 // process's, to tell how much of the machine other processes used meanwhile.
 function cpuTicks() {
@@ -176,6 +171,11 @@ if (c.uses === 1) {
   const prepareUs = (cpuNow() - c0) / n;
   for (let r = 0; r < REPS; r++) cpuUs[r] = Math.max(0, cpuUs[r] - prepareUs);
 }
+// The heap is measured after the timing: it forces GCs and holds up to
+// HEAP_RUNS runs' states at once, and the runs after that pay for it (on
+// Deno a 1,000-step loop ran 1.6x slower per step for the rest of the
+// process), so measured first it would weigh on the timing.
+const heapBytesPerRun = await retainedPerRun(n);
 const otherCpuShare = ticks0 && ticks1 && ticks1.total > ticks0.total
   ? Math.max(0, (ticks1.busy - ticks0.busy) - (ticks1.own - ticks0.own)) /
     (ticks1.total - ticks0.total)
