@@ -21,6 +21,9 @@ import { pull } from "../_pull.ts";
 import type { Now } from "../_now.ts";
 import { chatOf, type ChatStage, type NowNext } from "./_chat_stage.ts";
 
+// A streamed call as a stage opens it: its source, or a promise of it.
+type Opened = Source | Promise<Source>;
+
 const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   maxAttempts: is.number({ min: 1, integer: true }),
   sleep: is.function,
@@ -114,16 +117,24 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   const sleepOpt = options.sleep;
   const wait = (ms: number, ctx: RunContext): Promise<void> =>
     sleepOpt ? sleepOpt(ms, ctx.signal) : ctx.clock.sleep(ms, ctx.signal);
+  // Attempt n failed with `error`: the failure, or the next attempt after
+  // the wait (both paths decide and wait alike).
+  const after = <T>(
+    error: unknown,
+    ctx: RunContext,
+    n: number,
+    retryIt: () => T | Promise<T>,
+  ): Promise<T> => {
+    if (
+      n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
+    ) return Promise.reject(error);
+    return Promise.resolve(wait(waitFor(error, backoff(n)), ctx)).then(retryIt);
+  };
   // A streamed call is re-opened until its first event arrives; after that
   // its tokens were sent, and a failure is the caller's. An attempt whose
   // first event is ready hands the stream on without a promise, and, as the
   // blocking call below, makes no closure on the way.
-  const open = (
-    req: ChatRequest,
-    ctx: RunContext,
-    next: OpenNext,
-    n: number,
-  ): Source | Promise<Source> => {
+  const open = (req: ChatRequest, ctx: RunContext, next: OpenNext, n: number): Opened => {
     let opened;
     try {
       opened = next(req, ctx);
@@ -138,13 +149,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
     }
     return first(opened, req, ctx, next, n);
   };
-  const first = (
-    src: Source,
-    req: ChatRequest,
-    ctx: RunContext,
-    next: OpenNext,
-    n: number,
-  ): Source | Promise<Source> => {
+  const first = (src: Source, req: ChatRequest, ctx: RunContext, next: OpenNext, n: number) => {
     let step;
     try {
       step = pull(src.iterator);
@@ -169,12 +174,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   ): Promise<Source> => {
     // The layers below see their attempt fail (meter bills what it reported).
     if (src) { for (const tap of src.taps) tap.fail?.(error); }
-    if (
-      n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-    ) return Promise.reject(error);
-    return Promise.resolve(wait(waitFor(error, backoff(n)), ctx)).then(() =>
-      open(req, ctx, next, n + 1)
-    );
+    return after(error, ctx, n, () => open(req, ctx, next, n + 1));
   };
   const stage: StreamStage = (req, ctx, next) => open(req, ctx, next, 1);
   // A blocking call is re-invoked the same way; an answer on the first
@@ -201,14 +201,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
     ctx: RunContext,
     next: NowNext,
     n: number,
-  ): Promise<ChatResponse> => {
-    if (
-      n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-    ) return Promise.reject(error);
-    return Promise.resolve(wait(waitFor(error, backoff(n)), ctx)).then(() =>
-      attempt(req, ctx, next, n + 1)
-    );
-  };
+  ): Promise<ChatResponse> => after(error, ctx, n, () => attempt(req, ctx, next, n + 1));
   const chatStage: ChatStage = (req, ctx, next) => attempt(req, ctx, next, 1);
   return withStage(
     { name: "retry", chat: chatOf(chatStage), stream: streamOf(stage) },
