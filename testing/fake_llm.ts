@@ -829,21 +829,24 @@ export class FakeLLM implements LLMPort, Disposable {
     const settings = request.settings ?? this.#settings;
     const copies = this.#copies(request.messages);
     const length = request.messages.length;
-    const record: Writable<RecordedRequest> = {
-      kind,
-      streaming: kind === "stream",
-      turn: s.calls,
-      model: request.model,
-      messages: s.read ? copies.slice(0, length) : copies,
-      tools: this.#toolCopies(request.tools),
-      settings: settings === undefined ? undefined : {
-        jsonSchema: settings.jsonSchema === undefined
-          ? undefined
-          : structuredClone(settings.jsonSchema),
-        jsonSchemaName: settings.jsonSchemaName,
-        maxTokens: settings.maxTokens,
-        temperature: settings.temperature,
-      },
+    // Built key by key rather than as a literal, as the tool loop builds its
+    // messages and for the same reason (runtime/cognition/_loop_message.ts):
+    // a long loop keeps every record, and V8 would then allocate the
+    // literal's records in the old generation, slowing each step.
+    const record = {} as Writable<RecordedRequest>;
+    record.kind = kind;
+    record.streaming = kind === "stream";
+    record.turn = s.calls;
+    record.model = request.model;
+    record.messages = s.read ? copies.slice(0, length) : copies;
+    record.tools = this.#toolCopies(request.tools);
+    record.settings = settings === undefined ? undefined : {
+      jsonSchema: settings.jsonSchema === undefined
+        ? undefined
+        : structuredClone(settings.jsonSchema),
+      jsonSchemaName: settings.jsonSchemaName,
+      maxTokens: settings.maxTokens,
+      temperature: settings.temperature,
     };
     // Until the record is first read, the slice waits (`requests` makes it):
     // a slice per call would make a long loop quadratic.

@@ -9,6 +9,7 @@ import type { ToolPort, ToolProvider } from "../../ports/tool.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../../ports/usage.ts";
 import { modelCall, ModelTurn } from "./_model_call.ts";
+import { assistantMessage, toolMessage } from "./_loop_message.ts";
 import type { RunContext } from "../context.ts";
 import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
@@ -174,8 +175,8 @@ export class ReActCognition implements Cognition {
       calls.length
         // A copy the size of the calls: the turn's array was grown by pushes
         // and holds spare room, which a long transcript would keep per step.
-        ? { role: "assistant", content, toolCalls: calls.slice() }
-        : { role: "assistant", content },
+        ? assistantMessage(content, calls.slice())
+        : assistantMessage(content),
     );
     if (finish === "length") return "length";
     if (calls.length === 0 || finish === "content_filter" || finish === "error") {
@@ -230,13 +231,13 @@ export class ReActCognition implements Cognition {
     }
     if (content instanceof Promise) {
       return untilAborted(content, ctx.signal).then(
-        (c): Message => ({ role: "tool", content: c, toolCallId: call.id }),
+        (c) => toolMessage(c, call.id),
         (error) => this.#toolFailed(error, call, ctx, agent),
       );
     }
     // An answer at once still loses to a cancellation that came meanwhile.
     if (ctx.signal.aborted) return this.#toolFailed(ctx.signal.reason, call, ctx, agent);
-    return { role: "tool", content, toolCallId: call.id };
+    return toolMessage(content, call.id);
   }
 
   // A call that asks for approval first, or runs against a deadline.
@@ -248,11 +249,11 @@ export class ReActCognition implements Cognition {
       const denial = ctx.autonomy === "manual"
         ? await untilAborted(this.#approve(call, ctx, agent), ctx.signal)
         : undefined;
-      if (denial !== undefined) return { role: "tool", content: denial, toolCallId: call.id };
+      if (denial !== undefined) return toolMessage(denial, call.id);
       const content = ms === undefined
         ? await untilAborted(promised(() => this.#execute(call, ctx, agent)), ctx.signal)
         : await this.#withDeadline(call, ctx, agent, ms);
-      return { role: "tool", content, toolCallId: call.id };
+      return toolMessage(content, call.id);
     } catch (error) {
       return await this.#toolFailed(error, call, ctx, agent);
     }
@@ -272,7 +273,7 @@ export class ReActCognition implements Cognition {
       payload: { tool: call.name, callId: call.id },
       agent,
     });
-    return { role: "tool", content: `Error: ${message}`, toolCallId: call.id, isError: true };
+    return toolMessage(`Error: ${message}`, call.id, true);
   }
 
   async #withDeadline(call: ToolCall, ctx: RunContext, agent: string, ms: number): Promise<string> {
@@ -474,7 +475,7 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
     if (turn.finish === undefined) {
       // A stream that just stopped (no message_end) ends the loop as it
       // stands: its tool calls were never confirmed, so none runs.
-      this.#messages!.push({ role: "assistant", content: this.#output });
+      this.#messages!.push(assistantMessage(this.#output));
       return this.#end("stop");
     }
     const after = afterTurn(

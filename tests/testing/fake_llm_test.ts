@@ -148,6 +148,32 @@ Deno.test("FakeLLM chat, stream and complete all read the same script", async ()
   }]);
 });
 
+Deno.test("a FakeLLM record is a plain object with every key, in a fixed order", async () => {
+  const llm = new FakeLLM("ok");
+  await llm.chat(req("x"));
+  const [record] = llm.requests;
+  // Built key by key (not a literal), so pin what a literal would give.
+  assertEquals(Object.getPrototypeOf(record), Object.prototype);
+  assertEquals(Object.keys(record), [
+    "kind",
+    "streaming",
+    "turn",
+    "model",
+    "messages",
+    "tools",
+    "settings",
+  ]);
+  assertEquals(record, {
+    kind: "chat",
+    streaming: false,
+    turn: 1,
+    model: req("x").model,
+    messages: [{ role: "user", content: "x" }],
+    tools: [],
+    settings: undefined,
+  });
+});
+
 Deno.test("FakeLLM.requests records tools and settings as detached copies", async () => {
   const schema = { type: "object", properties: { a: { type: "string" } } };
   const llm = new FakeLLM("{}");
