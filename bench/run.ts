@@ -12,8 +12,10 @@
  * 5. writes bench/RESULTS.md.
  *
  *   deno task bench [--quick] [--passes=N] [--cases=a,b] [--ours-only=c,d] [--peers=p,q]
+ *                   [--cpu=N]
  *   (--quick: skip `deno bench`; --ours-only: no peers on those cases;
- *   --peers: only these peers, e.g. the ones the targets compare to)
+ *   --peers: only these peers, e.g. the ones the targets compare to;
+ *   --cpu: run every measured process on that CPU alone, with `taskset`)
  *
  * @module
  */
@@ -25,7 +27,35 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const NODE_DIR = join(ROOT, "bench", "node");
 const RUNNER = join(NODE_DIR, "case_runner.mjs");
 const quick = Deno.args.includes("--quick");
-const PASSES = Number(Deno.args.find((a) => a.startsWith("--passes="))?.slice(9) ?? 3);
+// A flag's value as a whole number in [min, max], or the default when absent.
+function countFlag(name: string, fallback: number | undefined, min: number, max: number) {
+  const raw = Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) {
+    console.error(`bench: --${name}=${raw} is not a whole number from ${min} to ${max}`);
+    Deno.exit(2);
+  }
+  return n;
+}
+const PASSES = countFlag("passes", 3, 1, 99)!;
+// --cpu=N pins every measured process to CPU N. On a VM whose virtual CPUs
+// are not equally quiet (on this one, CPU 1 has spells of minutes in which
+// a process runs 1.5-1.9× slower, while CPU 0 stays steady), a case's
+// implementations and passes then all run on the same one.
+const CPU = countFlag("cpu", undefined, 0, navigator.hardwareConcurrency - 1);
+if (CPU !== undefined) {
+  const probe = await new Deno.Command("taskset", {
+    args: ["--version"],
+    stdout: "null",
+    stderr: "null",
+  })
+    .output().catch(() => undefined);
+  if (!probe?.success) {
+    console.error("bench: --cpu needs `taskset` (util-linux), which is not on this machine");
+    Deno.exit(2);
+  }
+}
 const listFlag = (name: string): string[] | undefined =>
   Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(",");
 // --cases=a,b measures only those cases; --ours-only=c,d runs no peer on those.
@@ -143,8 +173,10 @@ async function runCase(impl: string, id: string, pass: number): Promise<Result[]
     ]]
     // A bigger heap than the default: a peer's 1,000-step loop holds gigabytes.
     : ["node", ["--expose-gc", "--max-old-space-size=12288", RUNNER, NODE_IMPLS[impl]]];
-  const out = await new Deno.Command(cmd, {
-    args: [...args, impl, id, String(pass)],
+  const argv = [cmd, ...args, impl, id, String(pass)];
+  const pinned = CPU === undefined ? argv : ["taskset", "-c", String(CPU), ...argv];
+  const out = await new Deno.Command(pinned[0], {
+    args: pinned.slice(1),
     cwd: NODE_DIR,
     stdout: "piped",
     stderr: "piped",
@@ -286,6 +318,11 @@ lines.push(
 );
 for (const v of versions) lines.push(`- ${v}`);
 lines.push(`- our code on Node: ${ourSource}`);
+lines.push(
+  CPU === undefined
+    ? "- CPUs: every measured process ran wherever the scheduler put it (no `--cpu`)"
+    : `- CPUs: every measured process ran on CPU ${CPU} alone (\`--cpu=${CPU}\`, with \`taskset\`); the rest were left to the harness and the kernel`,
+);
 lines.push(
   `- this run: \`deno task bench${
     Deno.args.length ? ` ${Deno.args.join(" ")}` : ""
