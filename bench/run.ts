@@ -39,10 +39,11 @@ function countFlag(name: string, fallback: number | undefined, min: number, max:
   return n;
 }
 const PASSES = countFlag("passes", 3, 1, 99)!;
-// --cpu=N pins every measured process to CPU N. On a VM whose virtual CPUs
-// are not equally quiet (on this one, CPU 1 has spells of minutes in which
-// a process runs 1.5-1.9× slower, while CPU 0 stays steady), a case's
-// implementations and passes then all run on the same one.
+// --cpu=N pins every measured process to CPU N, so a case's implementations
+// and passes all run on the same one. A VM's virtual CPUs are not always
+// equally quiet: on this one, in six back-to-back pairs, CPU 1 ran the
+// streamed case 1.3-1.9× slower three times and CPU 0 never did. Spells that
+// slow every process come on both; the passes and their medians are for those.
 const CPU = countFlag("cpu", undefined, 0, navigator.hardwareConcurrency - 1);
 if (CPU !== undefined) {
   const probe = await new Deno.Command("taskset", {
