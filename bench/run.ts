@@ -15,7 +15,7 @@
  *                   [--cpu=N]
  *   (--quick: skip `deno bench`; --ours-only: no peers on those cases;
  *   --peers: only these peers, e.g. the ones the targets compare to;
- *   --cpu: run every measured process on that CPU alone, with `taskset`)
+ *   --cpu: pin every measured process to that CPU, with `taskset`)
  *
  * @module
  */
@@ -322,7 +322,7 @@ lines.push(`- our code on Node: ${ourSource}`);
 lines.push(
   CPU === undefined
     ? "- CPUs: every measured process ran wherever the scheduler put it (no `--cpu`)"
-    : `- CPUs: every measured process ran on CPU ${CPU} alone (\`--cpu=${CPU}\`, with \`taskset\`); the rest were left to the harness and the kernel`,
+    : `- CPUs: every measured process was pinned to CPU ${CPU} (\`--cpu=${CPU}\`, with \`taskset\`); the harness and the kernel could use any`,
 );
 lines.push(
   `- this run: \`deno task bench${
