@@ -832,7 +832,8 @@ export class FakeLLM implements LLMPort, Disposable {
     // Built key by key rather than as a literal, as the tool loop builds its
     // messages and for the same reason (runtime/cognition/_loop_message.ts):
     // a long loop keeps every record, and V8 would then allocate the
-    // literal's records in the old generation, slowing each step.
+    // literal's records in the old generation, slowing each step. (The
+    // settings copy stays a literal: only a call with settings makes one.)
     const record = {} as Writable<RecordedRequest>;
     record.kind = kind;
     record.streaming = kind === "stream";

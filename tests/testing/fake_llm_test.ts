@@ -14,6 +14,7 @@ import {
   FakeTool,
   InvalidScript,
   makeTestCtx,
+  type RecordedRequest,
   type ResponderInput,
   ScriptExhausted,
   UnmatchedPrompt,
@@ -152,9 +153,10 @@ Deno.test("a FakeLLM record is a plain object with every key, in a fixed order",
   const llm = new FakeLLM("ok");
   await llm.chat(req("x"));
   const [record] = llm.requests;
-  // Built key by key (not a literal), so pin what a literal would give.
-  assertEquals(Object.getPrototypeOf(record), Object.prototype);
-  assertEquals(Object.keys(record), [
+  // Built key by key (not a literal), which the compiler cannot check for a
+  // forgotten key: this list must name every key of RecordedRequest (a new
+  // key fails to type-check here), and the record must have them all.
+  const KEYS = [
     "kind",
     "streaming",
     "turn",
@@ -162,7 +164,12 @@ Deno.test("a FakeLLM record is a plain object with every key, in a fixed order",
     "messages",
     "tools",
     "settings",
-  ]);
+  ] as const satisfies readonly (keyof RecordedRequest)[];
+  type Missing = Exclude<keyof RecordedRequest, (typeof KEYS)[number]>;
+  const everyKey: [Missing] extends [never] ? true : Missing = true;
+  assert(everyKey);
+  assertEquals(Object.getPrototypeOf(record), Object.prototype);
+  assertEquals(Object.keys(record), [...KEYS]);
   assertEquals(record, {
     kind: "chat",
     streaming: false,
