@@ -46,14 +46,17 @@ const PASSES = countFlag("passes", 3, 1, 99)!;
 // slow every process come on both; the passes and their medians are for those.
 const CPU = countFlag("cpu", undefined, 0, navigator.hardwareConcurrency - 1);
 if (CPU !== undefined) {
+  // A pinned no-op: taskset is there, and this process may use that CPU.
   const probe = await new Deno.Command("taskset", {
-    args: ["--version"],
+    args: ["-c", String(CPU), "true"],
     stdout: "null",
     stderr: "null",
   })
     .output().catch(() => undefined);
   if (!probe?.success) {
-    console.error("bench: --cpu needs `taskset` (util-linux), which is not on this machine");
+    console.error(
+      `bench: --cpu=${CPU} needs \`taskset\` (util-linux) and CPU ${CPU} in this process's CPU set; \`taskset -c ${CPU} true\` failed`,
+    );
     Deno.exit(2);
   }
 }
@@ -64,6 +67,32 @@ const ONLY_CASES = listFlag("cases");
 const OURS_ONLY = listFlag("ours-only") ?? [];
 // --peers=langchain,floor runs only those of the peers and floors.
 const ONLY_PEERS = listFlag("peers");
+const { allCases } = await import("./deno/_cases.ts");
+// A mistyped name would otherwise measure nothing, or everything, after
+// minutes of building: each list is checked against what exists, now.
+function checkNames(flag: string, given: string[] | undefined, known: string[]): void {
+  const unknown = given?.filter((name) => !known.includes(name)) ?? [];
+  if (unknown.length) {
+    console.error(
+      `bench: --${flag} names no such ${unknown.length > 1 ? "entries" : "entry"}: ${
+        unknown.join(", ")
+      }; known: ${known.join(", ")}`,
+    );
+    Deno.exit(2);
+  }
+}
+const CASE_IDS = allCases().map((c) => c.id);
+checkNames("cases", ONLY_CASES, CASE_IDS);
+checkNames("ours-only", OURS_ONLY, CASE_IDS);
+checkNames("peers", ONLY_PEERS, ["ai_sdk", "langchain", "openai_agents", "floor"]);
+const flags = ["quick", "passes", "cases", "ours-only", "peers", "cpu"];
+for (const arg of Deno.args) {
+  const name = arg.replace(/^--/, "").split("=")[0];
+  if (!arg.startsWith("--") || !flags.includes(name)) {
+    console.error(`bench: unknown argument "${arg}"; known flags: --${flags.join(", --")}`);
+    Deno.exit(2);
+  }
+}
 
 interface Result {
   impl: string;
@@ -153,7 +182,6 @@ const NODE_IMPLS: Record<string, string> = {
 const ids: string[] = [];
 const titles = new Map<string, string>();
 const steps = new Map<string, number>();
-const { allCases } = await import("./deno/_cases.ts");
 for (const c of allCases()) {
   if (ONLY_CASES && !ONLY_CASES.includes(c.id)) continue;
   ids.push(c.id);
@@ -205,6 +233,12 @@ for (let pass = 1; pass <= PASSES; pass++) {
   }
 }
 
+// The raw results first: a run takes minutes, and they outlive a report that fails.
+await Deno.writeTextFile(
+  join(NODE_DIR, "node_modules", ".bench", "results.json"),
+  JSON.stringify(results, null, 2),
+);
+
 // 4. deno bench.
 let denoBench: { name: string; avg: number; p75: number; n: number }[] = [];
 if (!quick) {
@@ -232,11 +266,6 @@ if (!quick) {
   }));
 }
 const load1 = loadAverage();
-// The raw results first: a run takes minutes, and they outlive a report that fails.
-await Deno.writeTextFile(
-  join(NODE_DIR, "node_modules", ".bench", "results.json"),
-  JSON.stringify(results, null, 2),
-);
 
 // 5. RESULTS.md.
 function median(xs: number[]): number | undefined {
@@ -322,7 +351,7 @@ lines.push(`- our code on Node: ${ourSource}`);
 lines.push(
   CPU === undefined
     ? "- CPUs: every measured process ran wherever the scheduler put it (no `--cpu`)"
-    : `- CPUs: every measured process was pinned to CPU ${CPU} (\`--cpu=${CPU}\`, with \`taskset\`); the harness and the kernel could use any`,
+    : `- CPUs: every measured process was pinned to CPU ${CPU} (\`--cpu=${CPU}\`, with \`taskset\`); the harness and the kernel could use any; V8's helper threads (collector, compiler) shared it, so these numbers do not compare directly with an unpinned run's`,
 );
 lines.push(
   `- this run: \`deno task bench${
@@ -401,17 +430,18 @@ for (const n of [10, 100, 1000]) {
     `| ${n} | ${ps("ours_deno")} | ${ps("ours")} | ${PEERS.map(([p]) => ps(p)).join(" | ")} |`,
   );
 }
-// Per-step cost at 1,000 steps over that at 10, in each pass (the two ran
-// within a minute of each other), and the median of the passes' ratios, as
-// for the peers' ratios.
-const flatRatios = (impl: string): number[] => {
-  const out: number[] = [];
+// Per-step cost at 1,000 steps over that at 10, in each pass (the two ran in
+// the same pass, a few processes apart), and the median of the passes'
+// ratios, as for the peers' ratios.
+const flatByPass = (impl: string): { pass: number; ratio: number }[] => {
+  const out: { pass: number; ratio: number }[] = [];
   for (const b of runsOf(impl, "react_1000_steps")) {
     const a = runsOf(impl, "react_10_steps").find((x) => x.pass === b.pass);
-    if (a?.usPerStep && b.usPerStep) out.push(b.usPerStep / a.usPerStep);
+    if (a?.usPerStep && b.usPerStep) out.push({ pass: b.pass!, ratio: b.usPerStep / a.usPerStep });
   }
   return out;
 };
+const flatRatios = (impl: string): number[] => flatByPass(impl).map((x) => x.ratio);
 const flatOf = (impl: string): number | undefined => median(flatRatios(impl));
 const flat = (impl: string) => flatOf(impl)?.toFixed(2) ?? "—";
 lines.push(
@@ -420,9 +450,9 @@ lines.push(
   } |`,
 );
 lines.push(
-  "| 1000 ÷ 10, each pass | " +
+  "| 1000 ÷ 10, pass: ratio | " +
     [["ours_deno"], ["ours"], ...PEERS].map(([i]) =>
-      flatRatios(i).map((x) => x.toFixed(2)).join(", ") || "—"
+      flatByPass(i).map((x) => `${x.pass}: ${x.ratio.toFixed(2)}`).join(", ") || "—"
     ).join(" | ") + " |",
 );
 lines.push("");

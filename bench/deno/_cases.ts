@@ -158,7 +158,7 @@ export function react2(): BenchCase {
 export function reactSteps(steps: number): BenchCase {
   return {
     id: `react_${steps}_steps`,
-    title: `${steps}-step ReAct loop (µs per step)`,
+    title: `${steps}-step ReAct loop (each step a model call and a tool call)`,
     uses: 1,
     steps,
     prepare() {
