@@ -56,7 +56,7 @@ export class ProviderError extends Error {
   readonly status?: number;
 
   /**
-   * Creates the instance.
+   * Not retryable unless `options.retryable` says so; the phase defaults to `pre_stream`.
    *
    * @param message What happened.
    * @param options Retryability, phase and cause.
@@ -85,7 +85,7 @@ export class ProviderError extends Error {
  */
 export class ProviderTimeoutError extends ProviderError {
   /**
-   * Creates the instance.
+   * Retryable unless `options.retryable` says otherwise.
    *
    * @param message What happened.
    * @param options Phase and cause; retryable defaults to true.
@@ -112,7 +112,7 @@ export class RateLimitError extends ProviderError {
   readonly retryAfterMs?: number;
 
   /**
-   * Creates the instance.
+   * Always retryable; `retry()` waits at least `retryAfterMs` when it is given.
    *
    * @param message What happened.
    * @param options Phase, cause and the provider's retry-after hint.
@@ -141,7 +141,7 @@ export class RateLimitError extends ProviderError {
  */
 export class ProviderResponseError extends ProviderError {
   /**
-   * Creates the instance.
+   * Not retryable unless `options.retryable` says so: the request itself was refused.
    *
    * @param message What happened.
    * @param options Retryability, phase and cause.

@@ -38,7 +38,7 @@ export class Scope {
   #key?: string;
 
   /**
-   * Creates the instance.
+   * Ids default to 0; an id that is not a non-negative integer throws.
    *
    * @param options The tenant's ids.
    */

@@ -6,7 +6,7 @@
 // RangeError. No zod here: the runtime's build path stays dependency-light.
 import { editDistance } from "./_edit_distance.ts";
 import { preview } from "./_preview.ts";
-import { moneyProblem, SCALE_DIGITS } from "./_decimal.ts";
+import { moneyProblem, SCALE_DIGITS } from "./money/_decimal.ts";
 
 /** Why a value failed a rule: wrong type, or the right type out of range. */
 export interface Fail {

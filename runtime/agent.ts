@@ -12,8 +12,8 @@ import {
   runAfterRun,
   runBeforeRun,
   runStreamHooks,
-} from "./_hook_chain.ts";
-import { markFailed, StreamResult } from "./_stream_result.ts";
+} from "./hooks/_hook_chain.ts";
+import { markFailed, StreamResult } from "./stream/_stream_result.ts";
 import type {
   AgentInfo,
   AgentResult,
@@ -30,15 +30,19 @@ import {
 } from "./structured_output.ts";
 import { SingleShotCognition } from "./cognition/single_shot.ts";
 import type { RunContext } from "./context.ts";
-import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks.ts";
+import type { AgentHooks, HaltReply, HookContext, RunRequest } from "./hooks/hooks.ts";
 import { buildNow, RequestBuilder } from "./request_builder.ts";
 import { checkOptions, checkValue, describe, is, ports, type Rule } from "./_options.ts";
-import type { Session } from "./session.ts";
-import { checkStreamEvent, InvalidStreamEvent, isStreamEvent } from "./stream_event_schema.ts";
+import type { Session } from "./sessions/session.ts";
+import {
+  checkStreamEvent,
+  InvalidStreamEvent,
+  isStreamEvent,
+} from "./stream/stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
 import { spanError } from "./_span.ts";
-import { PULL, pull, thenStep } from "./_pull.ts";
+import { PULL, pull, thenStep } from "./stream/_pull.ts";
 import type { Span } from "../ports/trace.ts";
 
 // Where code that imported it from here still finds it; it lives beside CognitionResult.
@@ -178,7 +182,7 @@ export class Agent<D = undefined> {
   readonly #core: AgentCore<D>;
 
   /**
-   * Creates the instance.
+   * Checks the name and every option here; the cognition defaults to `SingleShotCognition`.
    *
    * @param name The agent's name.
    * @param options Model, system prompt, cognition.

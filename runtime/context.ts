@@ -12,10 +12,10 @@ import type { ObserverPort } from "../ports/observer.ts";
 import { Scope } from "../ports/scope.ts";
 import type { TracePort } from "../ports/trace.ts";
 import type { VectorStore } from "../ports/vector_store.ts";
-import type { Budget } from "./budget.ts";
+import type { Budget } from "./money/budget.ts";
 import { NoInvoker } from "./errors.ts";
 import type { Invoker } from "./invoker.ts";
-import type { Meter } from "./meter.ts";
+import type { Meter } from "./money/meter.ts";
 import { Services } from "./services.ts";
 import { NEVER } from "./_never.ts";
 import { checkOptions, is, ports, type Rule } from "./_options.ts";
@@ -94,7 +94,7 @@ export class RunContext implements Ctx {
   readonly allowModelRequests: boolean;
 
   /**
-   * Creates the instance.
+   * Checks every option here; services left out are `new Services()`, and real model requests are allowed.
    *
    * @param options The run's settings.
    */

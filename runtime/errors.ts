@@ -28,7 +28,7 @@ export class BudgetExceeded extends Error {
   readonly used: string;
 
   /**
-   * Creates the instance.
+   * The message says which limit stopped the call and that the provider was not called.
    *
    * @param limit Which limit.
    * @param max The limit's value.
@@ -58,7 +58,6 @@ export class BudgetExceeded extends Error {
  * ```
  */
 export class UnmeteredBudget extends HarnessError {
-  /** Creates the instance. */
   constructor() {
     super(
       "Cannot charge the budget: the context has a budget or meters but no meter() in chatMiddleware, so nothing would ever be charged; add meter() to chatMiddleware (makeTestCtx({ chatMiddleware: [meter()] }))",
@@ -79,7 +78,7 @@ export class UnmeteredBudget extends HarnessError {
  */
 export class NoInvoker extends HarnessError {
   /**
-   * Creates the instance.
+   * The message names the agent and the two ways to give it a model.
    *
    * @param agent The agent that tried to call a model.
    */
@@ -105,7 +104,7 @@ export class MisconfiguredMiddleware extends HarnessError {
   /** The middleware's name. */
   readonly middleware: string;
   /**
-   * Creates the instance.
+   * The message is the middleware's own account of what is missing.
    *
    * @param middleware The middleware's name.
    * @param message What is missing and how to pass it.
@@ -131,7 +130,7 @@ export class ToolArgsInvalid extends Error {
   /** The tool's name. */
   readonly tool: string;
   /**
-   * Creates the instance.
+   * The message names the tool and what failed validation.
    *
    * @param tool The tool's name.
    * @param detail What failed validation.
@@ -158,7 +157,7 @@ export class UnknownTool extends Error {
   /** The name the model asked for. */
   readonly tool: string;
   /**
-   * Creates the instance.
+   * The message lists the tools on offer and suggests the nearest name.
    *
    * @param tool The name the model asked for.
    * @param known The tools on offer.
@@ -189,7 +188,7 @@ export class UnknownTool extends Error {
  */
 export class NoAsker extends HarnessError {
   /**
-   * Creates the instance.
+   * The message names the tool and how to give the context an asker.
    *
    * @param tool The tool that needed approval.
    */
@@ -217,7 +216,7 @@ export class ToolTimeout extends Error {
   /** The deadline it missed. */
   readonly timeoutMs: number;
   /**
-   * Creates the instance.
+   * The message names the tool and the deadline it missed.
    *
    * @param tool The tool.
    * @param timeoutMs The deadline.
@@ -245,7 +244,7 @@ export class UnpricedModel extends Error {
   /** The model without a price. */
   readonly model: string;
   /**
-   * Creates the instance.
+   * The message names the model and shows how to price it.
    *
    * @param model The model without a price.
    */

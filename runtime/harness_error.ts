@@ -21,7 +21,7 @@
  */
 export class HarnessError extends Error {
   /**
-   * Creates the instance.
+   * The error's `name` is the subclass's own, so a report names the exact mistake.
    *
    * @param message What is wrong and how to fix it.
    * @param options The cause, if any.

@@ -30,8 +30,8 @@
  */
 export { appendOnly, isAppendOnly, release } from "./_append_only.ts";
 export { untilAborted } from "./_until_aborted.ts";
-export { isCut, markCut } from "./_stream_cut.ts";
-export { PULL, pull, PullGenerator } from "./_pull.ts";
+export { isCut, markCut } from "./stream/_stream_cut.ts";
+export { PULL, pull, PullGenerator } from "./stream/_pull.ts";
 export { adopt, CALL_NOW, CHAT_NOW, type Now, offerNow, promised } from "./_now.ts";
 export { throughPublic } from "./_now.ts";
 export { IN_PROCESS_FETCH } from "./providers/_http.ts";

@@ -79,7 +79,7 @@ export class Invoker {
   #tool?: NowTool;
 
   /**
-   * Creates the instance.
+   * Checks every middleware here, so a malformed one throws now, not on the first call; each chain is composed once, on its first use.
    *
    * @param options The model and the two chains.
    */

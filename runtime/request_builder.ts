@@ -60,7 +60,7 @@ export class RequestBuilder {
   #lastHash = "";
 
   /**
-   * Creates the instance.
+   * Checks every option here; without a grounder or a compactor, a request is the messages as given.
    *
    * @param options Grounder and version.
    */

@@ -5,9 +5,9 @@
  */
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "./cognition/cognition.ts";
-import { settledResult, StreamResult } from "./_stream_result.ts";
+import { settledResult, StreamResult } from "./stream/_stream_result.ts";
 import type { RunContext } from "./context.ts";
-import { type StreamChunk, toChunk } from "./stream_chunk.ts";
+import { type StreamChunk, toChunk } from "./stream/stream_chunk.ts";
 import { linkSignal } from "./_link_signal.ts";
 
 /**

@@ -12,7 +12,7 @@ import type { TracePort } from "../ports/trace.ts";
 import type { VectorStore } from "../ports/vector_store.ts";
 import type { Invoker } from "./invoker.ts";
 import { NoopObserver, NoopTrace } from "./noop.ts";
-import { PriceTable } from "./price_table.ts";
+import { PriceTable } from "./money/price_table.ts";
 import { SystemClock } from "./system_clock.ts";
 import { checkOptions, is, ports, type Rule } from "./_options.ts";
 
@@ -90,7 +90,7 @@ export class Services {
   readonly prices: PriceTable;
 
   /**
-   * Creates the instance.
+   * Every port left out gets its production default: no-op observer and trace, the system clock, the default prices.
    *
    * @param options The adapters.
    */

@@ -73,7 +73,7 @@ export class InvalidOutput extends Error {
   readonly agent: string;
 
   /**
-   * Creates the instance.
+   * The message shows the schema's complaints and a preview of the answer.
    *
    * @param agent The agent's name.
    * @param raw The last answer.

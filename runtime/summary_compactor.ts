@@ -137,7 +137,7 @@ export class SummaryCompactor implements Compactor {
   readonly #estimate: (message: Message) => number;
 
   /**
-   * Creates the instance.
+   * Checks every option here; `maxTokens` is required.
    *
    * @param options The threshold, the window and how to summarise.
    * @throws {RangeError} For a threshold or window that is not a positive integer.

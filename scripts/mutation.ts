@@ -2,7 +2,7 @@
 // and runs only that module's targeted tests, so a score says how much of the
 // module those tests pin down.
 //
-//   deno task mutation runtime/budget.ts [more modules]   one Stryker run each
+//   deno task mutation runtime/money/budget.ts [more modules]   one Stryker run each
 //   deno task mutation --changed [--base REF] [--lines]   modules changed since REF
 //                                       (default main; --lines: only the changed lines)
 //   deno task mutation                                    every module in targets.json

@@ -27,7 +27,7 @@ export class ScriptExhausted extends HarnessError {
   readonly requested: number;
 
   /**
-   * Creates the instance.
+   * The message says how many turns there are and how to script more.
    *
    * @param double Which double (`"FakeLLM.script"`).
    * @param scripted How many turns it has.
@@ -58,7 +58,7 @@ export class UnmatchedPrompt extends HarnessError {
   /** The user text. */
   readonly prompt: string;
   /**
-   * Creates the instance.
+   * The message lists the keys so the missing one is easy to add.
    *
    * @param prompt The user text.
    * @param keys The keys on offer.
@@ -88,7 +88,7 @@ export class UnusedTurns extends HarnessError {
   /** How many scripted turns were never asked for. */
   readonly unused: number;
   /**
-   * Creates the instance.
+   * The message says how many turns went unused, and which.
    *
    * @param double Which double.
    * @param scripted How many turns it has.
@@ -165,7 +165,7 @@ export class UnknownToolCall extends HarnessError {
   readonly offered: readonly string[];
 
   /**
-   * Creates the instance.
+   * The message names the call and the tools that were offered.
    *
    * @param turn The 1-based call.
    * @param call The tool call.

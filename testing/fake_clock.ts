@@ -88,7 +88,7 @@ export class FakeClock implements ClockPort, Disposable {
   #restore?: () => void;
 
   /**
-   * Creates the instance.
+   * Time starts at `start` (0) and moves only in virtual steps: a sleep advances it (with `autoAdvance`, the default) or a test does.
    *
    * @param options Start time and auto-advance.
    */

@@ -12,12 +12,12 @@ import type { ObserverPort } from "../ports/observer.ts";
 import { Scope } from "../ports/scope.ts";
 import type { TracePort } from "../ports/trace.ts";
 import type { VectorStore } from "../ports/vector_store.ts";
-import type { Budget } from "../runtime/budget.ts";
+import type { Budget } from "../runtime/money/budget.ts";
 import { type Autonomy, RunContext } from "../runtime/context.ts";
 import { Invoker } from "../runtime/invoker.ts";
-import type { Meter } from "../runtime/meter.ts";
+import type { Meter } from "../runtime/money/meter.ts";
 import type { ChatMiddleware, ToolMiddleware } from "../runtime/middleware/types.ts";
-import type { PriceTable } from "../runtime/price_table.ts";
+import type { PriceTable } from "../runtime/money/price_table.ts";
 import { Services } from "../runtime/services.ts";
 import {
   checkOptions,

@@ -6,7 +6,7 @@
 import type { StreamEvent } from "../ports/stream_event.ts";
 import type { AgentResult } from "../runtime/cognition/cognition.ts";
 import type { Run } from "../runtime/run.ts";
-import type { StreamChunk } from "../runtime/stream_chunk.ts";
+import type { StreamChunk } from "../runtime/stream/stream_chunk.ts";
 import { checkOptions, is } from "../runtime/internal.ts";
 
 // The safety net runs on real time even while a FakeClock drives the globals
@@ -47,7 +47,7 @@ export class RunNotSettled extends Error {
   readonly timeoutMs: number;
 
   /**
-   * Creates the instance.
+   * The message lists what usually waits forever and how to release it.
    *
    * @param label The run's label.
    * @param waitedFor `"finish"` (runSettled) or `"drain"` (drainedSettled).

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { JsonlSession } from "../runtime/jsonl_session.ts";
+import { JsonlSession } from "../runtime/sessions/jsonl_session.ts";
 import { parseOrExplain } from "./_validate.ts";
 
 /** Options for {@linkcode testSession}. */

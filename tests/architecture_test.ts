@@ -64,8 +64,8 @@ Deno.test("architecture: ports/ imports nothing of ours outside ports/", async (
 Deno.test("architecture: the import scanner sees the imports it must police", () => {
   // Guards the guard: if the pattern stopped matching, the tests above would pass vacuously.
   const text =
-    `import { FakeLLM } from "../testing/fake_llm.ts";\nexport * from "./x.ts";\nconst m = import("../testing/mod.ts");`;
-  assertEquals(importsOf(text), ["../testing/fake_llm.ts", "./x.ts", "../testing/mod.ts"]);
+    `import { FakeLLM } from "../testing/llm/fake_llm.ts";\nexport * from "./x.ts";\nconst m = import("../testing/mod.ts");`;
+  assertEquals(importsOf(text), ["../testing/llm/fake_llm.ts", "./x.ts", "../testing/mod.ts"]);
 });
 
 Deno.test("architecture: no Fake* name is exported from ./runtime or ./ports", () => {
@@ -133,19 +133,137 @@ Deno.test("architecture: no product file is named like a test file", async () =>
   }
 });
 
-Deno.test("architecture: each room of testing/ has a mod.ts that testing/mod.ts re-exports", async () => {
-  const entry = stripComments(await Deno.readTextFile(new URL("testing/mod.ts", root_dir)));
+// A room is a folder of runtime/ or testing/; its mod.ts is the room's public face.
+async function roomsOf(dir: string): Promise<string[]> {
   const rooms: string[] = [];
-  for await (const e of Deno.readDir(new URL("testing/", root_dir))) {
+  for await (const e of Deno.readDir(new URL(`${dir}/`, root_dir))) {
     if (e.isDirectory && !e.name.startsWith("_")) rooms.push(e.name);
   }
-  assert(
-    ["cli", "contracts", "eval", "http"].every((r) => rooms.includes(r)),
-    `the rooms are there: ${rooms.sort().join(", ")}`,
-  );
-  const missing = rooms.filter((r) => !importsOf(entry).includes(`./${r}/mod.ts`));
-  assertEquals(missing, [], "re-export each room's mod.ts from testing/mod.ts");
-  for (const room of rooms) {
-    await Deno.stat(new URL(`testing/${room}/mod.ts`, root_dir));
+  return rooms.sort();
+}
+
+for (
+  const [dir, expected] of [
+    ["testing", ["assert", "cli", "contracts", "eval", "hooks", "http", "llm", "ports", "tools"]],
+    ["runtime", ["cognition", "hooks", "middleware", "money", "providers", "sessions", "stores"]],
+  ] as const
+) {
+  Deno.test(`architecture: each room of ${dir}/ has a mod.ts that ${dir}/mod.ts re-exports`, async () => {
+    const entry = stripComments(await Deno.readTextFile(new URL(`${dir}/mod.ts`, root_dir)));
+    const rooms = await roomsOf(dir);
+    assert(
+      expected.every((r) => rooms.includes(r)),
+      `the rooms are there: ${rooms.join(", ")}`,
+    );
+    const missing = rooms.filter((r) => !importsOf(entry).includes(`./${r}/mod.ts`));
+    assertEquals(missing, [], `re-export each room's mod.ts from ${dir}/mod.ts`);
+    for (const room of rooms) {
+      const text = await Deno.readTextFile(new URL(`${dir}/${room}/mod.ts`, root_dir));
+      assert(
+        /@module/.test(text) && /@example/.test(text),
+        `${dir}/${room}/mod.ts has a module doc with an example`,
+      );
+    }
+  });
+}
+
+Deno.test("architecture: the root folders stay small (testing/ at most 12 files, runtime/ at most 30)", async () => {
+  for (const [dir, max] of [["testing", 12], ["runtime", 30]] as const) {
+    const files: string[] = [];
+    for await (const e of Deno.readDir(new URL(`${dir}/`, root_dir))) {
+      if (e.isFile) files.push(e.name);
+    }
+    assert(files.length <= max, `${dir}/ has ${files.length} files; give the new ones a room`);
+    assert(files.includes("mod.ts"), "the count sees the folder's files");
   }
+});
+
+// Which file a resolved import lands in, as a repository path.
+function targetOf(file: string, spec: string): string | undefined {
+  if (!spec.startsWith(".")) return undefined;
+  const url = new URL(spec, new URL(file, root_dir));
+  return url.pathname.slice(root_dir.pathname.length);
+}
+
+// The imports of every file under `dir` that land outside what `allowed` accepts.
+async function importsOutside(
+  dir: string,
+  allowed: (target: string) => boolean,
+): Promise<string[]> {
+  const offenders: string[] = [];
+  for (const file of await sourceFiles(dir)) {
+    const text = await Deno.readTextFile(new URL(file, root_dir));
+    for (const spec of importsOf(text)) {
+      const target = targetOf(file, spec);
+      if (target !== undefined && !allowed(target)) offenders.push(`${file} imports ${target}`);
+    }
+  }
+  return offenders;
+}
+
+// runtime/'s shared helpers: the private modules at its root and the error classes.
+const RUNTIME_HELPER = /^runtime\/(_[a-z_]+|errors|harness_error)\.ts$/;
+
+Deno.test("architecture: runtime/money/, sessions/ and stores/ import nothing of the agent core", async () => {
+  for (const room of ["money", "sessions", "stores"]) {
+    const offenders = await importsOutside(
+      `runtime/${room}`,
+      (t) => t.startsWith("ports/") || t.startsWith(`runtime/${room}/`) || RUNTIME_HELPER.test(t),
+    );
+    assertEquals(offenders, [], `runtime/${room}/ is a leaf: ports/ and runtime's helpers only`);
+  }
+});
+
+Deno.test("architecture: runtime/providers/ reaches the runtime only through its helpers and stream/", async () => {
+  const offenders = await importsOutside(
+    "runtime/providers",
+    (t) =>
+      t.startsWith("ports/") || t.startsWith("runtime/providers/") ||
+      t.startsWith("runtime/stream/") || RUNTIME_HELPER.test(t),
+  );
+  assertEquals(offenders, [], "a real port is a port: it knows no Agent, RunContext or middleware");
+});
+
+Deno.test("architecture: the doubles' rooms never import the harness (assert/, eval/, cassette/, http/, frameworks/, contracts/)", async () => {
+  const harness = /^testing\/(assert|eval|cassette|http|frameworks|contracts)\//;
+  for (const room of ["llm", "tools", "ports", "hooks"]) {
+    const offenders = await importsOutside(`testing/${room}`, (t) => !harness.test(t));
+    assertEquals(offenders, [], `testing/${room}/ holds doubles; the harness builds on them`);
+  }
+  const fromPorts = await importsOutside(
+    "testing/ports",
+    (t) => !/^testing\/(llm|tools|hooks)\//.test(t),
+  );
+  assertEquals(fromPorts, [], "the ports' doubles stand alone");
+});
+
+Deno.test("architecture: the room rules see the imports they police", () => {
+  // Guards the guard: a target outside the room must be reported.
+  assertEquals(targetOf("runtime/money/budget.ts", "../context.ts"), "runtime/context.ts");
+  assert(!RUNTIME_HELPER.test("runtime/context.ts") && RUNTIME_HELPER.test("runtime/_options.ts"));
+  assertEquals(targetOf("runtime/money/budget.ts", "npm:zod"), undefined);
+});
+
+Deno.test("architecture: tests/ mirrors the source tree", async () => {
+  const sources = new Set([...await sourceFiles("runtime"), ...await sourceFiles("testing")]);
+  const stems = new Map<string, string[]>();
+  for (const s of sources) {
+    const stem = s.slice(s.lastIndexOf("/") + 1, -3);
+    stems.set(stem, [...stems.get(stem) ?? [], s]);
+  }
+  const misplaced: string[] = [];
+  for (const dir of ["runtime", "testing"]) {
+    for (const test of await sourceFiles(`tests/${dir}`)) {
+      const m = /^tests\/(.*\/)([^/]+)_test\.ts$/.exec(test);
+      if (!m) continue;
+      const [, folder, stem] = m;
+      const homes = stems.get(stem);
+      // A test named after a module sits in that module's mirrored folder.
+      if (homes && !homes.includes(`${folder}${stem}.ts`)) {
+        misplaced.push(`${test} (its module is ${homes.join(" or ")})`);
+      }
+    }
+  }
+  assertEquals(misplaced, [], "move the test next to its module's mirror");
+  assert(stems.has("fake_llm"), "the check sees the modules");
 });

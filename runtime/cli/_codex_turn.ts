@@ -5,7 +5,7 @@ import type { ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { CognitionInput } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
-import { checkMeters } from "../_charge.ts";
+import { checkMeters } from "../money/_charge.ts";
 import { endProcess, killProcess, spawnFailure, startProcess } from "./_live_process.ts";
 import { screen, skipped } from "./_observe.ts";
 import { isRecord, resultText, type TurnState } from "./_turn_state.ts";

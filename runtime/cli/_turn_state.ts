@@ -6,7 +6,7 @@ import type { TextDeltaEvent } from "../../ports/stream_event.ts";
 import { type Usage, ZERO_USAGE } from "../../ports/usage.ts";
 import type { CognitionResult, StopReason } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
-import { chargeMeters } from "../_charge.ts";
+import { chargeMeters } from "../money/_charge.ts";
 import { sumUsage } from "./_usage.ts";
 
 export class TurnState {

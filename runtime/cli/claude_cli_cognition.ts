@@ -9,7 +9,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "../cognition/cognition.ts";
 import type { RunContext } from "../context.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
-import { checkMeters } from "../_charge.ts";
+import { checkMeters } from "../money/_charge.ts";
 import {
   endProcess,
   killProcess,

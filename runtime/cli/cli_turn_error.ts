@@ -73,7 +73,7 @@ export class CliTurnError extends ProviderError {
   readonly subtype?: string;
 
   /**
-   * Creates the instance.
+   * Never retryable; a failed spawn is `pre_stream`, anything later `mid_stream`.
    *
    * @param message What happened and what to do.
    * @param options How it failed, and what was left behind.

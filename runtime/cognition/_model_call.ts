@@ -9,7 +9,7 @@ import type { ErrorEvent, StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { RunContext } from "../context.ts";
 import type { Invoker } from "../invoker.ts";
-import { nextOf, PULL } from "../_pull.ts";
+import { nextOf, PULL } from "../stream/_pull.ts";
 import { chatNow } from "../_now.ts";
 
 /** The events of one model call through the invoker's chain. */

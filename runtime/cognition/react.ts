@@ -15,11 +15,11 @@ import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
 import { untilAborted } from "../_until_aborted.ts";
 import { linkSignal } from "../_link_signal.ts";
-import { nextOf, PULL, pull, thenStep } from "../_pull.ts";
+import { nextOf, PULL, pull, thenStep } from "../stream/_pull.ts";
 import { type Now, promised, toolNow } from "../_now.ts";
 import type { Invoker } from "../invoker.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
-import { type PreparedTool, prepareTool } from "../tool_schema.ts";
+import { type PreparedTool, prepareTool } from "../tools/tool_schema.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
 import { stopReasonOf } from "./cognition.ts";
 import { checkOptions, type CheckSettings, is, ports, type Rule } from "../_options.ts";
@@ -103,7 +103,7 @@ export class ReActCognition implements Cognition {
   readonly #specs: readonly ToolSpec[];
 
   /**
-   * Creates the instance.
+   * Prepares every tool's schema here; tools and provider together, or two tools of one name, throw.
    *
    * @param options Tools or provider, and limits.
    */

@@ -6,7 +6,7 @@
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { ZERO_USAGE } from "../../ports/usage.ts";
 import { modelCall, ModelTurn } from "./_model_call.ts";
-import { nextOf, PULL, pull } from "../_pull.ts";
+import { nextOf, PULL, pull } from "../stream/_pull.ts";
 import type { RunContext } from "../context.ts";
 import {
   type Cognition,
@@ -152,7 +152,7 @@ export class UnhandledToolCalls extends Error {
   readonly tools: readonly string[];
 
   /**
-   * Creates the instance.
+   * The message names the tools and how to give the agent a tool loop.
    *
    * @param agent The agent's name.
    * @param tools The tools asked for.

@@ -9,7 +9,7 @@ import type { ChatRequest } from "../../ports/chat.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { RunContext } from "../context.ts";
 import type { ChatMiddleware, StreamNext } from "./types.ts";
-import { PULL, pull, type Pullable, PullGenerator } from "../_pull.ts";
+import { PULL, pull, type Pullable, PullGenerator } from "../stream/_pull.ts";
 import { ownStreamStage, staged, type StagedParts } from "./_staged.ts";
 import type { ChatStage } from "./_chat_stage.ts";
 

@@ -39,7 +39,7 @@ export class StreamStalled extends ProviderTimeoutError {
   readonly eventsBefore: number;
 
   /**
-   * Creates the instance.
+   * Phase `pre_stream` when the stream never started, else `mid_stream`.
    *
    * @param idleMs The idle limit (ms).
    * @param eventsBefore Events seen before the stall.

@@ -5,9 +5,9 @@
  */
 import { ProviderError } from "../../ports/provider_errors.ts";
 import type { Usage } from "../../ports/usage.ts";
-import { chargeMeters, checkMeters } from "../_charge.ts";
+import { chargeMeters, checkMeters } from "../money/_charge.ts";
 import type { RunContext } from "../context.ts";
-import type { PriceTable } from "../price_table.ts";
+import type { PriceTable } from "../money/price_table.ts";
 import type { ChatMiddleware } from "./types.ts";
 import { streamOf, type StreamStage, type Tap, tapped, withStage } from "./_stream_stage.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";

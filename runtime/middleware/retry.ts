@@ -17,7 +17,7 @@ import {
   type StreamStage,
   withStage,
 } from "./_stream_stage.ts";
-import { pull } from "../_pull.ts";
+import { pull } from "../stream/_pull.ts";
 import type { Now } from "../_now.ts";
 import { chatOf, type ChatStage, type NowNext } from "./_chat_stage.ts";
 

@@ -37,7 +37,7 @@ export class ModelTimeout extends ProviderTimeoutError {
   readonly eventsBefore: number;
 
   /**
-   * Creates the instance.
+   * Phase `pre_stream` when no event arrived before the deadline, else `mid_stream`.
    *
    * @param timeoutMs The deadline (ms).
    * @param eventsBefore Events seen before it passed.

@@ -4,7 +4,7 @@
 import { ProviderError, ProviderResponseError } from "../../ports/provider_errors.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import { markCut } from "../_stream_cut.ts";
+import { markCut } from "../stream/_stream_cut.ts";
 import { type SseMessage, SseReader } from "./_sse.ts";
 
 /** A fold of one wire's SSE messages into stream events. */

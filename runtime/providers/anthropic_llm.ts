@@ -80,7 +80,7 @@ export class AnthropicLLM implements LLMPort {
   readonly #client: WireClient<AnthropicMessage>;
 
   /**
-   * Creates the instance.
+   * Reads `ANTHROPIC_API_KEY` here when no key is given; nothing is sent until the first call.
    *
    * @param options Key, base URL, fetch, headers and the default output cap.
    * @throws {TypeError} For an unknown option or a malformed value.

@@ -26,7 +26,7 @@ export class ModelRequestsDisallowed extends HarnessError {
   readonly port: string;
 
   /**
-   * Creates the instance.
+   * The message names the port and both ways to opt in.
    *
    * @param port The port that was refused.
    */

@@ -76,7 +76,7 @@ export class OpenAIChatLLM implements LLMPort {
   readonly #client: WireClient<OpenAICompletion>;
 
   /**
-   * Creates the instance.
+   * Reads `OPENAI_API_KEY` here when no key is given; nothing is sent until the first call.
    *
    * @param options Key, base URL, fetch and headers.
    * @throws {TypeError} For an unknown option or a malformed value.

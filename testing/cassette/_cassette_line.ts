@@ -12,7 +12,7 @@ import {
 } from "../../ports/provider_errors.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
-import { parseTurn, type Turn } from "../turn.ts";
+import { parseTurn, type Turn } from "../llm/turn.ts";
 
 /** A provider failure, as data. */
 export interface Fault {

@@ -15,8 +15,8 @@ import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { env } from "../_env.ts";
 import { checkOptions as check, is } from "../../runtime/internal.ts";
-import { FakeLLM } from "../fake_llm.ts";
-import type { Turn } from "../turn.ts";
+import { FakeLLM } from "../llm/fake_llm.ts";
+import type { Turn } from "../llm/turn.ts";
 import {
   type CassetteLine,
   faultOf,

@@ -37,7 +37,7 @@ export class CassetteMismatch extends HarnessError {
   readonly actual: unknown;
 
   /**
-   * Creates the instance.
+   * The message shows the first difference and how to re-record.
    *
    * @param path The cassette file.
    * @param request The 1-based request number.

@@ -47,7 +47,7 @@ export class ContractViolation extends Error {
   readonly case: string;
 
   /**
-   * Creates the instance.
+   * The message names the port's contract and the case that failed.
    *
    * @param contract The port.
    * @param caseName The case.

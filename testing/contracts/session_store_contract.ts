@@ -7,10 +7,10 @@ import type { Message } from "../../ports/message.ts";
 import { Scope } from "../../ports/scope.ts";
 import type { SessionStore } from "../../ports/session_store.ts";
 import { Agent } from "../../runtime/agent.ts";
-import { Session } from "../../runtime/session.ts";
+import { Session } from "../../runtime/sessions/session.ts";
 import { buildCases, type Check } from "./_contract.ts";
 import type { ContractCase } from "./contract.ts";
-import { FakeLLM } from "../fake_llm.ts";
+import { FakeLLM } from "../llm/fake_llm.ts";
 import { makeTestCtx } from "../make_test_ctx.ts";
 
 type Disposable = SessionStore & {

@@ -8,7 +8,7 @@ import type { LLMPort } from "../../ports/llm.ts";
 import type { Agent } from "../../runtime/agent.ts";
 import type { AgentResult } from "../../runtime/cognition/cognition.ts";
 import type { RunContext } from "../../runtime/context.ts";
-import { Session } from "../../runtime/session.ts";
+import { Session } from "../../runtime/sessions/session.ts";
 import { cwdUrl, resolveSpecifier } from "../_env.ts";
 import { loadExport } from "./_load_export.ts";
 import { nearest } from "../_validate.ts";

@@ -39,7 +39,7 @@ export class ApiRequestFailed extends Error {
   readonly body: unknown;
 
   /**
-   * Creates the instance.
+   * The message is the status and the server's error text; `body` keeps the rest.
    *
    * @param status The HTTP status.
    * @param detail The server's error text.

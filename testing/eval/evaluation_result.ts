@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AssertionError } from "../assertion_error.ts";
+import { AssertionError } from "../assert/assertion_error.ts";
 
 /** How a comparison is made: offline scoring, an LLM judge, or score then judge. */
 export type EvaluationMode = "score" | "llm" | "fallback";
@@ -127,7 +127,7 @@ export class EvaluationFailed extends AssertionError {
   readonly result: EvaluationResult;
 
   /**
-   * Creates the instance.
+   * The message is the evaluation's report: the answer, what was expected, and each metric's score against its threshold.
    *
    * @param result The failed evaluation.
    */

@@ -105,7 +105,7 @@ export class MetricNotSupported extends HarnessError {
   readonly mode: EvaluationMode;
 
   /**
-   * Creates the instance.
+   * The message names the mode the evaluator lacks and the one it supports.
    *
    * @param evaluator The evaluator's name.
    * @param mode The mode it cannot do.

@@ -6,8 +6,8 @@
 import type { SessionStore } from "../../ports/session_store.ts";
 import type { Agent } from "../../runtime/agent.ts";
 import type { RunContext } from "../../runtime/context.ts";
-import { InMemorySessionStore } from "../../runtime/in_memory_session_store.ts";
-import { Session } from "../../runtime/session.ts";
+import { InMemorySessionStore } from "../../runtime/sessions/in_memory_session_store.ts";
+import { Session } from "../../runtime/sessions/session.ts";
 import { type HttpReply, listen } from "./_http_listen.ts";
 import { nearest } from "../_validate.ts";
 import { makeTestCtx } from "../make_test_ctx.ts";

@@ -165,7 +165,7 @@ export class FakeProvider implements Disposable {
   #ids = 0;
 
   /**
-   * Creates the instance.
+   * Checks the options here; `llm` is required, and the clock defaults to a new `FakeClock`.
    *
    * @param options The model and the clock.
    * @throws {TypeError} For an unknown option or a missing `llm`.

@@ -23,7 +23,7 @@ import {
   ScriptExhausted,
   type Turn,
 } from "@agentkit/testing/testing";
-import { formatUnits } from "../../runtime/_decimal.ts";
+import { formatUnits } from "../../runtime/money/_decimal.ts";
 import { fuzz, isInternalError, noHang } from "./_fuzz.ts";
 
 const usage: fc.Arbitrary<Usage> = fc.record({

@@ -10,7 +10,7 @@ import {
 import { ProviderError, ProviderResponseError, type StreamEvent } from "@agentkit/testing/ports";
 import { readWireStream, WireStream } from "../../../runtime/providers/_stream.ts";
 import type { SseMessage } from "../../../runtime/providers/_sse.ts";
-import { isCut } from "../../../runtime/_stream_cut.ts";
+import { isCut } from "../../../runtime/stream/_stream_cut.ts";
 
 class ListWire extends WireStream {
   ends = 0;

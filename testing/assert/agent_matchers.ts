@@ -1,0 +1,191 @@
+/**
+ * Matchers for Vitest's and Jest's `expect.extend`.
+ *
+ * @module
+ */
+import { Run } from "../../runtime/run.ts";
+import type { StopReason } from "../../runtime/cognition/cognition.ts";
+import {
+  calledTool,
+  type Check,
+  checkSettled,
+  equal,
+  render,
+  spent,
+  stopReason,
+  transcriptContaining,
+  usedAllTurns,
+} from "./_agent_checks.ts";
+import { transcript } from "./transcript.ts";
+
+/**
+ * The matchers as Vitest and Jest see them; `R` is what an assertion returns.
+ * Merge it into Vitest's `Assertion` once, in a setup or `.d.ts` file of your
+ * project, to type `expect(result).toHaveCalledTool(...)`:
+ *
+ * ```ts ignore
+ * import type { AgentMatchers } from "@agentkit/testing/testing";
+ *
+ * declare module "vitest" {
+ *   interface Assertion<T = any> extends AgentMatchers<T> {}
+ *   interface AsymmetricMatchersContaining extends AgentMatchers {}
+ * }
+ * ```
+ *
+ * For Jest, merge it into `jest.Matchers<R>` the same way
+ * (`declare global { namespace jest { interface Matchers<R> extends AgentMatchers<R> {} } }`).
+ *
+ * @example
+ * ```ts
+ * import type { AgentMatchers } from "@agentkit/testing/testing";
+ *
+ * // What an extended `expect(x)` offers:
+ * type Extended = AgentMatchers<void>;
+ * const names: Array<keyof Extended> = ["toHaveCalledTool", "toHaveStopReason"];
+ * ```
+ */
+export interface AgentMatchers<R = unknown> {
+  /**
+   * A tool was called by name, and with exactly `args` when given (use
+   * `expect.objectContaining({...})` for a partial match). Works on an
+   * `AgentResult`, a `Run` (await it), messages, a run's events, a `FakeLLM`
+   * (what its requests carried), a `FakeTool` or a `ScriptedProvider`.
+   */
+  toHaveCalledTool(name: string, args?: Record<string, unknown>): R;
+  /** The result (or `Run`, awaited) ended for `reason`. */
+  toHaveStopReason(reason: StopReason): R;
+  /** The `Budget` has spent exactly `amount` USD (`"0.000100"` or `0.0001`). */
+  toHaveSpent(amount: string | number): R;
+  /** The scripted double (`FakeLLM.script`, a CLI fake, `FakeAsker`) used every turn. */
+  toHaveUsedAllTurns(): R;
+  /** The `transcript()` of the subject contains `text` (a `Run`: await it). */
+  toHaveTranscriptContaining(text: string): R;
+}
+
+/**
+ * What Vitest and Jest pass a matcher as `this`: whether `.not` was used and
+ * their own deep equality (which understands `expect.any` and friends).
+ */
+export interface AgentMatcherContext {
+  /** True under `.not`. */
+  readonly isNot?: boolean;
+  /** The framework's deep equality. */
+  readonly equals?: (actual: unknown, expected: unknown) => boolean;
+}
+
+/** What a matcher returns to the framework. */
+export interface AgentMatcherResult {
+  /** Whether the expectation holds (before `.not`). */
+  readonly pass: boolean;
+  /** The failure message; it shows the transcript. */
+  readonly message: () => string;
+}
+
+/**
+ * The matcher functions, for `expect.extend(agentMatchers)`. A type, not an
+ * interface, so it fits the index-signature parameter of `expect.extend`.
+ */
+export type AgentMatcherFunctions = {
+  /** See {@linkcode AgentMatchers.toHaveCalledTool}. */
+  toHaveCalledTool(
+    this: AgentMatcherContext,
+    received: unknown,
+    name: string,
+    args?: Record<string, unknown>,
+  ): AgentMatcherResult | Promise<AgentMatcherResult>;
+  /** See {@linkcode AgentMatchers.toHaveStopReason}. */
+  toHaveStopReason(
+    this: AgentMatcherContext,
+    received: unknown,
+    reason: StopReason,
+  ): AgentMatcherResult | Promise<AgentMatcherResult>;
+  /** See {@linkcode AgentMatchers.toHaveSpent}. */
+  toHaveSpent(
+    this: AgentMatcherContext,
+    received: unknown,
+    amount: string | number,
+  ): AgentMatcherResult;
+  /** See {@linkcode AgentMatchers.toHaveUsedAllTurns}. */
+  toHaveUsedAllTurns(this: AgentMatcherContext, received: unknown): AgentMatcherResult;
+  /** See {@linkcode AgentMatchers.toHaveTranscriptContaining}. */
+  toHaveTranscriptContaining(
+    this: AgentMatcherContext,
+    received: unknown,
+    text: string,
+  ): AgentMatcherResult | Promise<AgentMatcherResult>;
+};
+
+function result(ctx: AgentMatcherContext, check: Check): AgentMatcherResult {
+  return { pass: check.pass, message: () => check.message(ctx.isNot === true) };
+}
+
+// A check now, or (of a Run) once it settles.
+function reported(
+  ctx: AgentMatcherContext,
+  check: Check | Promise<Check>,
+): AgentMatcherResult | Promise<AgentMatcherResult> {
+  return check instanceof Promise ? check.then((c) => result(ctx, c)) : result(ctx, check);
+}
+
+/**
+ * Agent matchers for `expect.extend`, in Vitest and in Jest (or Jest's
+ * standalone `expect` package): `toHaveCalledTool(name, args?)`,
+ * `toHaveStopReason(reason)`, `toHaveSpent(amount)` on a `Budget`,
+ * `toHaveUsedAllTurns()` on a scripted double and
+ * `toHaveTranscriptContaining(text)`. Each failure message shows the
+ * {@linkcode transcript}. Given a `Run`, a matcher awaits it, so write
+ * `await expect(run).toHaveStopReason("stop")`. On Deno, use the
+ * `assert*` functions instead ({@linkcode assertCalledTool} and friends).
+ *
+ * ```ts ignore
+ * import { expect } from "vitest";
+ * import { agentMatchers } from "@agentkit/testing/testing";
+ *
+ * expect.extend(agentMatchers);
+ * expect(result).toHaveCalledTool("lookup_cert", { host: "example.com" });
+ * expect(budget).toHaveSpent("0.000200");
+ * ```
+ *
+ * @example The matchers are plain functions of what they receive
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { agentMatchers, FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assert, assertStringIncludes } from "@std/assert";
+ *
+ * const result = await new Agent("a", { model: "fake-model" }).run("hi", makeTestCtx({ llm: new FakeLLM("hello") }));
+ * const outcome = await agentMatchers.toHaveStopReason.call({}, result, "length");
+ * assert(!outcome.pass);
+ * assertStringIncludes(outcome.message(), 'stopped for "stop"');
+ * assertStringIncludes(outcome.message(), "assistant: hello");
+ * ```
+ */
+export const agentMatchers: AgentMatcherFunctions = {
+  toHaveCalledTool(received, name, args) {
+    const withArgs = arguments.length > 2;
+    const equals = this.equals ?? equal;
+    return reported(
+      this,
+      checkSettled(
+        received,
+        (x) => calledTool(x, name, args, withArgs, equals, "toHaveCalledTool"),
+      ),
+    );
+  },
+  toHaveStopReason(received, reason) {
+    return reported(this, checkSettled(received, (x) => stopReason(x, reason, "toHaveStopReason")));
+  },
+  toHaveSpent(received, amount) {
+    return result(this, spent(received, amount, "toHaveSpent"));
+  },
+  toHaveUsedAllTurns(received) {
+    return result(this, usedAllTurns(received, "toHaveUsedAllTurns"));
+  },
+  toHaveTranscriptContaining(received, text) {
+    if (received instanceof Run) {
+      render([], text, "toHaveTranscriptContaining");
+      return transcript(received).then((t) => result(this, transcriptContaining(text, t)));
+    }
+    const rendered = render(received, text, "toHaveTranscriptContaining");
+    return result(this, transcriptContaining(text, rendered));
+  },
+};

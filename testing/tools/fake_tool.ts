@@ -1,0 +1,229 @@
+/**
+ * The tool double.
+ *
+ * @module
+ */
+import type { Ctx } from "../../ports/context.ts";
+import type { JsonSchema } from "../../ports/tool_spec.ts";
+import type { ParseSchema, ToolPort } from "../../ports/tool.ts";
+import { type PreparedTool, prepareTool } from "../../runtime/tools/tool_schema.ts";
+import { InvalidScript, UnusedTurns } from "../errors.ts";
+import { checkOptions, is, type Rule } from "../../runtime/internal.ts";
+import {
+  adopt,
+  CALL_NOW,
+  type Now,
+  offerNow,
+  promised,
+  throughPublic,
+} from "../../runtime/internal.ts";
+import { copyValue } from "./_copy.ts";
+
+const OPTIONS: Readonly<Record<string, Rule>> = {
+  name: is.text,
+  description: is.string,
+  parameters: is.either(is.object, is.port("a zod schema", ["safeParse"]), "a zod or JSON Schema"),
+  responder: is.any,
+  failWith: is.either(is.error, is.string, "an Error or a message"),
+  failTimes: is.count,
+  requiresApproval: is.boolean,
+  allowUnused: is.boolean,
+};
+
+/** Options for {@linkcode FakeTool}. */
+export interface FakeToolOptions {
+  /** The tool's name. */
+  readonly name: string;
+  /** What it does, for the model. @default {""} */
+  readonly description?: string;
+  /** The arguments' schema (zod or JSON Schema); calls are validated against it. */
+  readonly parameters?: ParseSchema | JsonSchema;
+  /**
+   * The answer: a value, or a function of the arguments (and context). Not
+   * needed when `failWith` makes every call fail.
+   */
+  readonly responder?: unknown;
+  /**
+   * What a failing call throws (a string becomes an `Error`). Alone, every
+   * call fails; with `failTimes`, only the first n.
+   * @default {an Error naming the tool, when only failTimes is given}
+   */
+  readonly failWith?: Error | string;
+  /**
+   * The first n calls with valid arguments throw `failWith`, then the tool
+   * answers with `responder`. The count lives on the instance, and it is a
+   * finite claim: `verify()` reports failures the run never reached.
+   * @default {every call fails when failWith is given, else none}
+   */
+  readonly failTimes?: number;
+  /** Under `autonomy: "manual"` the asker is asked first. */
+  readonly requiresApproval?: boolean;
+  /**
+   * `verify()` and disposal accept `failTimes` failures the run never reached.
+   * @default {false}
+   */
+  readonly allowUnused?: boolean;
+}
+
+/**
+ * A tool that answers from a value or a function and records a copy of every
+ * arguments object it was called with. `failTimes` scripts a flaky tool: its
+ * first n calls throw, then it answers. That is a finite claim, so
+ * `verify()` (and `using`, at scope exit) fails a test whose run stopped
+ * before reaching every scripted failure.
+ *
+ * @example
+ * ```ts
+ * import { FakeTool } from "@agentkit/testing/testing";
+ * import { NullCtx } from "@agentkit/testing/runtime";
+ * import { z } from "zod";
+ * import { assertEquals, assertRejects } from "@std/assert";
+ *
+ * const tool = new FakeTool({
+ *   name: "lookup_cert",
+ *   parameters: z.object({ host: z.string() }),
+ *   responder: ({ host }: { host: string }) => ({ host, notAfter: "2026-08-01" }),
+ * });
+ * assertEquals(await tool.call({ host: "a" }, new NullCtx()), { host: "a", notAfter: "2026-08-01" });
+ * await assertRejects(() => tool.call({ host: 1 }, new NullCtx()), Error, "host: Invalid input");
+ * assertEquals(tool.calls, [{ host: "a" }, { host: 1 }]);
+ * ```
+ */
+export class FakeTool implements ToolPort, Disposable {
+  /** The tool's name. */
+  readonly name: string;
+  /** Its description. */
+  readonly description: string;
+  /** Its schema. */
+  readonly parameters: ParseSchema | JsonSchema;
+  /** Whether it needs approval under manual autonomy. */
+  readonly requiresApproval?: boolean;
+  /** A copy of each arguments object, in call order. */
+  readonly calls: Record<string, unknown>[] = [];
+  readonly #prepared?: PreparedTool;
+  readonly #responder: unknown;
+  readonly #failWith?: Error;
+  readonly #failTimes: number;
+  readonly #allowUnused: boolean;
+  #taken = 0;
+
+  /**
+   * Creates the tool, checking its options now.
+   *
+   * @param options Name, schema, answer, failures.
+   * @throws {TypeError} On an unknown or mistyped option.
+   * @throws {RangeError} On a negative or fractional `failTimes`.
+   * @throws {InvalidScript} When some call would have no answer: no
+   * `responder` and no `failWith`, or `failTimes` with no `responder` for
+   * the calls after the failures.
+   */
+  constructor(options: FakeToolOptions) {
+    checkOptions("new FakeTool()", options, OPTIONS, { required: ["name"] });
+    const { name, failTimes } = options;
+    if (!("responder" in options) && (options.failWith === undefined || failTimes !== undefined)) {
+      throw new InvalidScript(
+        failTimes === undefined
+          ? `FakeTool "${name}" needs a responder (a value or a function) or failWith`
+          : `FakeTool "${name}" fails only its first ${failTimes} call(s) (failTimes) and has no responder for the calls after; add a responder, or drop failTimes to fail every call`,
+      );
+    }
+    this.name = name;
+    this.description = options.description ?? "";
+    this.parameters = options.parameters ?? { type: "object" };
+    this.requiresApproval = options.requiresApproval;
+    this.#responder = options.responder;
+    this.#failWith = typeof options.failWith === "string"
+      ? new Error(options.failWith)
+      : options.failWith ??
+        (failTimes ? new Error(`FakeTool "${name}" failed, as scripted by failTimes`) : undefined);
+    this.#failTimes = failTimes ?? (this.#failWith ? Infinity : 0);
+    this.#allowUnused = options.allowUnused ?? false;
+    if (options.parameters !== undefined) this.#prepared = prepareTool(this);
+  }
+
+  /**
+   * How many calls reached the script (a scripted failure or an answer).
+   * A call whose arguments fail `parameters` is recorded in `calls` but
+   * never reaches it.
+   *
+   * @example
+   * ```ts
+   * import { FakeTool } from "@agentkit/testing/testing";
+   * import { NullCtx } from "@agentkit/testing/runtime";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const tool = new FakeTool({ name: "t", responder: "ok" });
+   * await tool.call({}, new NullCtx());
+   * assertEquals(tool.turnsTaken, 1);
+   * ```
+   */
+  get turnsTaken(): number {
+    return this.#taken;
+  }
+
+  /**
+   * Records the arguments, validates them against `parameters`, then fails or
+   * answers. Under the runtime, which validated them already, they are taken
+   * as given (as a real tool takes them).
+   * @param args The arguments.
+   * @param ctx The run.
+   * @returns The responder's value.
+   */
+  call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
+    return promised(() => this.#call(args, ctx, false));
+  }
+
+  // The answer as is unless the responder returned a promise (see
+  // ../runtime/_now.ts); a failure is thrown. Arguments the runtime
+  // validated against this schema are taken as they are, as a real tool
+  // takes them: checking a schema's output again fails where it transforms.
+  #call(args: Record<string, unknown>, ctx: Ctx, validated: boolean): Now<unknown> {
+    this.calls.push(copyValue(args));
+    const valid = this.#prepared && !validated ? this.#prepared.parse(args) : args;
+    if (this.#taken++ < this.#failTimes) throw this.#failWith;
+    const r = this.#responder;
+    return typeof r === "function" ? adopt(r(valid, ctx)) : r;
+  }
+
+  static {
+    const call = this.prototype.call;
+    offerNow(
+      this.prototype,
+      CALL_NOW,
+      function (this: FakeTool, args: Record<string, unknown>, ctx: Ctx, validated?: true) {
+        return this.call === call
+          ? this.#call(args, ctx, validated === true)
+          : throughPublic(this, this.call, args, ctx);
+      },
+    );
+  }
+
+  /**
+   * Throws `UnusedTurns` when the run stopped before reaching every failure
+   * `failTimes` scripted (unless `allowUnused`): a test of a retry that never
+   * retried should not pass. A tool without `failTimes` claims nothing.
+   *
+   * @throws {UnusedTurns} As described.
+   *
+   * @example
+   * ```ts
+   * import { FakeTool, UnusedTurns } from "@agentkit/testing/testing";
+   * import { NullCtx } from "@agentkit/testing/runtime";
+   * import { assertRejects, assertThrows } from "@std/assert";
+   *
+   * const tool = new FakeTool({ name: "flaky", responder: "ok", failWith: "busy", failTimes: 2 });
+   * await assertRejects(() => tool.call({}, new NullCtx()), Error, "busy");
+   * assertThrows(() => tool.verify(), UnusedTurns, "has 2 scripted failure(s), but the run used only 1");
+   * ```
+   */
+  verify(): void {
+    const failTimes = this.#failTimes;
+    if (this.#allowUnused || failTimes === Infinity || this.#taken >= failTimes) return;
+    throw new UnusedTurns(`FakeTool "${this.name}"`, failTimes, this.#taken, "scripted failure");
+  }
+
+  /** `using tool = new FakeTool(...)` verifies at scope exit. */
+  [Symbol.dispose](): void {
+    this.verify();
+  }
+}
