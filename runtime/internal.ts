@@ -25,6 +25,9 @@
  *   `CheckSettings`: the one options checker, so a double's options bag
  *   fails like a runtime one; `withChecked`: a factory that checked the
  *   options it passes on builds without them being checked again.
+ * - `Redactor`, `redactText`, `isSecretName`, `isSecretHeader`, `REDACTED`:
+ *   the one redaction engine, so a cassette, a transcript and a fake
+ *   provider's request log mask what a port's errors mask.
  *
  * @module
  */
@@ -39,3 +42,4 @@ export { parseArgs } from "./providers/_tool_args.ts";
 export { editDistance } from "./_edit_distance.ts";
 export { checkOptions, checkValue, is, nearest, ports, type Rule } from "./_options.ts";
 export { type CheckSettings, withChecked } from "./_options.ts";
+export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";

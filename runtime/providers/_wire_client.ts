@@ -2,12 +2,16 @@
 // JSON, and a streamed POST read as SSE through the wire's fold. A port builds
 // one client in its constructor (URL, headers and the wire's converters are
 // fixed there), so a call allocates nothing the port did not already need.
+// Every error leaves through scrubError: the port's key, the header values
+// it sends and the baseURL's credentials are masked from message and cause.
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
 import { readWireStream, type WireStream } from "./_stream.ts";
+import type { Redactor } from "../_redact.ts";
+import { portRedactor, scrubbedStream, scrubError } from "../_scrub_error.ts";
 
 /** What makes one provider's wire: fixed when its port is built. */
 export interface WireSpec<T> {
@@ -37,6 +41,7 @@ export class WireClient<T> {
   readonly #fetch: FetchFn;
   readonly #headers: Record<string, string>;
   readonly #streamHeaders: Record<string, string>;
+  readonly #redactor: Redactor;
 
   constructor(spec: WireSpec<T>) {
     this.#spec = spec;
@@ -48,14 +53,19 @@ export class WireClient<T> {
       ...spec.extraHeaders,
     };
     this.#streamHeaders = { ...this.#headers, accept: "text/event-stream" };
+    this.#redactor = portRedactor(spec.url, [spec.headers, spec.extraHeaders]);
   }
 
   /** One blocking call. */
   async chat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
-    const signal = request.signal ?? ctx?.signal;
-    const response = await this.#post(request, ctx, signal, false);
-    const body = await readJson<T>(this.#spec.provider, response, signal);
-    return this.#spec.answer(body, request.model);
+    try {
+      const signal = request.signal ?? ctx?.signal;
+      const response = await this.#post(request, ctx, signal, false);
+      const body = await readJson<T>(this.#spec.provider, response, signal);
+      return this.#spec.answer(body, request.model);
+    } catch (error) {
+      throw scrubError(error, this.#redactor);
+    }
   }
 
   /** A system + user prompt, answered blocking. */
@@ -66,7 +76,10 @@ export class WireClient<T> {
   /** One streamed call; the request is sent on the first `next()`. */
   stream(request: ChatRequest, ctx: Ctx | undefined): AsyncGenerator<StreamEvent, void, undefined> {
     const signal = request.signal ?? ctx?.signal;
-    return readWireStream(() => this.#post(request, ctx, signal, true), this.#spec.fold(), signal);
+    return scrubbedStream(
+      readWireStream(() => this.#post(request, ctx, signal, true), this.#spec.fold(), signal),
+      this.#redactor,
+    );
   }
 
   // The guard runs at send time: for a stream, on its first next().

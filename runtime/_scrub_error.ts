@@ -1,0 +1,214 @@
+// What a provider port does to every error before it leaves the port: its
+// own credentials (the key, the header values it sends, the baseURL's
+// userinfo and key-like query values) and every credential shape are
+// scrubbed from the message, the stack and the whole cause chain. Errors are
+// scrubbed in place, so their class and fields (retryable, phase, status,
+// retryAfterMs, usage, finishReason) are what retry() and meter() read.
+import type { StreamEvent } from "../ports/stream_event.ts";
+import { isSecretHeader, isSecretName, Redactor } from "./_redact.ts";
+
+// Shorter values would mask common words and digits in every message; a key
+// this short is masked by its header's name and the credential shapes.
+const MIN_SECRET = 4;
+// A header value whose name says nothing is masked only when it is long
+// enough to be an id (an organisation, a project) rather than a flag.
+const MIN_VALUE = 8;
+// Protocol headers whose values are public: masking "application/json" or
+// "2023-06-01" would only garble the provider's messages.
+const PUBLIC_HEADERS = new Set([
+  "content-type",
+  "accept",
+  "user-agent",
+  "anthropic-version",
+  "anthropic-beta",
+  "openai-beta",
+]);
+// A cause chain longer than this is not a chain a provider built.
+const MAX_DEPTH = 16;
+
+/**
+ * The redactor for one port: the credential shapes, plus every value the
+ * port sends that identifies its caller.
+ */
+export function portRedactor(
+  url: string,
+  headerSets: ReadonlyArray<Readonly<Record<string, string>> | undefined>,
+): Redactor {
+  const literals: string[] = [];
+  const add = (value: string | undefined, min: number) => {
+    if (value === undefined || value.length < min) return;
+    literals.push(value);
+    const encoded = encodeURIComponent(value);
+    if (encoded !== value) literals.push(encoded);
+  };
+  for (const headers of headerSets) {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (PUBLIC_HEADERS.has(name.toLowerCase())) continue;
+      const min = isSecretHeader(name) ? MIN_SECRET : MIN_VALUE;
+      add(value, min);
+      // `Bearer <key>`: a provider may echo the key alone.
+      const credential = /^\s*[A-Za-z]+\s+(\S+)\s*$/.exec(value)?.[1];
+      add(credential, min);
+      if (credential && /^basic\s/i.test(value.trim())) {
+        for (const part of decodeBasic(credential)) add(part, MIN_SECRET);
+      }
+    }
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined; // checked where it was given; nothing more to learn from it
+  }
+  if (parsed) {
+    for (const part of [parsed.username, parsed.password]) {
+      add(part, MIN_SECRET);
+      add(safeDecode(part), MIN_SECRET);
+    }
+    for (const [name, value] of parsed.searchParams) {
+      if (isSecretName(name)) add(value, MIN_SECRET);
+    }
+  }
+  return new Redactor({ literals });
+}
+
+/**
+ * Scrubs `error` in place (message, stack, own string fields, the cause
+ * chain) and returns it; an error whose message cannot be rewritten (a
+ * frozen one) is replaced by a plain `Error` of the same name.
+ */
+export function scrubError(error: unknown, redactor: Redactor): unknown {
+  return scrub(error, redactor, new Set(), 0);
+}
+
+function scrub(value: unknown, r: Redactor, seen: Set<object>, depth: number): unknown {
+  if (typeof value === "string") return r.text(value);
+  if (value === null || typeof value !== "object") return value;
+  if (seen.has(value) || depth > MAX_DEPTH) return value;
+  seen.add(value);
+  if (!(value instanceof Error)) return r.json(value);
+  const message = r.text(value.message);
+  if (!rewrite(value, "message", message)) {
+    const copy = new Error(message);
+    copy.name = value.name;
+    copy.stack = typeof value.stack === "string" ? r.text(value.stack) : undefined;
+    if (value.cause !== undefined) copy.cause = scrub(value.cause, r, seen, depth + 1);
+    return copy;
+  }
+  if (typeof value.stack === "string") rewrite(value, "stack", r.text(value.stack));
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field === "string") rewrite(value, key, r.field(field, isSecretName(key)));
+    else if (field instanceof Error) rewrite(value, key, scrub(field, r, seen, depth + 1));
+    else if (field !== null && typeof field === "object" && !seen.has(field)) {
+      rewriteIfChanged(value, key, field, r);
+    }
+  }
+  if (value.cause !== undefined) rewrite(value, "cause", scrub(value.cause, r, seen, depth + 1));
+  if (value instanceof AggregateError && Array.isArray(value.errors)) {
+    rewrite(value, "errors", value.errors.map((e) => scrub(e, r, seen, depth + 1)));
+  }
+  return value;
+}
+
+// A field object (an axios-like `config`, our `usage`) is replaced only when
+// the scrubbed copy differs, so fields without secrets keep their identity.
+function rewriteIfChanged(target: Error, key: string, field: object, r: Redactor): void {
+  const copy = r.json(field);
+  let same: boolean;
+  try {
+    same = JSON.stringify(copy) === JSON.stringify(field);
+  } catch {
+    same = false; // a field JSON cannot render (a cycle, a BigInt): keep the copy
+  }
+  if (!same) rewrite(target, key, copy);
+}
+
+// Sets a property unless it already holds the value; false when it cannot
+// be set (a frozen error, a getter without a setter).
+function rewrite(target: object, key: string, value: unknown): boolean {
+  if ((target as Record<string, unknown>)[key] === value) return true;
+  const own = Object.getOwnPropertyDescriptor(target, key);
+  try {
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      configurable: true,
+      enumerable: own?.enumerable ?? false,
+    });
+    return (target as Record<string, unknown>)[key] === value;
+  } catch {
+    return false;
+  }
+}
+
+function decodeBasic(credential: string): string[] {
+  try {
+    const text = atob(credential);
+    const colon = text.indexOf(":");
+    return colon < 0 ? [text] : [text.slice(0, colon), text.slice(colon + 1), text];
+  } catch {
+    return [];
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * `inner` with what it throws scrubbed, and the error of each `error` event
+ * scrubbed before it is yielded. A plain iterator rather than a generator:
+ * one more promise step per event, no generator frame.
+ */
+export function scrubbedStream(
+  inner: AsyncGenerator<StreamEvent, void, undefined>,
+  redactor: Redactor,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  return new ScrubbedStream(inner, redactor);
+}
+
+class ScrubbedStream implements AsyncGenerator<StreamEvent, void, undefined> {
+  readonly #inner: AsyncGenerator<StreamEvent, void, undefined>;
+  readonly #redactor: Redactor;
+  readonly #event = (result: IteratorResult<StreamEvent, void>) => {
+    if (!result.done && result.value.type === "error") {
+      const error = scrubError(result.value.error, this.#redactor);
+      if (error !== result.value.error) {
+        return { done: false as const, value: { ...result.value, error: error as Error } };
+      }
+    }
+    return result;
+  };
+  readonly #failure = (error: unknown): never => {
+    throw scrubError(error, this.#redactor);
+  };
+
+  constructor(inner: AsyncGenerator<StreamEvent, void, undefined>, redactor: Redactor) {
+    this.#inner = inner;
+    this.#redactor = redactor;
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, void>> {
+    return this.#inner.next().then(this.#event, this.#failure);
+  }
+
+  return(value?: void | PromiseLike<void>): Promise<IteratorResult<StreamEvent, void>> {
+    return this.#inner.return(value).then(this.#event, this.#failure);
+  }
+
+  throw(error?: unknown): Promise<IteratorResult<StreamEvent, void>> {
+    return this.#inner.throw(error).then(this.#event, this.#failure);
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<StreamEvent, void, undefined> {
+    return this;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
+}
