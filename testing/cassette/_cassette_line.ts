@@ -10,6 +10,7 @@ import {
   ProviderTimeoutError,
   RateLimitError,
 } from "../../ports/provider_errors.ts";
+import { isSecretName } from "../../runtime/internal.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
 import { parseTurn, type Turn } from "../llm/turn.ts";
@@ -194,18 +195,20 @@ export interface Difference {
  * The first field where `actual` (a live request) differs from `recorded`
  * (parsed JSON), with both values there, or `undefined` when they match. An
  * `undefined` property counts as absent; strings are compared after `mask`,
- * which the recording went through. The values travel with the path because
+ * which the recording went through (`secret` when the string sits under a
+ * secret-named key, at any depth). The values travel with the path because
  * a key may hold a dot or a bracket, which a path cannot be walked back by.
  */
 export function firstDifference(
   recorded: unknown,
   actual: unknown,
-  mask: (s: string) => string,
+  mask: (s: string, secret: boolean) => string,
   path = "",
+  secret = false,
 ): Difference | undefined {
   if (recorded === actual) return undefined;
   if (typeof actual === "string") {
-    return mask(actual) === recorded ? undefined : { field: path, recorded, actual };
+    return mask(actual, secret) === recorded ? undefined : { field: path, recorded, actual };
   }
   if (
     recorded === null || actual === null || typeof recorded !== "object" ||
@@ -217,7 +220,7 @@ export function firstDifference(
     }
     const n = Math.max(recorded.length, actual.length);
     for (let i = 0; i < n; i++) {
-      const d = firstDifference(recorded[i], actual[i], mask, `${path}[${i}]`);
+      const d = firstDifference(recorded[i], actual[i], mask, `${path}[${i}]`, secret);
       if (d !== undefined) return d;
     }
     return undefined;
@@ -227,7 +230,8 @@ export function firstDifference(
   // A recorded value is never undefined (it is JSON), so an undefined key
   // matches only where the recording lacks it, and differs where it has it.
   for (const key in a) {
-    const d = firstDifference(r[key], a[key], mask, path ? `${path}.${key}` : key);
+    const field = path ? `${path}.${key}` : key;
+    const d = firstDifference(r[key], a[key], mask, field, secret || isSecretName(key));
     if (d !== undefined) return d;
   }
   for (const key in r) {

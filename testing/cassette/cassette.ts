@@ -14,7 +14,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { env } from "../_env.ts";
-import { checkOptions as check, is } from "../../runtime/internal.ts";
+import { checkOptions as check, is, Redactor } from "../../runtime/internal.ts";
 import { FakeLLM } from "../llm/fake_llm.ts";
 import type { Turn } from "../llm/turn.ts";
 import {
@@ -49,10 +49,20 @@ export interface CassetteOptions {
    */
   readonly mode?: CassetteMode;
   /**
-   * More to mask before anything is written: strings or patterns, replaced by
-   * `[REDACTED]` wherever they occur in a recorded request or turn. API keys
-   * (`sk-...`, `Bearer ...`, the values of `OPENAI_API_KEY` and
-   * `ANTHROPIC_API_KEY`) are always masked; headers are never recorded.
+   * More to mask before anything is written: strings, replaced by
+   * `[REDACTED]` wherever they occur in a recorded request or turn, and
+   * patterns, at every match whatever their flags (`g`, `y`, `i`; no state
+   * is kept between strings). Always masked as well, in every string of
+   * every line (messages, tool arguments, settings, the answer, a recorded
+   * error's message): the values of the provider key variables
+   * (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and the others listed in
+   * docs/frameworks.md, when 8 characters or longer), strings under
+   * secret-named keys (`apiKey`, `api_token`, `password`, `authorization`,
+   * `cookie`, ...), and credential shapes in text: vendor key prefixes
+   * (`sk-`, `sk-ant-`, `sk_live_`, `AIza`, `ghp_`, `AKIA`, `xox?-`, `hf_`,
+   * ...), JWTs, PEM private keys, `Bearer`/`Basic` credentials, secret-named
+   * `name=value` / `name: value` / JSON fields and URL query parameters,
+   * `user:pass@` in URLs, and cookie headers. Headers are never recorded.
    * @default {[]}
    */
   readonly redact?: ReadonlyArray<string | RegExp>;
@@ -67,15 +77,34 @@ const RULES = {
   mode: is.oneOf(MODES),
   redact: is.arrayOf(is.either(is.string, is.instance(RegExp))),
 };
-const MASK = "[REDACTED]";
 // A line without usage bills nothing: nothing was recorded as billed.
 const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
-const KEY_PATTERNS: readonly RegExp[] = [
-  /\bsk-[A-Za-z0-9_-]{8,}/g,
-  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  /\bAKIA[0-9A-Z]{16}\b/g,
+// The provider keys a recording machine is likely to hold: their values are
+// masked wherever they appear, whatever shape they have.
+const KEY_VARIABLES = [
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "AZURE_OPENAI_API_KEY",
+  "AZURE_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GROQ_API_KEY",
+  "MISTRAL_API_KEY",
+  "OPENROUTER_API_KEY",
+  "XAI_API_KEY",
+  "DEEPSEEK_API_KEY",
+  "TOGETHER_API_KEY",
+  "FIREWORKS_API_KEY",
+  "COHERE_API_KEY",
+  "LITELLM_API_KEY",
+  "LITELLM_MASTER_KEY",
+  "VLLM_API_KEY",
+  "HF_TOKEN",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
 ];
-const KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+// Shorter values would mask common words in every recorded string.
+const MIN_KEY_VARIABLE = 8;
 
 /**
  * A model port that replays a recorded conversation from a JSONL file, or
@@ -116,7 +145,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
   readonly #lines: readonly CassetteLine[];
   readonly #replay: FakeLLM | undefined;
   readonly #upstream: (() => LLMPort) | undefined;
-  readonly #mask: (s: string) => string;
+  readonly #redactor: Redactor;
+  readonly #mask: (s: string, secret: boolean) => string;
   #port: LLMPort | undefined;
   #calls = 0;
   #written = 0;
@@ -129,10 +159,12 @@ export class Cassette implements LLMPort, AsyncDisposable {
    * @param options Upstream, mode and extra redactions.
    */
   constructor(path: string | URL, options: CassetteOptions = {}) {
+    this.path = checkPath(path);
     checkOptions(options);
-    this.path = path instanceof URL ? fileURLToPath(path) : path;
     this.#upstream = options.upstream;
-    this.#mask = masker(options.redact ?? []);
+    const redactor = new Redactor({ literals: keyValues(), extra: options.redact });
+    this.#redactor = redactor;
+    this.#mask = (s, secret) => redactor.field(s, secret);
     const mode = modeOf(options.mode);
     const exists = existsSync(this.path);
     this.mode = mode === "record" || (mode === "once" && !exists) ? "record" : "replay";
@@ -292,7 +324,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   }
 
   #upstreamPort(): LLMPort {
-    return this.#port ??= this.#upstream!();
+    return this.#port ??= checkPort(this.#upstream!());
   }
 
   async #recordChat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
@@ -391,8 +423,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   }
 
   #line(value: unknown): string {
-    const mask = this.#mask;
-    return JSON.stringify(value, (_key, v) => typeof v === "string" ? mask(v) : v) + "\n";
+    return JSON.stringify(this.#redactor.json(value)) + "\n";
   }
 
   #write(text: string, append: boolean): void {
@@ -483,30 +514,60 @@ function allowing(ctx: Ctx | undefined): Ctx | undefined {
   });
 }
 
-function masker(extra: ReadonlyArray<string | RegExp>): (s: string) => string {
-  const patterns: RegExp[] = [...KEY_PATTERNS];
-  const literals: string[] = [];
+function keyValues(): string[] {
+  const values: string[] = [];
   for (const name of KEY_VARIABLES) {
     const value = env(name);
-    if (value && value.length >= 8) literals.push(value);
+    if (value && value.length >= MIN_KEY_VARIABLE) values.push(value);
   }
-  for (const r of extra) {
-    if (typeof r === "string") {
-      if (r) literals.push(r);
-    } else patterns.push(new RegExp(r.source, r.flags.includes("g") ? r.flags : `${r.flags}g`));
-  }
-  return (s: string) => {
-    let out = s;
-    for (const literal of literals) if (out.includes(literal)) out = out.split(literal).join(MASK);
-    for (const pattern of patterns) {
-      pattern.lastIndex = 0;
-      if (pattern.test(out)) {
-        pattern.lastIndex = 0;
-        out = out.replace(pattern, MASK);
-      }
+  return values;
+}
+
+function checkPath(path: unknown): string {
+  if (path instanceof URL) {
+    if (path.protocol !== "file:") {
+      throw new TypeError(
+        `cassette() takes a file path or a file: URL, got the ${path.protocol} URL ${path.href}: pass a path such as "tests/cassettes/greeting.jsonl"`,
+      );
     }
-    return out;
-  };
+    return fileURLToPath(path);
+  }
+  if (typeof path !== "string" || path === "") {
+    throw new TypeError(
+      `cassette() takes a file path (a non-empty string) or a file: URL as its first argument, got ${
+        describe(path)
+      }: pass a path such as "tests/cassettes/greeting.jsonl"`,
+    );
+  }
+  return path;
+}
+
+// What upstream() made must be a port before the first call is sent to it.
+function checkPort(port: unknown): LLMPort {
+  const p = port as Partial<LLMPort> | null | undefined;
+  if (
+    p === null || (typeof p !== "object" && typeof p !== "function") ||
+    typeof p.chat !== "function" || typeof p.stream !== "function"
+  ) {
+    throw new TypeError(
+      `cassette()'s upstream returned ${
+        describe(port)
+      }, not a model port (an object with chat() and stream()): make upstream a function that returns the port, upstream: () => new OpenAIChatLLM()`,
+    );
+  }
+  return p as LLMPort;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 60))}`;
+  if (typeof value === "function") return "a function";
+  if (typeof value !== "object") return `${typeof value} ${String(value)}`;
+  if (Array.isArray(value)) return "an array";
+  if (value instanceof Promise) return "a Promise (upstream must return the port itself, not await it)";
+  const name = (value as object).constructor?.name;
+  return name && name !== "Object" ? `an instance of ${name}` : "an object";
 }
 
 function modeOf(given: CassetteMode | undefined): CassetteMode {
