@@ -55,13 +55,18 @@ export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER.test(name) || isSecretName(name);
 }
 
+// Words that follow "Bearer" in prose about auth, not a credential.
+const BEARER_PROSE = /^(?:authentication|authorization|credentials?|schemes?|headers?)$/i;
+
 /**
- * Whether the word after `Bearer`/`Basic` in prose is a credential rather
- * than English: 8 characters or more with a digit, a base64 or token
- * punctuation mark, or a capital after the first letter.
+ * Whether the word after `Bearer`/`Basic` is a credential rather than
+ * English. After `Bearer`, any 8 characters or more but the words prose
+ * about auth uses; after `Basic`, a common English word, only what base64
+ * looks like: a digit, `+` `/` `=` `.`, or a capital after the first letter.
  */
-export function looksLikeCredential(s: string): boolean {
+export function looksLikeCredential(scheme: string, s: string): boolean {
   if (s.length < 8) return false;
+  if (/^bearer$/i.test(scheme)) return !BEARER_PROSE.test(s);
   return /\d/.test(s) || /[._~+/=]/.test(s) || (/[a-z]/.test(s) && /[A-Z]/.test(s.slice(1)));
 }
 
@@ -149,7 +154,7 @@ export function redactText(s: string): string {
   out = out.replace(
     AUTH_SCHEME,
     (m, scheme: string, space: string, credential: string) =>
-      looksLikeCredential(credential) ? `${scheme}${space}${REDACTED}` : m,
+      looksLikeCredential(scheme, credential) ? `${scheme}${space}${REDACTED}` : m,
   );
   return out.replace(VENDOR_KEY, REDACTED);
 }

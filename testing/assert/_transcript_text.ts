@@ -1,28 +1,14 @@
 // The text rules of transcript(): one Normalizer per transcript, so the same
 // call id always becomes the same `call_N` within it and nothing depends on
-// ids, clocks or secrets that differ between runs.
+// ids, clocks or secrets that differ between runs. Secrets are the
+// package's one redaction engine (runtime/_redact.ts), so a transcript masks
+// what a cassette and a port's errors mask.
+import { isSecretName, REDACTED, redactText } from "../../runtime/internal.ts";
 
-const REDACTED = "[REDACTED]";
 const TIME = "<time>";
-
-// Keys whose values are credentials, whatever they hold.
-const SECRET_KEY =
-  /^(api[-_]?key|x[-_]api[-_]key|authorization|proxy[-_]authorization|password|passwd|secret|client[-_]?secret|(access|refresh|id|auth|bearer|session)[-_]?token|token|cookie|set[-_]cookie|private[-_]?key)$/i;
 
 // Keys whose values are points in time.
 const TIME_KEY = /^(at|ts|time|timestamp|date[-_]?time)$|(At|Time|Timestamp|_at|_time)$/;
-
-// Credentials in free text: vendor key formats, bearer tokens, JWTs.
-const SECRET_TEXT: readonly RegExp[] = [
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g,
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bxox[abpr]-[A-Za-z0-9-]{10,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-];
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
 // An ISO-8601 date with a time of day (a bare date is content, not a clock).
 const ISO_TIME =
@@ -47,11 +33,14 @@ export class Normalizer {
     return name;
   }
 
-  /** Free text with credentials redacted and timestamps replaced. */
-  text(s: string): string {
-    let out = s.replace(BEARER, (_, scheme) => `${scheme} ${REDACTED}`);
-    for (const re of SECRET_TEXT) out = out.replace(re, REDACTED);
-    return out.replace(ISO_TIME, TIME);
+  /**
+   * Free text with credentials redacted and timestamps replaced; what is not
+   * a string (content parts, a number a provider sent) is shown as JSON,
+   * scrubbed alike.
+   */
+  text(s: unknown): string {
+    if (typeof s !== "string") return this.json(s);
+    return redactText(s).replace(ISO_TIME, TIME);
   }
 
   /**
@@ -59,11 +48,13 @@ export class Normalizer {
    * keys replaced and strings scrubbed like text.
    */
   json(value: unknown): string {
-    return JSON.stringify(this.#canonical(value, undefined, new Set())) ?? String(value);
+    return JSON.stringify(this.#canonical(value, undefined, false, new Set())) ??
+      this.text(String(value));
   }
 
   /** Text that holds JSON is shown as canonical JSON; other text is scrubbed. */
-  content(s: string): string {
+  content(s: unknown): string {
+    if (typeof s !== "string") return this.json(s);
     const t = s.trim();
     if ((t.startsWith("{") && t.endsWith("}")) || (t.startsWith("[") && t.endsWith("]"))) {
       try {
@@ -75,25 +66,32 @@ export class Normalizer {
     return this.text(s);
   }
 
-  #canonical(value: unknown, key: string | undefined, seen: Set<object>): unknown {
-    if (key !== undefined && SECRET_KEY.test(key) && value !== undefined && value !== null) {
-      return REDACTED;
-    }
+  // Under a secret-named key, at any depth, every string (an empty one too:
+  // the snapshot does not change when a key is set) and number is masked;
+  // the shape stays, so a snapshot still shows what was there.
+  #canonical(value: unknown, key: string | undefined, secret: boolean, seen: Set<object>): unknown {
+    secret ||= key !== undefined && isSecretName(key);
+    if (
+      secret &&
+      (typeof value === "number" || typeof value === "bigint" || typeof value === "string")
+    ) return REDACTED;
     if (key !== undefined && TIME_KEY.test(key) && (typeof value === "number" || isTime(value))) {
       return TIME;
     }
     if (typeof value === "string") return this.text(value);
     if (typeof value === "bigint") return `${value}n`;
     if (value instanceof Date) return TIME;
-    if (value instanceof Error) return `${value.name}: ${this.text(value.message)}`;
+    if (value instanceof Error) return `${value.name}: ${this.text(String(value.message))}`;
     if (value === null || typeof value !== "object") return value;
     if (seen.has(value)) return "[Circular]";
     seen.add(value);
     try {
-      if (Array.isArray(value)) return value.map((v) => this.#canonical(v, undefined, seen));
+      if (Array.isArray(value)) {
+        return value.map((v) => this.#canonical(v, undefined, secret, seen));
+      }
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(value).sort()) {
-        out[k] = this.#canonical((value as Record<string, unknown>)[k], k, seen);
+        out[k] = this.#canonical((value as Record<string, unknown>)[k], k, secret, seen);
       }
       return out;
     } finally {

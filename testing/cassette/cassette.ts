@@ -565,7 +565,9 @@ function describe(value: unknown): string {
   if (typeof value === "function") return "a function";
   if (typeof value !== "object") return `${typeof value} ${String(value)}`;
   if (Array.isArray(value)) return "an array";
-  if (value instanceof Promise) return "a Promise (upstream must return the port itself, not await it)";
+  if (value instanceof Promise) {
+    return "a Promise (upstream must return the port itself, not await it)";
+  }
   const name = (value as object).constructor?.name;
   return name && name !== "Object" ? `an instance of ${name}` : "an object";
 }

@@ -10,7 +10,14 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import { RunContext } from "../../runtime/context.ts";
 import { isHarnessError } from "../../runtime/harness_error.ts";
 import { Services } from "../../runtime/services.ts";
-import { checkOptions, IN_PROCESS_FETCH, isCut, ports } from "../../runtime/internal.ts";
+import {
+  checkOptions,
+  IN_PROCESS_FETCH,
+  isCut,
+  isSecretHeader,
+  ports,
+  redactText,
+} from "../../runtime/internal.ts";
 import { FakeClock } from "../fake_clock.ts";
 import { anthropicWire } from "./_anthropic_wire.ts";
 import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
@@ -52,7 +59,15 @@ export interface FakeProviderRequest {
   readonly api: ProviderApi | undefined;
   /** Whether the client asked for a stream. */
   readonly stream: boolean;
-  /** The headers, lower-cased, with credentials masked (`"Bearer ***"`). */
+  /**
+   * The headers, lower-cased, with credentials masked. A header whose name
+   * says it carries one (any name holding auth, key, token, secret, cookie,
+   * session, signature, password or credential: `authorization`,
+   * `x-api-key`, `x-goog-api-key`, `ocp-apim-subscription-key`, `cookie`)
+   * is shown as `"***"`, keeping its scheme (`"Bearer ***"`, `"Basic ***"`);
+   * any other header's value has credential shapes (`sk-...`, JWTs, ...)
+   * masked as `[REDACTED]`.
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The parsed JSON body (the raw text when it is not JSON). */
   readonly body: unknown;
@@ -76,7 +91,6 @@ export interface FakeProviderServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const MASKED = ["authorization", "x-api-key", "api-key", "proxy-authorization", "cookie"];
 const encoder = new TextEncoder();
 
 function route(path: string): Wire | undefined {
@@ -86,11 +100,16 @@ function route(path: string): Wire | undefined {
   return undefined;
 }
 
+// By name pattern, not a list: gateways and clouds name their key headers
+// freely (x-goog-api-key, x-portkey-api-key, ocp-apim-subscription-key).
 function mask(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, key) => {
-    if (!MASKED.includes(key)) out[key] = value;
-    else out[key] = /^bearer\s/i.test(value) ? "Bearer ***" : "***";
+    if (!isSecretHeader(key)) out[key] = redactText(value);
+    else {
+      const scheme = /^(bearer|basic)\s/i.exec(value)?.[1];
+      out[key] = scheme ? `${scheme[0].toUpperCase()}${scheme.slice(1).toLowerCase()} ***` : "***";
+    }
   });
   return out;
 }
