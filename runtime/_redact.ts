@@ -34,7 +34,9 @@ const SECRET_WORD = new RegExp(
 const SECRET_HEADER = /auth|key|token|secret|cookie|session|signature|passw|pwd|credential/i;
 
 // Values a named field keeps: they hold nothing to hide.
-const HARMLESS_VALUE = /^(?:null|true|false|undefined|\[REDACTED\]|\*+)$/;
+// An auth scheme alone is what is left before a credential already masked.
+const HARMLESS_VALUE =
+  /^(?:null|true|false|undefined|\[REDACTED\]|\*+|[Bb]earer|[Bb]asic|[Tt]oken)$/;
 
 /**
  * Whether a field named `name` holds a credential: its last word (after
@@ -159,28 +161,30 @@ export function redactText(s: string): string {
   return out.replace(VENDOR_KEY, REDACTED);
 }
 
-// A value under a name that is not secret may still hold one (`url=https://
-// x?api_key=...`), so it is scanned again; it is shorter than the match, so
-// this ends.
+// A name that is not secret gives up its value: the scan goes on right
+// after its separator, so `note: x-api-key: k` and `url=https://x?api_key=k`
+// still reach the secret name inside.
 function namedValues(s: string): string {
-  return s.replace(
-    NAMED_VALUE,
-    (m, prefix: string, _q: string, name: string, scheme: string | undefined, value: string) => {
-      if (!isSecretName(name)) return prefix + (scheme ?? "") + namedValues(value);
-      if (HARMLESS_VALUE.test(value)) return m;
-      return prefix + (scheme ?? "") + maskValue(value);
-    },
-  );
-}
-
-// Keeps the quotes around a masked value, so masked JSON is still JSON.
-function maskValue(value: string): string {
-  for (const q of ['\\"', '"', "'"]) {
-    if (value.length >= 2 * q.length && value.startsWith(q) && value.endsWith(q)) {
-      return value.length === 2 * q.length ? value : `${q}${REDACTED}${q}`;
+  let out = "";
+  let last = 0;
+  NAMED_VALUE.lastIndex = 0;
+  for (let m = NAMED_VALUE.exec(s); m !== null; m = NAMED_VALUE.exec(s)) {
+    const [whole, prefix, , name, scheme = "", value] = m;
+    if (!isSecretName(name)) NAMED_VALUE.lastIndex = m.index + prefix.length;
+    else if (!HARMLESS_VALUE.test(value)) {
+      out += s.slice(last, m.index) + prefix + scheme + maskValue(value);
+      last = m.index + whole.length;
     }
   }
-  return REDACTED;
+  return last === 0 ? s : out + s.slice(last);
+}
+
+// Keeps the quotes around a masked value (escaped ones too), so masked JSON
+// is still JSON.
+function maskValue(value: string): string {
+  const q = /^\\*["']/.exec(value)?.[0];
+  if (q === undefined || value.length < 2 * q.length || !value.endsWith(q)) return REDACTED;
+  return value.length === 2 * q.length ? value : `${q}${REDACTED}${q}`;
 }
 
 function maskMatch(match: string): string {
