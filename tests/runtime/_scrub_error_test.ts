@@ -1,0 +1,235 @@
+// What a port does to an error before it leaves: its own credentials and
+// every credential shape out of message, stack and cause chain, in place.
+import {
+  assert,
+  assertEquals,
+  assertFalse,
+  assertInstanceOf,
+  assertRejects,
+  assertStrictEquals,
+} from "@std/assert";
+import { ProviderError, RateLimitError } from "@agentkit/testing/ports";
+import type { StreamEvent } from "@agentkit/testing/ports";
+import { REDACTED, Redactor } from "../../runtime/_redact.ts";
+import { portRedactor, scrubbedStream, scrubError } from "../../runtime/_scrub_error.ts";
+
+Deno.test("portRedactor(): the key, the caller's header values and the baseURL's credentials", () => {
+  const r = portRedactor(
+    "https://bob:pw%2F42@gw.example.com/v1?api_key=q-77&api-version=2024-06-01",
+    [
+      { authorization: "Bearer tok1", "anthropic-version": "2023-06-01" },
+      { "x-org": "org-team-a1", "x-flag": "1", accept: "application/json", "x-sig": "abcd" },
+    ],
+  );
+  const text = r.text(
+    "tok1 | org-team-a1 | bob | pw/42 | pw%2F42 | q-77 | flag 1 | 2023-06-01 | 2024-06-01 | application/json | abcd",
+  );
+  assertEquals(
+    text,
+    `${REDACTED} | ${REDACTED} | bob | ${REDACTED} | ${REDACTED} | ${REDACTED} | flag 1 | 2023-06-01 | 2024-06-01 | application/json | ${REDACTED}`,
+  );
+});
+
+Deno.test("portRedactor(): a short value is masked only under a secret name, and from 4 characters", () => {
+  const r = portRedactor("http://localhost:8000/v1", [{ "x-api-key": "abcd", "x-team": "blue" }, {
+    authorization: "Bearer k",
+  }]);
+  assertEquals(r.text("abcd blue k"), `${REDACTED} blue k`);
+});
+
+Deno.test("portRedactor(): Basic credentials are masked encoded, decoded and by part", () => {
+  const basic = btoa("alice:wonderland9");
+  const r = portRedactor("http://x", [{ authorization: `Basic ${basic}` }]);
+  assertEquals(r.text(`${basic} wonderland9 alice`), `${REDACTED} ${REDACTED} ${REDACTED}`);
+  const broken = portRedactor("http://x", [{ authorization: "Basic %%%notbase64" }]);
+  assertEquals(broken.text("%%%notbase64"), REDACTED);
+});
+
+Deno.test("portRedactor(): a URL that does not parse adds nothing, and throws nothing", () => {
+  assertEquals(portRedactor("not a url", []).text("not a url"), "not a url");
+});
+
+Deno.test("scrubError(): message, stack and cause chain, in place; class and fields kept", () => {
+  const r = new Redactor({ literals: ["my-key-123"] });
+  const root = new TypeError("connect failed for https://u:pw@h.example.com");
+  const middle = new Error("sent my-key-123", { cause: root });
+  const usage = { inputTokens: 3, outputTokens: 1 };
+  const error = new RateLimitError("said my-key-123", { cause: middle, retryAfterMs: 50, usage });
+  const out = scrubError(error, r);
+  assertStrictEquals(out, error);
+  assertEquals(error.message, `said ${REDACTED}`);
+  assertFalse(error.stack!.includes("my-key-123"));
+  assertStrictEquals(error.cause, middle);
+  assertEquals(middle.message, `sent ${REDACTED}`);
+  assertStrictEquals(middle.cause, root);
+  assertEquals(root.message, `connect failed for https://${REDACTED}@h.example.com`);
+  assertFalse(root.stack!.includes("pw@"));
+  assertEquals(
+    [error.name, error.retryable, error.phase, error.retryAfterMs, error.status],
+    ["RateLimitError", true, "pre_stream", 50, undefined],
+  );
+  assertStrictEquals(error.usage, usage, "a field without secrets keeps its identity");
+});
+
+Deno.test("scrubError(): a cause that is not an Error is replaced by a scrubbed copy", () => {
+  const r = new Redactor({ literals: ["lit-secret-1"] });
+  const cause = { url: "https://h?api_key=abcd", headers: { authorization: "Bearer zzzz" }, n: 2 };
+  const error = new ProviderError("x", { cause });
+  scrubError(error, r);
+  assertEquals(error.cause, {
+    url: `https://h?api_key=${REDACTED}`,
+    headers: { authorization: REDACTED },
+    n: 2,
+  });
+  assertEquals(cause.headers.authorization, "Bearer zzzz", "the caller's object is not changed");
+  const withString = new ProviderError("x", { cause: "echo lit-secret-1" });
+  scrubError(withString, r);
+  assertEquals(withString.cause, `echo ${REDACTED}`);
+});
+
+Deno.test("scrubError(): own fields of an error, objects that hold secrets replaced, others kept", () => {
+  const r = new Redactor();
+  const error = Object.assign(new Error("failed"), {
+    url: "https://u:pw@h.io",
+    token: "plain-token",
+    config: { headers: { "x-api-key": "k-123" } },
+    meta: { attempt: 1 },
+    inner: new Error("api_key=abcd"),
+    count: 3,
+  });
+  const meta = error.meta;
+  scrubError(error, r);
+  assertEquals(error.url, `https://${REDACTED}@h.io`);
+  assertEquals(error.token, REDACTED);
+  assertEquals(error.config, { headers: { "x-api-key": REDACTED } });
+  assertStrictEquals(error.meta, meta);
+  assertEquals(error.inner.message, `api_key=${REDACTED}`);
+  assertEquals(error.count, 3);
+  assert(Object.keys(error).includes("url"), "an enumerable field stays enumerable");
+});
+
+Deno.test("scrubError(): a field object JSON cannot render is replaced by its scrubbed copy", () => {
+  const error = Object.assign(new Error("x"), { big: { n: 1n, note: "token=abcd" } });
+  scrubError(error, new Redactor());
+  assertEquals(error.big, { n: 1n, note: `token=${REDACTED}` });
+});
+
+Deno.test("scrubError(): AggregateError's errors, cycles and deep chains end", () => {
+  const r = new Redactor({ literals: ["s3cret-value"] });
+  const a = new Error("one s3cret-value");
+  const agg = new AggregateError([a, "two s3cret-value"], "many");
+  scrubError(agg, r);
+  assertEquals(a.message, `one ${REDACTED}`);
+  assertEquals(agg.errors[1], `two ${REDACTED}`);
+  const loop = new Error("loop s3cret-value");
+  (loop as { cause?: unknown }).cause = loop;
+  scrubError(loop, r);
+  assertEquals(loop.message, `loop ${REDACTED}`);
+  let deep: Error = new Error("bottom s3cret-value");
+  const bottom = deep;
+  for (let i = 0; i < 40; i++) deep = new Error(`level ${i}`, { cause: deep });
+  scrubError(deep, r);
+  assertEquals(bottom.message, "bottom s3cret-value", "a chain longer than 16 is cut, not walked");
+});
+
+Deno.test("scrubError(): a frozen error is rebuilt as a plain Error of its name", () => {
+  const r = new Redactor({ literals: ["frozen-secret"] });
+  const frozen = Object.freeze(new TypeError("has frozen-secret", { cause: "c frozen-secret" }));
+  const out = scrubError(frozen, r) as Error;
+  assertInstanceOf(out, Error);
+  assertEquals([out.name, out.message, out.cause], [
+    "TypeError",
+    `has ${REDACTED}`,
+    `c ${REDACTED}`,
+  ]);
+  assertFalse(out.stack!.includes("frozen-secret"));
+  const wrapper = new ProviderError("w", { cause: frozen });
+  scrubError(wrapper, r);
+  assertEquals((wrapper.cause as Error).message, `has ${REDACTED}`);
+  const noStack = Object.freeze(Object.assign(new Error("frozen-secret"), { stack: undefined }));
+  assertEquals((scrubError(noStack, r) as Error).stack, undefined);
+});
+
+Deno.test("scrubError(): a DOMException's message (a prototype getter) is rewritten on the instance", () => {
+  const e = new DOMException("aborted frozen-secret", "AbortError");
+  scrubError(e, new Redactor({ literals: ["frozen-secret"] }));
+  assertEquals([e.name, e.message], ["AbortError", `aborted ${REDACTED}`]);
+});
+
+Deno.test("scrubError(): what holds no secret is left as it is", () => {
+  const r = new Redactor();
+  const e = new Error("nothing here");
+  const stack = e.stack;
+  assertStrictEquals(scrubError(e, r), e);
+  assertEquals([e.message, e.stack], ["nothing here", stack]);
+  assertFalse(Object.hasOwn(e, "cause"));
+  for (const v of [undefined, null, 42, true]) assertStrictEquals(scrubError(v, r), v);
+});
+
+async function* events(
+  list: StreamEvent[],
+  fail?: Error,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  for (const e of list) yield e;
+  if (fail) throw fail;
+}
+
+Deno.test("scrubbedStream(): error events and what the stream throws are scrubbed", async () => {
+  const r = new Redactor({ literals: ["stream-key-9"] });
+  const error = new ProviderError("cut, key stream-key-9", { phase: "mid_stream" });
+  const seen = await Array.fromAsync(
+    scrubbedStream(
+      events([
+        { type: "message_start", messageId: "m" },
+        { type: "error", messageId: "m", error },
+      ]),
+      r,
+    ),
+  );
+  assertEquals(seen.length, 2);
+  assertStrictEquals((seen[1] as { error: Error }).error, error);
+  assertEquals(error.message, `cut, key ${REDACTED}`);
+  const thrown = await assertRejects(
+    () => Array.fromAsync(scrubbedStream(events([], new Error("pre stream-key-9")), r)),
+    Error,
+  );
+  assertEquals(thrown.message, `pre ${REDACTED}`);
+});
+
+Deno.test("scrubbedStream(): a frozen error event is replaced by its scrubbed copy", async () => {
+  const r = new Redactor({ literals: ["stream-key-9"] });
+  const frozen = Object.freeze(new Error("x stream-key-9"));
+  const [event] = await Array.fromAsync(
+    scrubbedStream(events([{ type: "error", messageId: "m", error: frozen }]), r),
+  );
+  assertEquals((event as { error: Error }).error.message, `x ${REDACTED}`);
+});
+
+Deno.test("scrubbedStream(): return, throw, dispose and iteration reach the inner stream", async () => {
+  const r = new Redactor({ literals: ["stream-key-9"] });
+  let finalized = 0;
+  const inner = async function* (): AsyncGenerator<StreamEvent, void, undefined> {
+    try {
+      yield { type: "message_start", messageId: "a" };
+      yield { type: "message_start", messageId: "b" };
+    } finally {
+      finalized++;
+    }
+  };
+  const s = scrubbedStream(inner(), r);
+  assertStrictEquals(s[Symbol.asyncIterator](), s);
+  assertEquals((await s.next()).value, { type: "message_start", messageId: "a" });
+  assertEquals(await s.return(), { done: true, value: undefined });
+  assertEquals(finalized, 1);
+
+  const t = scrubbedStream(inner(), r);
+  await t.next();
+  const e = await assertRejects(() => t.throw(new Error("thrown stream-key-9")), Error);
+  assertEquals(e.message, `thrown ${REDACTED}`);
+
+  const d = scrubbedStream(inner(), r);
+  await d.next();
+  await d[Symbol.asyncDispose]();
+  assertEquals(finalized, 3);
+  assertEquals(await d.next(), { done: true, value: undefined });
+});
