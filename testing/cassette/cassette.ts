@@ -354,9 +354,10 @@ export class Cassette implements LLMPort, AsyncDisposable {
         else if (event.type === "tool_call") toolCalls.push(event.call);
         else if (event.type === "message_end") {
           done = true;
+          const kept = this.#chunks(chunks);
           this.#append(
             request,
-            turnOf(request, chunks.join(""), chunks, {
+            turnOf(request, kept.join(""), kept, {
               toolCalls,
               finishReason: event.finishReason,
               usage: event.usage,
@@ -386,7 +387,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
       // The consumer stopped reading (cancelled, timed out): replay streams
       // the same chunks and then waits for the same cancellation.
       if (!done && started) {
-        this.#append(request, { ...chunkFields(chunks), stall: true });
+        this.#append(request, { ...chunkFields(this.#chunks(chunks)), stall: true });
       }
     }
   }
@@ -405,7 +406,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     // Harness errors, cancellations and bugs are not the provider's answer.
     const fault = faultOf(error, phase);
     if (!fault) return;
-    const chunks = seen.chunks ?? [];
+    const chunks = this.#chunks(seen.chunks ?? []);
     const turn: Record<string, unknown> = { ...chunkFields(chunks) };
     if (fault.phase === "mid_stream") turn.failAfterChunks = chunks.length;
     if (seen.toolCalls?.length) turn.toolCalls = seen.toolCalls;
@@ -416,6 +417,30 @@ export class Cassette implements LLMPort, AsyncDisposable {
     if (finishReason) turn.finishReason = finishReason;
     turn.error = e.message;
     this.#write(this.#line({ request: recordedCall(request), turn, fault }), true);
+  }
+
+  // A secret streamed in pieces is in no single chunk, so chunks are masked
+  // together: where a masked stretch crosses a boundary, the chunks on both
+  // sides are merged into one (a replay streams fewer, longer chunks there).
+  #chunks(chunks: readonly string[]): readonly string[] {
+    if (chunks.length < 2) return chunks;
+    const r = this.#redactor;
+    const joined = chunks.join("");
+    const whole = r.text(joined);
+    if (chunks.map((c) => r.text(c)).join("") === whole) return chunks;
+    const merged: string[] = [];
+    let group = "";
+    let at = 0;
+    for (let i = 0; i < chunks.length; i++) {
+      group += chunks[i];
+      at += chunks[i].length;
+      const last = i === chunks.length - 1;
+      if (last || r.text(joined.slice(0, at)) + r.text(joined.slice(at)) === whole) {
+        merged.push(group);
+        group = "";
+      }
+    }
+    return merged.map((c) => r.text(c)).join("") === whole ? merged : [joined];
   }
 
   #append(request: ChatRequest, turn: Record<string, unknown>): void {
