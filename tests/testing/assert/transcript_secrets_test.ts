@@ -1,0 +1,134 @@
+// transcript() is "safe to commit": no secret shape survives in any line it
+// renders, and content that is not a string is shown (redacted), not thrown on.
+import { assertEquals, assertFalse } from "@std/assert";
+import fc from "fast-check";
+import { type Message, ProviderError, type StreamEvent, toolCall } from "@agentkit/testing/ports";
+import type { AgentResult } from "@agentkit/testing/runtime";
+import { FakeLLM, FakeTool, makeTestCtx, transcript } from "@agentkit/testing/testing";
+import { hiddenSecret, PROSE, SECRET_CASES } from "../../_secret_cases.ts";
+
+// The text in every place a transcript of messages shows one.
+function conversation(text: string): Message[] {
+  return [
+    { role: "system", content: `rules: ${text}` },
+    { role: "user", content: text },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [toolCall("c1", "lookup_key", { query: text, nested: { note: text } })],
+    },
+    { role: "tool", toolCallId: "c1", content: JSON.stringify({ found: text, list: [text] }) },
+    { role: "tool", toolCallId: "c1", content: `plain ${text}`, isError: true },
+    { role: "assistant", content: `answer: ${text}` },
+  ];
+}
+
+function events(text: string): StreamEvent[] {
+  return [
+    { type: "message_start", messageId: "m1" },
+    { type: "text_delta", messageId: "m1", content: text.slice(0, 7) },
+    { type: "text_delta", messageId: "m1", content: text.slice(7) },
+    { type: "error", messageId: "m1", error: new ProviderError(`provider said ${text}`) },
+  ];
+}
+
+Deno.test("transcript() shows no secret shape, in messages, requests, tools and events", async (t) => {
+  for (const c of SECRET_CASES) {
+    await t.step(c.name, async () => {
+      const llm = new FakeLLM(`echo ${c.text}`);
+      await llm.chat({ model: "m", messages: conversation(c.text) });
+      const tool = new FakeTool({ name: "lookup_key", responder: "ok" });
+      await tool.call({ query: c.text, token: "t-1" }, makeTestCtx());
+      const result = {
+        output: "",
+        usage: { inputTokens: 1, outputTokens: 1 },
+        messages: conversation(c.text),
+        stopReason: "stop",
+        data: { note: c.text },
+      } as AgentResult;
+      const texts: string[] = [
+        transcript(conversation(c.text)),
+        transcript(llm),
+        transcript(tool),
+        transcript(events(c.text)),
+        transcript(result),
+      ];
+      for (const text of texts) {
+        assertFalse(text.includes(c.secret), `${c.secret} in:\n${text}`);
+      }
+    });
+  }
+});
+
+Deno.test("transcript() leaves ordinary text and tool names as they are", async (t) => {
+  for (const text of PROSE) {
+    await t.step(text, () => {
+      assertEquals(transcript([{ role: "user", content: text }]), `user: ${text}`);
+    });
+  }
+  const shown = transcript([{
+    role: "assistant",
+    content: "",
+    toolCalls: [toolCall("c", "lookup_key", { id: 7, keyboard: "qwerty" })],
+  }]);
+  assertEquals(shown, 'assistant calls lookup_key [call_1] {"id":7,"keyboard":"qwerty"}');
+});
+
+Deno.test("transcript() masks every value under a secret-named key, whatever its type, keeping the shape", () => {
+  const shown = transcript([{
+    role: "assistant",
+    content: "",
+    toolCalls: [
+      toolCall("c", "login", {
+        credentials: { user: "ann", pin: 1234, remember: true, none: null },
+        api_token: "",
+        maxTokens: 100,
+      }),
+    ],
+  }]);
+  assertEquals(
+    shown,
+    'assistant calls login [call_1] {"api_token":"[REDACTED]","credentials":{"none":null,"pin":"[REDACTED]","remember":true,"user":"[REDACTED]"},"maxTokens":100}',
+  );
+});
+
+Deno.test("transcript() renders content that is not a string instead of throwing, still redacted", () => {
+  const hostile = [
+    { role: "user", content: [{ type: "text", text: "key sk-proj-Ab3dEf6hIj9kLm2nOp5q" }] },
+    { role: "assistant", content: 42 },
+    { role: "assistant", content: null },
+    { role: "tool", toolCallId: "c", content: { apiKey: "k-1", ok: true } },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c2", name: "t", args: {}, rawArgs: 7 }],
+    },
+  ] as unknown as Message[];
+  assertEquals(
+    transcript(hostile),
+    [
+      'user: [{"text":"key [REDACTED]","type":"text"}]',
+      "assistant: 42",
+      "assistant: null",
+      'tool [call_1]: {"apiKey":"[REDACTED]","ok":true}',
+      "assistant calls t [call_2] (raw) 7",
+    ].join("\n"),
+  );
+});
+
+Deno.test("transcript() of an error whose message is not a string", () => {
+  const error = new Error("x");
+  (error as { message: unknown }).message = { token: "abc" };
+  const shown = transcript([{ type: "error", messageId: "m", error } as StreamEvent]);
+  assertEquals(shown, `error [msg_1]: Error: {"token":"[REDACTED]"}`);
+});
+
+Deno.test("transcript() shows no generated secret hidden in text (property)", () => {
+  fc.assert(
+    fc.property(hiddenSecret, ({ text, secret }) => {
+      const shown = [transcript(conversation(text)), transcript(events(text))].join("\n");
+      return !shown.includes(secret);
+    }),
+    { numRuns: 200 },
+  );
+});
