@@ -56,6 +56,13 @@ const PORT = "OpenAIChatLLM";
  * cut after it started ends in an `error` event (phase `mid_stream`, usage so
  * far). `ctx.signal` aborts the request.
  *
+ * No error leaves the port with its credentials: the key, the values of
+ * `headers`, the baseURL's `user:pass` and key-like query values, and every
+ * credential shape (`sk-...`, JWTs, `api_key=...`, ...) are masked as
+ * `[REDACTED]` in the message, the stack and the whole `cause` chain of
+ * what `chat()` and `stream()` throw and of a stream's `error` events; the
+ * error keeps its class and fields, so `retry()` reads it as before.
+ *
  * Under a test context (`makeTestCtx`) it refuses to send with
  * `ModelRequestsDisallowed`, unless its fetch is a `FakeProvider`'s.
  *

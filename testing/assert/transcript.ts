@@ -50,9 +50,16 @@ export type TranscriptOf<T> = T extends Run ? Promise<string> : string;
  *   order of appearance;
  * - date-times (ISO 8601 with a time of day) and values under time keys
  *   (`at`, `timestamp`, `createdAt`, ...) become `<time>`;
- * - credentials become `[REDACTED]`: values under keys such as `apiKey`,
- *   `authorization`, `password` or `token`, bearer tokens, JWTs and vendor
- *   key formats (`sk-...`, `ghp_...`, `AKIA...`);
+ * - credentials become `[REDACTED]`, through the package's one redaction
+ *   engine: every value under a secret-named key at any depth (`apiKey`,
+ *   `api_token`, `secretAccessKey`, `password`, `authorization`, `cookie`,
+ *   ...; the shape stays), and in all text the credential shapes: vendor
+ *   key prefixes (`sk-`, `sk-ant-`, `sk_live_`, `AIza`, `ghp_`, `AKIA`,
+ *   `xox?-`, `hf_`, ...), JWTs, PEM private keys, `Bearer`/`Basic`
+ *   credentials, secret-named `name=value` / JSON fields and URL query
+ *   parameters, `user:pass@` in URLs and cookie lines;
+ * - content that is not a string (content parts, a number) is shown as
+ *   JSON, redacted alike;
  * - JSON (arguments, and tool results that hold JSON) is printed on one line
  *   with sorted keys.
  *

@@ -155,8 +155,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
   /**
    * Opens the cassette (use {@linkcode cassette}).
    *
-   * @param path The JSONL file.
+   * @param path The JSONL file (a non-empty path or a `file:` URL).
    * @param options Upstream, mode and extra redactions.
+   * @throws {TypeError} On a path that is not a non-empty string or a `file:` URL, or a bad option.
    */
   constructor(path: string | URL, options: CassetteOptions = {}) {
     this.path = checkPath(path);
@@ -467,12 +468,17 @@ export class Cassette implements LLMPort, AsyncDisposable {
  * overrides the mode. Recording under a test context is allowed: choosing to
  * record is the opt-in, so the upstream port gets a context that permits real
  * requests. Nothing but the request's model, messages, tools and settings
- * and the answer is written: no header, no key; `redact` masks more.
+ * and the answer is written: no header, and every string goes through the
+ * package's redaction engine first (secret-named keys, credential shapes,
+ * the provider key variables' values; see `CassetteOptions.redact`), so
+ * the file is safe to commit; `redact` masks more.
  *
- * @param path The JSONL file (a path or a `file:` URL).
+ * @param path The JSONL file (a non-empty path or a `file:` URL).
  * @param options `upstream` (a factory of the real port), `mode`, `redact`.
  * @returns The cassette, a model port.
- * @throws {TypeError} On a bad option, or recording without `upstream`.
+ * @throws {TypeError} On a path that is not a non-empty string or a `file:`
+ *   URL, a bad option, or recording without `upstream`; at the first
+ *   recorded call, when `upstream()` returns something that is not a port.
  * @throws {InvalidScript} When the file has a malformed line (the message names it).
  * @throws {CassetteMismatch} In replay mode, when the file does not exist.
  *
@@ -497,6 +503,26 @@ export class Cassette implements LLMPort, AsyncDisposable {
  *   assertEquals(player.mode, "replay");
  *   assertEquals((await player.chat(request)).content, "Hello!");
  * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @example What is written is redacted
+ * ```ts
+ * import { cassette, FakeLLM } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/secret.jsonl`;
+ * const content = 'call with {"apiKey": "k-42"} or sk-proj-0123456789abcdef, ticket T-4711';
+ * {
+ *   await using rec = cassette(path, { upstream: () => new FakeLLM("ok"), redact: [/T-\d+/] });
+ *   await rec.chat({ model: "m", messages: [{ role: "user", content }] });
+ * }
+ * const line = JSON.parse(await Deno.readTextFile(path));
+ * assertEquals(
+ *   line.request.messages[0].content,
+ *   'call with {"apiKey": "[REDACTED]"} or [REDACTED], ticket [REDACTED]',
+ * );
  * await Deno.remove(dir, { recursive: true });
  * ```
  */

@@ -154,7 +154,9 @@ function sse(body: string): Fetch {
 async function errorEvent(stream: AsyncIterable<StreamEvent>): Promise<Error> {
   const events = await Array.fromAsync(stream);
   const last = events.at(-1);
-  if (last?.type !== "error") throw new Error(`no error event at the end: ${JSON.stringify(events)}`);
+  if (last?.type !== "error") {
+    throw new Error(`no error event at the end: ${JSON.stringify(events)}`);
+  }
   return last.error;
 }
 

@@ -483,14 +483,17 @@ Deno.test("cassette() masks the provider keys in the environment and every match
       assertEquals(await record("x claude-key-value y"), "x [REDACTED] y");
       Deno.env.delete("ANTHROPIC_API_KEY");
     });
-    await t.step("keys and tokens by their shape, whole; an auth scheme stays readable", async () => {
-      assertEquals(
-        await record("a sk-proj-0123456789abcdef b"),
-        "a [REDACTED] b",
-      );
-      assertEquals(await record("Bearer   abcdefgh.12345678 next"), "Bearer   [REDACTED] next");
-      assertEquals(await record("id AKIAIOSFODNN7EXAMPLE end"), "id [REDACTED] end");
-    });
+    await t.step(
+      "keys and tokens by their shape, whole; an auth scheme stays readable",
+      async () => {
+        assertEquals(
+          await record("a sk-proj-0123456789abcdef b"),
+          "a [REDACTED] b",
+        );
+        assertEquals(await record("Bearer   abcdefgh.12345678 next"), "Bearer   [REDACTED] next");
+        assertEquals(await record("id AKIAIOSFODNN7EXAMPLE end"), "id [REDACTED] end");
+      },
+    );
     await t.step("words that only look a little like keys stay", async () => {
       const text = "sk-learn, the Bearer of bad news, AKIA1234 and AKIAiosfodnn7example";
       assertEquals(await record(text), text);
