@@ -228,6 +228,21 @@ Deno.test("cassette() writes no generated secret hidden in text (property)", asy
   });
 });
 
+Deno.test("cassette()'s redact patterns mask every match whatever their flags, line after line", async () => {
+  await inDir(async (dir) => {
+    for (const flags of ["", "g", "y", "gy", "i", "iy"]) {
+      const path = `${dir}/flags_${flags || "none"}.jsonl`;
+      const pattern = new RegExp("T-\\d+", flags);
+      const rec = cassette(path, { upstream: () => new FakeLLM("T-3 done"), redact: [pattern] });
+      await rec.chat({ model: "m", messages: [{ role: "user", content: "T-1 and T-2" }] });
+      await rec.chat({ model: "m", messages: [{ role: "user", content: "again T-9" }] });
+      const written = await Deno.readTextFile(path);
+      assertFalse(/T-\d/.test(written), `flags "${flags}" left a match: ${written}`);
+      assertEquals(written.split("[REDACTED]").length - 1, 5, `flags "${flags}"`);
+    }
+  });
+});
+
 Deno.test("cassette() names its upstream when the factory makes no port", async (t) => {
   const cases: Array<[string, () => unknown, string]> = [
     ["nothing", () => undefined, "returned undefined"],
