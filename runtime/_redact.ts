@@ -35,8 +35,7 @@ const SECRET_HEADER = /auth|key|token|secret|cookie|session|signature|passw|pwd|
 
 // Values a named field keeps: they hold nothing to hide.
 // An auth scheme alone is what is left before a credential already masked.
-const HARMLESS_VALUE =
-  /^(?:null|true|false|undefined|\[REDACTED\]|\*+|[Bb]earer|[Bb]asic|[Tt]oken)$/;
+const HARMLESS_VALUE = /^(?:null|true|false|undefined|[Bb]earer|[Bb]asic|[Tt]oken)$/;
 
 /**
  * Whether a field named `name` holds a credential: its last word (after
@@ -57,8 +56,8 @@ export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER.test(name) || isSecretName(name);
 }
 
-// Words that follow "Bearer" in prose about auth, not a credential.
-const BEARER_PROSE = /^(?:authentication|authorization|credentials?|schemes?|headers?)$/i;
+// Words of 8 letters or more that follow "Bearer" in prose about auth.
+const BEARER_PROSE = /^(?:authentication|authorization|credentials?)$/i;
 
 /**
  * Whether the word after `Bearer`/`Basic` is a credential rather than
@@ -68,7 +67,7 @@ const BEARER_PROSE = /^(?:authentication|authorization|credentials?|schemes?|hea
  */
 export function looksLikeCredential(scheme: string, s: string): boolean {
   if (s.length < 8) return false;
-  if (/^bearer$/i.test(scheme)) return !BEARER_PROSE.test(s);
+  if (scheme.toLowerCase() === "bearer") return !BEARER_PROSE.test(s);
   return /\d/.test(s) || /[._~+/=]/.test(s) || (/[a-z]/.test(s) && /[A-Z]/.test(s.slice(1)));
 }
 
@@ -103,9 +102,7 @@ export class Redactor {
   /** Free text with every known secret, secret-named value and credential shape masked. */
   text(s: string): string {
     let out = s;
-    for (const literal of this.#literals) {
-      if (out.includes(literal)) out = out.split(literal).join(REDACTED);
-    }
+    for (const literal of this.#literals) out = out.split(literal).join(REDACTED);
     for (const pattern of this.#patterns) out = out.replace(pattern, maskMatch);
     return redactText(out);
   }
@@ -148,7 +145,6 @@ export class Redactor {
 
 /** The credential shapes and secret-named values in `s` masked (no literals). */
 export function redactText(s: string): string {
-  if (s.length < 8) return s; // too short to hold a name, a separator and a credential
   let out = s.replace(PEM_PRIVATE_KEY, REDACTED);
   out = out.replace(COOKIE_LINE, (_, name: string, sep: string) => `${name}${sep}${REDACTED}`);
   out = out.replace(URL_USERINFO, `$1${REDACTED}@`);
@@ -169,21 +165,25 @@ function namedValues(s: string): string {
   let last = 0;
   NAMED_VALUE.lastIndex = 0;
   for (let m = NAMED_VALUE.exec(s); m !== null; m = NAMED_VALUE.exec(s)) {
-    const [whole, prefix, , name, scheme = "", value] = m;
+    const [whole, prefix, , name, scheme = "", value, backslashes] = m;
     if (!isSecretName(name)) NAMED_VALUE.lastIndex = m.index + prefix.length;
     else if (!HARMLESS_VALUE.test(value)) {
-      out += s.slice(last, m.index) + prefix + scheme + maskValue(value);
+      out += s.slice(last, m.index) + prefix + scheme + maskValue(value, backslashes);
       last = m.index + whole.length;
     }
   }
-  return last === 0 ? s : out + s.slice(last);
+  return out + s.slice(last);
 }
 
 // Keeps the quotes around a masked value (escaped ones too), so masked JSON
-// is still JSON.
-function maskValue(value: string): string {
-  const q = /^\\*["']/.exec(value)?.[0];
-  if (q === undefined || value.length < 2 * q.length || !value.endsWith(q)) return REDACTED;
+// is still JSON; an empty quoted value hides nothing and stays.
+function maskValue(value: string, backslashes: string | undefined): string {
+  const q = backslashes !== undefined
+    ? `${backslashes}"`
+    : value[0] === '"' || value[0] === "'"
+    ? value[0]
+    : "";
+  if (q === "") return REDACTED;
   return value.length === 2 * q.length ? value : `${q}${REDACTED}${q}`;
 }
 

@@ -65,13 +65,28 @@ Deno.test("redactText(): empty, null-like and already masked values under secret
   for (
     const text of [
       '{"api_key": ""}',
+      '{\\"api_key\\": \\"\\"}',
       '{"api_key": null}',
       "token=true",
+      "secret=false",
+      "key=undefined",
       "password: [REDACTED]",
+      'password: "[REDACTED]"',
       "authorization: ***",
+      "authorization: Basic",
+      "authorization: bearer",
+      "authorization: Token",
       "short",
     ]
   ) assertEquals(redactText(text), text);
+});
+
+Deno.test("redactText(): a value is harmless only when it is a whole keyword, and short ones count", () => {
+  assertEquals(redactText("api_key=notnull"), "api_key=[REDACTED]");
+  assertEquals(redactText("token=truevalue"), "token=[REDACTED]");
+  assertEquals(redactText("pwd=abc"), "pwd=[REDACTED]");
+  assertEquals(redactText("pwd=abcd"), "pwd=[REDACTED]");
+  assertEquals(redactText("key=x"), "key=[REDACTED]");
 });
 
 Deno.test("isSecretName() reads the last word of a name", () => {
@@ -104,6 +119,8 @@ Deno.test("isSecretName() reads the last word of a name", () => {
     "x-amz-signature",
     "sig",
     "lookup_key",
+    "api_key_",
+    "--api-key--",
   ];
   const plain = [
     "keyboard",
@@ -152,6 +169,13 @@ Deno.test("isSecretHeader() goes by a name pattern, not a list", () => {
 Deno.test("looksLikeCredential(): after Bearer anything but auth words, after Basic only base64", () => {
   assert(looksLikeCredential("Bearer", "abcdefghij"));
   assertFalse(looksLikeCredential("Bearer", "authentication"));
+  assertFalse(looksLikeCredential("Bearer", "Authorization"));
+  assertFalse(looksLikeCredential("Bearer", "credential"));
+  assertFalse(looksLikeCredential("BEARER", "credentials"));
+  assert(looksLikeCredential("Bearer", "xauthentication"));
+  assert(looksLikeCredential("Bearer", "authenticationx"));
+  assert(looksLikeCredential("Bearer", "headersxyz"));
+  assertFalse(looksLikeCredential("Basic", "IMPORTANT"));
   assertFalse(looksLikeCredential("bearer", "Headers"));
   assertFalse(looksLikeCredential("Bearer", "abcdefg"));
   assertFalse(looksLikeCredential("Basic", "information"));
