@@ -183,7 +183,7 @@ function maskValue(value: string, backslashes: string | undefined): string {
     : value[0] === '"' || value[0] === "'"
     ? value[0]
     : "";
-  if (q === "") return REDACTED;
+  // Unquoted (q is ""), a value is never empty: it is masked whole.
   return value.length === 2 * q.length ? value : `${q}${REDACTED}${q}`;
 }
 

@@ -37,9 +37,8 @@ export function portRedactor(
   const literals: string[] = [];
   const add = (value: string | undefined, min: number) => {
     if (value === undefined || value.length < min) return;
-    literals.push(value);
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) literals.push(encoded);
+    // A URL quotes it percent-encoded; the redactor drops the duplicate.
+    literals.push(value, encodeURIComponent(value));
   };
   for (const headers of headerSets) {
     for (const [name, value] of Object.entries(headers ?? {})) {
@@ -47,19 +46,16 @@ export function portRedactor(
       const min = isSecretHeader(name) ? MIN_SECRET : MIN_VALUE;
       add(value, min);
       // `Bearer <key>`: a provider may echo the key alone.
-      const credential = /^\s*[A-Za-z]+\s+(\S+)\s*$/.exec(value)?.[1];
+      const [scheme, credential, ...more] = value.trim().split(/\s+/);
+      if (credential === undefined || more.length > 0) continue;
       add(credential, min);
-      if (credential && /^basic\s/i.test(value.trim())) {
+      if (scheme.toLowerCase() === "basic") {
         for (const part of decodeBasic(credential)) add(part, MIN_SECRET);
       }
     }
   }
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined; // checked where it was given; nothing more to learn from it
-  }
+  // A URL that does not parse was refused where it was given.
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (parsed) {
     for (const part of [parsed.username, parsed.password]) {
       add(part, MIN_SECRET);
@@ -82,63 +78,58 @@ export function scrubError(error: unknown, redactor: Redactor): unknown {
 }
 
 function scrub(value: unknown, r: Redactor, seen: Set<object>, depth: number): unknown {
-  if (typeof value === "string") return r.text(value);
-  if (value === null || typeof value !== "object") return value;
+  if (!(value instanceof Error)) return typeof value === "string" ? r.text(value) : r.json(value);
   if (seen.has(value) || depth > MAX_DEPTH) return value;
   seen.add(value);
-  if (!(value instanceof Error)) return r.json(value);
+  const next = (v: unknown) => scrub(v, r, seen, depth + 1);
   const message = r.text(value.message);
+  // A stack read before (by a logger) holds the message as it was then.
+  const stack = typeof value.stack === "string" ? r.text(value.stack) : value.stack;
   if (!rewrite(value, "message", message)) {
     const copy = new Error(message);
     copy.name = value.name;
-    copy.stack = typeof value.stack === "string" ? r.text(value.stack) : undefined;
-    if (value.cause !== undefined) copy.cause = scrub(value.cause, r, seen, depth + 1);
+    copy.stack = stack;
+    if (value.cause !== undefined) copy.cause = next(value.cause);
     return copy;
   }
-  if (typeof value.stack === "string") rewrite(value, "stack", r.text(value.stack));
+  rewrite(value, "stack", stack);
   for (const [key, field] of Object.entries(value)) {
     if (typeof field === "string") rewrite(value, key, r.field(field, isSecretName(key)));
-    else if (field instanceof Error) rewrite(value, key, scrub(field, r, seen, depth + 1));
-    else if (field !== null && typeof field === "object" && !seen.has(field)) {
-      rewriteIfChanged(value, key, field, r);
-    }
+    else if (field instanceof Error) rewrite(value, key, next(field));
+    else rewriteIfChanged(value, key, field, r);
   }
-  if (value.cause !== undefined) rewrite(value, "cause", scrub(value.cause, r, seen, depth + 1));
-  if (value instanceof AggregateError && Array.isArray(value.errors)) {
-    rewrite(value, "errors", value.errors.map((e) => scrub(e, r, seen, depth + 1)));
-  }
+  rewrite(value, "cause", next(value.cause));
+  // AggregateError's, and any other error's list of errors.
+  const errors = (value as { errors?: unknown }).errors;
+  if (Array.isArray(errors)) rewrite(value, "errors", errors.map(next));
   return value;
 }
 
-// A field object (an axios-like `config`, our `usage`) is replaced only when
-// the scrubbed copy differs, so fields without secrets keep their identity.
-function rewriteIfChanged(target: Error, key: string, field: object, r: Redactor): void {
+// A field (an axios-like `config`, our `usage`) is replaced only when its
+// scrubbed copy differs, so fields without secrets keep their identity.
+function rewriteIfChanged(target: Error, key: string, field: unknown, r: Redactor): void {
   const copy = r.json(field);
-  let same: boolean;
+  let same = false;
   try {
     same = JSON.stringify(copy) === JSON.stringify(field);
   } catch {
-    same = false; // a field JSON cannot render (a cycle, a BigInt): keep the copy
+    // A field JSON cannot render (a cycle, a BigInt): the copy can be, keep it.
   }
   if (!same) rewrite(target, key, copy);
 }
 
 // Sets a property unless it already holds the value; false when it cannot
-// be set (a frozen error, a getter without a setter).
+// be set (a frozen error). A getter without a setter (DOMException's
+// message) is shadowed by an own property, as plain errors have.
 function rewrite(target: object, key: string, value: unknown): boolean {
   if ((target as Record<string, unknown>)[key] === value) return true;
   const own = Object.getOwnPropertyDescriptor(target, key);
-  try {
-    Object.defineProperty(target, key, {
-      value,
-      writable: true,
-      configurable: true,
-      enumerable: own?.enumerable ?? false,
-    });
-    return (target as Record<string, unknown>)[key] === value;
-  } catch {
-    return false;
-  }
+  return Reflect.defineProperty(target, key, {
+    value,
+    writable: true,
+    configurable: true,
+    enumerable: own?.enumerable ?? false,
+  });
 }
 
 function decodeBasic(credential: string): string[] {

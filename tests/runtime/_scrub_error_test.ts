@@ -45,6 +45,38 @@ Deno.test("portRedactor(): Basic credentials are masked encoded, decoded and by 
   assertEquals(broken.text("%%%notbase64"), REDACTED);
 });
 
+Deno.test("portRedactor(): values as a URL quotes them, percent-encoded either way", () => {
+  const r = portRedactor("https://bob:pw%2f42@h.example.com/v1", [{ "x-org": "org team/alpha" }]);
+  assertEquals(r.text("org%20team%2Falpha pw%2f42 pw/42"), `${REDACTED} ${REDACTED} ${REDACTED}`);
+});
+
+Deno.test("portRedactor(): the credential after a scheme, however spaced; only Basic is decoded", () => {
+  const token = btoa("user:longpassword1");
+  const r = portRedactor("http://x", [{
+    authorization: "Bearer   tok12345 ",
+    "x-token": `Token ${token}`,
+    "x-three": "one two three-part",
+    "x-empty-user": `Basic ${btoa(":secretpw1")}`,
+  }]);
+  assertEquals(
+    r.text(`tok12345 ${token} longpassword1 three-part secretpw1`),
+    `${REDACTED} ${REDACTED} longpassword1 three-part ${REDACTED}`,
+  );
+});
+
+Deno.test("portRedactor(): protocol headers' public values are left in messages", () => {
+  const r = portRedactor("http://x", [{
+    "Content-Type": "application/json",
+    Accept: "application/json",
+    "User-Agent": "my-agent/1.0",
+    "anthropic-version": "2023-06-01",
+    "anthropic-beta": "tools-2024-04-04",
+    "openai-beta": "assistants=v2",
+  }]);
+  const text = "application/json my-agent/1.0 2023-06-01 tools-2024-04-04 assistants=v2";
+  assertEquals(r.text(text), text);
+});
+
 Deno.test("portRedactor(): a URL that does not parse adds nothing, and throws nothing", () => {
   assertEquals(portRedactor("not a url", []).text("not a url"), "not a url");
 });
@@ -130,6 +162,42 @@ Deno.test("scrubError(): AggregateError's errors, cycles and deep chains end", (
   for (let i = 0; i < 40; i++) deep = new Error(`level ${i}`, { cause: deep });
   scrubError(deep, r);
   assertEquals(bottom.message, "bottom s3cret-value", "a chain longer than 16 is cut, not walked");
+  const chain = (n: number) => {
+    const last = new Error("last s3cret-value");
+    let top = last;
+    for (let i = 0; i < n; i++) top = new Error("link", { cause: top });
+    return { top, last };
+  };
+  const reached = chain(16);
+  scrubError(reached.top, r);
+  assertEquals(reached.last.message, `last ${REDACTED}`, "16 causes deep is reached");
+  const cut = chain(17);
+  scrubError(cut.top, r);
+  assertEquals(cut.last.message, "last s3cret-value", "17 causes deep is not");
+});
+
+Deno.test("scrubError(): a stack read before (by a logger) is scrubbed too", () => {
+  const e = new Error("key s3cret-value");
+  assert(e.stack!.includes("s3cret-value"));
+  scrubError(e, new Redactor({ literals: ["s3cret-value"] }));
+  assertFalse(e.stack!.includes("s3cret-value"));
+  const stackless = Object.assign(new Error("s3cret-value"), { stack: undefined });
+  scrubError(stackless, new Redactor({ literals: ["s3cret-value"] }));
+  assertEquals([stackless.message, stackless.stack], [REDACTED, undefined]);
+});
+
+Deno.test("scrubError(): a rewritten message stays writable and not enumerable, like the original", () => {
+  const r = new Redactor({ literals: ["s3cret-value"] });
+  for (const e of [new Error("s3cret-value"), new DOMException("s3cret-value")]) {
+    scrubError(e, r);
+    const d = Object.getOwnPropertyDescriptor(e, "message")!;
+    assertEquals([d.value, d.writable, d.configurable, d.enumerable], [
+      REDACTED,
+      true,
+      true,
+      false,
+    ]);
+  }
 });
 
 Deno.test("scrubError(): a frozen error is rebuilt as a plain Error of its name", () => {
@@ -147,7 +215,9 @@ Deno.test("scrubError(): a frozen error is rebuilt as a plain Error of its name"
   scrubError(wrapper, r);
   assertEquals((wrapper.cause as Error).message, `has ${REDACTED}`);
   const noStack = Object.freeze(Object.assign(new Error("frozen-secret"), { stack: undefined }));
-  assertEquals((scrubError(noStack, r) as Error).stack, undefined);
+  const rebuilt = scrubError(noStack, r) as Error;
+  assertEquals(rebuilt.stack, undefined);
+  assertFalse(Object.hasOwn(rebuilt, "cause"), "no cause is made up");
 });
 
 Deno.test("scrubError(): a DOMException's message (a prototype getter) is rewritten on the instance", () => {
@@ -188,6 +258,9 @@ Deno.test("scrubbedStream(): error events and what the stream throws are scrubbe
   );
   assertEquals(seen.length, 2);
   assertStrictEquals((seen[1] as { error: Error }).error, error);
+  const clean = { type: "error" as const, messageId: "m", error: new Error("nothing") };
+  const [same] = await Array.fromAsync(scrubbedStream(events([clean]), r));
+  assertStrictEquals(same, clean, "an event without secrets is the same event");
   assertEquals(error.message, `cut, key ${REDACTED}`);
   const thrown = await assertRejects(
     () => Array.fromAsync(scrubbedStream(events([], new Error("pre stream-key-9")), r)),
