@@ -35,8 +35,8 @@ export function portRedactor(
   headerSets: ReadonlyArray<Readonly<Record<string, string>> | undefined>,
 ): Redactor {
   const literals: string[] = [];
-  const add = (value: string | undefined, min: number) => {
-    if (value === undefined || value.length < min) return;
+  const add = (value: string, min: number) => {
+    if (value.length < min) return;
     // A URL quotes it percent-encoded; the redactor drops the duplicate.
     literals.push(value, encodeURIComponent(value));
   };
@@ -78,7 +78,8 @@ export function scrubError(error: unknown, redactor: Redactor): unknown {
 }
 
 function scrub(value: unknown, r: Redactor, seen: Set<object>, depth: number): unknown {
-  if (!(value instanceof Error)) return typeof value === "string" ? r.text(value) : r.json(value);
+  // A string, a plain object, an array: scrubbed copies (json() scrubs strings as text).
+  if (!(value instanceof Error)) return r.json(value);
   if (seen.has(value) || depth > MAX_DEPTH) return value;
   seen.add(value);
   const next = (v: unknown) => scrub(v, r, seen, depth + 1);
