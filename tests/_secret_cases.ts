@@ -168,6 +168,7 @@ export const PROSE: readonly string[] = [
   "the Bearer of bad news, Bearer authentication",
   "Basic information about basic operations",
   "sk-learn is a library; so is sk-learn-models",
+  "the task-1234abcd ran; the disk-0123456789 filled",
   "AKIA1234 and AKIAiosfodnn7example",
   "see http://localhost:8080/v1 for docs",
   "Note: the key is in the drawer",

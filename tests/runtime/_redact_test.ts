@@ -45,6 +45,9 @@ Deno.test("redactText() keeps what tells a reader where a secret was", () => {
       "[REDACTED] after",
     ],
     ["token=ab12 then sk-proj-0123456789ab", "token=[REDACTED] then [REDACTED]"],
+    ["sk-proj-0123456789ab and ghp_abcdefghijklmnopqrstu", "[REDACTED] and [REDACTED]"],
+    ["Bearer abcdefghij1 and Bearer klmnopqrs2", "Bearer [REDACTED] and Bearer [REDACTED]"],
+    ["set `api_key=abc123` in env", "set `api_key=[REDACTED]` in env"],
   ];
   for (const [text, shown] of cases) assertEquals(redactText(text), shown);
 });
