@@ -432,11 +432,11 @@ export class Cassette implements LLMPort, AsyncDisposable {
     const merged: string[] = [];
     let group = "";
     let at = 0;
+    // The end is always a boundary: the text after it is empty.
     for (let i = 0; i < chunks.length; i++) {
       group += chunks[i];
       at += chunks[i].length;
-      const last = i === chunks.length - 1;
-      if (last || r.text(joined.slice(0, at)) + r.text(joined.slice(at)) === whole) {
+      if (r.text(joined.slice(0, at)) + r.text(joined.slice(at)) === whole) {
         merged.push(group);
         group = "";
       }

@@ -245,11 +245,13 @@ Deno.test("cassette()'s redact patterns mask every match whatever their flags, l
 
 Deno.test("cassette() names its upstream when the factory makes no port", async (t) => {
   const cases: Array<[string, () => unknown, string]> = [
-    ["nothing", () => undefined, "returned undefined"],
-    ["null", () => null, "returned null"],
-    ["a string", () => "gpt-4o", 'returned the string "gpt-4o"'],
-    ["a number", () => 4, "returned number 4"],
-    ["an object without chat()", () => ({ stream() {} }), "returned an object"],
+    ["nothing", () => undefined, "returned undefined, not"],
+    ["null", () => null, "returned null, not"],
+    ["a string", () => "gpt-4o", 'returned the string "gpt-4o", not'],
+    ["a long string", () => "m".repeat(100), `returned the string "${"m".repeat(60)}", not`],
+    ["a number", () => 4, "returned number 4, not"],
+    ["an object without chat()", () => ({ stream() {} }), "returned an object, not"],
+    ["an object without a prototype", () => Object.create(null), "returned an object, not"],
     ["a class instance without stream()", () =>
       new (class Half {
         chat() {}
@@ -270,6 +272,73 @@ Deno.test("cassette() names its upstream when the factory makes no port", async 
         assertStringIncludes(s.message, "cassette()'s upstream");
       });
     }
+  });
+});
+
+Deno.test("cassette() takes a port that is a function object with chat() and stream()", async () => {
+  await inDir(async (dir) => {
+    const inner = new FakeLLM("callable");
+    const port = Object.assign(() => {}, {
+      chat: inner.chat.bind(inner),
+      stream: inner.stream.bind(inner),
+    }) as unknown as LLMPort;
+    const rec = cassette(`${dir}/f.jsonl`, { upstream: () => port });
+    assertEquals((await rec.chat(request("hi"))).content, "callable");
+  });
+});
+
+// The variables docs/frameworks.md promises are masked wherever their values appear.
+const KEY_VARIABLES = [
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "AZURE_OPENAI_API_KEY",
+  "AZURE_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GROQ_API_KEY",
+  "MISTRAL_API_KEY",
+  "OPENROUTER_API_KEY",
+  "XAI_API_KEY",
+  "DEEPSEEK_API_KEY",
+  "TOGETHER_API_KEY",
+  "FIREWORKS_API_KEY",
+  "COHERE_API_KEY",
+  "LITELLM_API_KEY",
+  "LITELLM_MASTER_KEY",
+  "VLLM_API_KEY",
+  "HF_TOKEN",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+];
+
+Deno.test("cassette() masks the value of every provider key variable, whatever its shape", async () => {
+  const saved = KEY_VARIABLES.map((name) => [name, Deno.env.get(name)] as const);
+  const value = (name: string) => `plain${name.toLowerCase().replace(/_/g, "")}`;
+  try {
+    for (const name of KEY_VARIABLES) Deno.env.set(name, value(name));
+    await inDir(async (dir) => {
+      const text = KEY_VARIABLES.map(value).join(" | ");
+      const rec = cassette(`${dir}/env.jsonl`, { upstream: () => new FakeLLM(`echo ${text}`) });
+      await rec.chat({ model: "m", messages: [{ role: "user", content: text }] });
+      const written = await Deno.readTextFile(`${dir}/env.jsonl`);
+      for (const name of KEY_VARIABLES) {
+        assertFalse(written.includes(value(name)), `${name}'s value was written`);
+      }
+    });
+  } finally {
+    for (const [name, v] of saved) v === undefined ? Deno.env.delete(name) : Deno.env.set(name, v);
+  }
+});
+
+Deno.test("cassette() masks a secret split across just two chunks", async () => {
+  await inDir(async (dir) => {
+    const path = `${dir}/two.jsonl`;
+    const rec = cassette(path, {
+      upstream: () => FakeLLM.script([{ chunks: ["key sk-proj-Ab3d", "Ef6hIj9kLm2n"] }]),
+    });
+    await Array.fromAsync(rec.stream(request("hi")));
+    const line = JSON.parse(await Deno.readTextFile(path));
+    assertEquals(line.turn.content ?? line.turn.chunks, "key [REDACTED]");
   });
 });
 
