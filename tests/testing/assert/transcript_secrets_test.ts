@@ -80,7 +80,7 @@ Deno.test("transcript() masks every value under a secret-named key, whatever its
     content: "",
     toolCalls: [
       toolCall("c", "login", {
-        credentials: { user: "ann", pin: 1234, remember: true, none: null },
+        credentials: { user: "ann", pin: 1234, big: 10n, remember: true, none: null },
         api_token: "",
         maxTokens: 100,
       }),
@@ -88,7 +88,7 @@ Deno.test("transcript() masks every value under a secret-named key, whatever its
   }]);
   assertEquals(
     shown,
-    'assistant calls login [call_1] {"api_token":"[REDACTED]","credentials":{"none":null,"pin":"[REDACTED]","remember":true,"user":"[REDACTED]"},"maxTokens":100}',
+    'assistant calls login [call_1] {"api_token":"[REDACTED]","credentials":{"big":"[REDACTED]","none":null,"pin":"[REDACTED]","remember":true,"user":"[REDACTED]"},"maxTokens":100}',
   );
 });
 
