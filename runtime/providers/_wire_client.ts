@@ -8,6 +8,7 @@ import type { CompleteRequest } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
 import { readWireStream, type WireStream } from "./_stream.ts";
+import { checkRequest } from "./_check_request.ts";
 
 /** What makes one provider's wire: fixed when its port is built. */
 export interface WireSpec<T> {
@@ -52,7 +53,7 @@ export class WireClient<T> {
 
   /** One blocking call. */
   async chat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
-    const signal = request.signal ?? ctx?.signal;
+    const signal = request?.signal ?? ctx?.signal;
     const response = await this.#post(request, ctx, signal, false);
     const body = await readJson<T>(this.#spec.provider, response, signal);
     return this.#spec.answer(body, request.model);
@@ -65,7 +66,7 @@ export class WireClient<T> {
 
   /** One streamed call; the request is sent on the first `next()`. */
   stream(request: ChatRequest, ctx: Ctx | undefined): AsyncGenerator<StreamEvent, void, undefined> {
-    const signal = request.signal ?? ctx?.signal;
+    const signal = request?.signal ?? ctx?.signal;
     return readWireStream(() => this.#post(request, ctx, signal, true), this.#spec.fold(), signal);
   }
 
@@ -77,6 +78,7 @@ export class WireClient<T> {
     stream: boolean,
   ): Promise<Response> {
     const spec = this.#spec;
+    checkRequest(`${spec.port}.${stream ? "stream" : "chat"}()`, request);
     guard(spec.port, ctx, this.#fetch);
     return postJson(
       spec.provider,
@@ -85,7 +87,6 @@ export class WireClient<T> {
       stream ? this.#streamHeaders : this.#headers,
       spec.body(request, stream),
       signal,
-      ctx?.clock.now ?? Date.now,
     );
   }
 }

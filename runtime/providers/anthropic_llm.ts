@@ -13,7 +13,7 @@ import {
   AnthropicStream,
   chatResponseFromAnthropic,
 } from "./_anthropic.ts";
-import { checkPortOptions, readEnv, trimSlash } from "./_http.ts";
+import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import { WireClient } from "./_wire_client.ts";
 import { is } from "../_options.ts";
 
@@ -89,11 +89,11 @@ export class AnthropicLLM implements LLMPort {
   constructor(options: AnthropicLLMOptions = {}) {
     checkPortOptions(PORT, options, { maxTokens: is.number({ min: 1, integer: true }) });
     const maxTokens = options.maxTokens ?? 4096;
-    const key = options.apiKey ?? readEnv("ANTHROPIC_API_KEY");
+    const key = options.apiKey ?? keyFromEnv(PORT, "ANTHROPIC_API_KEY");
     this.#client = new WireClient({
       port: PORT,
       provider: "Anthropic",
-      url: `${trimSlash(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`,
+      url: endpoint(options.baseURL ?? "https://api.anthropic.com", "/v1/messages"),
       fetch: options.fetch,
       headers: { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key } : {}) },
       extraHeaders: options.headers,

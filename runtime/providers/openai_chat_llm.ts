@@ -7,7 +7,7 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import { checkPortOptions, readEnv, trimSlash } from "./_http.ts";
+import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import {
   chatResponseFromOpenAI,
   openAIChatBody,
@@ -83,11 +83,11 @@ export class OpenAIChatLLM implements LLMPort {
    */
   constructor(options: OpenAIChatLLMOptions = {}) {
     checkPortOptions(PORT, options);
-    const key = options.apiKey ?? readEnv("OPENAI_API_KEY");
+    const key = options.apiKey ?? keyFromEnv(PORT, "OPENAI_API_KEY");
     this.#client = new WireClient({
       port: PORT,
       provider: "OpenAI",
-      url: `${trimSlash(options.baseURL ?? "https://api.openai.com/v1")}/chat/completions`,
+      url: endpoint(options.baseURL ?? "https://api.openai.com/v1", "/chat/completions"),
       fetch: options.fetch,
       headers: key ? { authorization: `Bearer ${key}` } : {},
       extraHeaders: options.headers,

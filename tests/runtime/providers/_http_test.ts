@@ -17,6 +17,7 @@ import {
 import { ModelRequestsDisallowed } from "@agentkit/testing/runtime";
 import {
   checkPortOptions,
+  endpoint,
   errorForStatus,
   guard,
   IN_PROCESS_FETCH,
@@ -26,7 +27,7 @@ import {
   readEnv,
   readJson,
   retryAfterMs,
-  trimSlash,
+  shownURL,
 } from "../../../runtime/providers/_http.ts";
 
 const now = () => 1_000_000;
@@ -83,11 +84,24 @@ Deno.test("guard(): only a context that disallows model requests refuses, unless
   }
 });
 
-Deno.test("trimSlash() and promptRequest()", () => {
-  assertEquals([trimSlash("http://a/v1/"), trimSlash("http://a/v1")], [
-    "http://a/v1",
-    "http://a/v1",
-  ]);
+Deno.test("endpoint() joins the path and keeps the query; shownURL() hides it", () => {
+  assertEquals(
+    [endpoint("http://a/v1/", "/x"), endpoint("http://a/v1", "/x"), endpoint("http://a", "/x")],
+    ["http://a/v1/x", "http://a/v1/x", "http://a/x"],
+  );
+  // Azure's api-version travels as a query; a fragment is never sent.
+  assertEquals(
+    endpoint(
+      "https://r.openai.azure.com/openai/deployments/d?api-version=2024-10-21#f",
+      "/chat/completions",
+    ),
+    "https://r.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21",
+  );
+  assertEquals(shownURL("https://h/v1/x?api_key=s3cr3t"), "https://h/v1/x?...");
+  assertEquals(shownURL("https://h/v1/x"), "https://h/v1/x");
+});
+
+Deno.test("promptRequest()", () => {
   const signal = new AbortController().signal;
   assertEquals(promptRequest({ model: "m", system: "sys", user: "u", signal }), {
     model: "m",
@@ -114,7 +128,6 @@ Deno.test("postJson(): POSTs the JSON body with the headers and signal; an ok re
     { "x-h": "1" },
     { a: [1] },
     signal,
-    now,
   );
   assertStrictEquals(res, ok);
   assertEquals([seen[0].method, seen[0].url, seen[0].headers.get("x-h")], [
@@ -128,7 +141,7 @@ Deno.test("postJson(): POSTs the JSON body with the headers and signal; an ok re
 Deno.test("postJson(): a network failure is retryable pre_stream; an abort rethrows the reason", async () => {
   const cause = new TypeError("connection refused");
   const e = await assertRejects(
-    () => postJson("P", () => Promise.reject(cause), "http://x", {}, {}, undefined, now),
+    () => postJson("P", () => Promise.reject(cause), "http://x", {}, {}, undefined),
     ProviderError,
   );
   assertEquals([e.retryable, e.phase, e.cause], [true, "pre_stream", cause]);
@@ -137,7 +150,7 @@ Deno.test("postJson(): a network failure is retryable pre_stream; an abort rethr
   const reason = new Error("user cancelled");
   c.abort(reason);
   const aborted = await assertRejects(() =>
-    postJson("P", () => Promise.reject(new Error("aborted")), "http://x", {}, {}, c.signal, now)
+    postJson("P", () => Promise.reject(new Error("aborted")), "http://x", {}, {}, c.signal)
   );
   assertStrictEquals(aborted, reason);
 });
@@ -151,7 +164,6 @@ Deno.test("postJson(): a failed status is classified from its body; an unreadabl
       {},
       {},
       undefined,
-      now,
     );
   const e = await assertRejects(
     fail('{"error":{"message":"bad key"}}', 401),
@@ -181,7 +193,6 @@ Deno.test("postJson(): a failed status is classified from its body; an unreadabl
       {},
       {},
       c.signal,
-      now,
     )
   );
   assertStrictEquals(abortedRead, reason);
@@ -213,28 +224,32 @@ Deno.test("providerMessage(): the provider's own message from its error JSON, in
 
 Deno.test("retryAfterMs(): retry-after-ms first, then retry-after in seconds or as a date", () => {
   const h = (o: Record<string, string>) => new Headers(o);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "1500", "retry-after": "9" }), now), 1500);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "0" }), now), 0);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "-5", "retry-after": "2" }), now), 2000);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "soon", "retry-after": "2" }), now), 2000);
-  assertEquals(retryAfterMs(h({ "retry-after": "0" }), now), 0);
-  assertEquals(retryAfterMs(h({ "retry-after": "1.5" }), now), 1500);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "1500", "retry-after": "9" })), 1500);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "0" })), 0);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "-5", "retry-after": "2" })), 2000);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "soon", "retry-after": "2" })), 2000);
+  assertEquals(retryAfterMs(h({ "retry-after": "0" })), 0);
+  assertEquals(retryAfterMs(h({ "retry-after": "1.5" })), 1500);
+  const date = new Date(now()).toUTCString();
   const at = new Date(now() + 4_000).toUTCString();
-  assertEquals(retryAfterMs(h({ "retry-after": at }), now), 4_000);
+  assertEquals(retryAfterMs(h({ "retry-after": at, date })), 4_000);
   const past = new Date(now() - 60_000).toUTCString();
-  assertEquals(retryAfterMs(h({ "retry-after": past }), now), 0);
-  assertEquals(retryAfterMs(h({ "retry-after": "whenever" }), now), undefined);
-  assertEquals(retryAfterMs(h({}), now), undefined);
+  assertEquals(retryAfterMs(h({ "retry-after": past, date })), 0);
+  // Without a Date header, the wall clock: a date a minute ahead is about a minute.
+  const ahead = retryAfterMs(h({ "retry-after": new Date(Date.now() + 60_000).toUTCString() }))!;
+  assert(ahead > 55_000 && ahead <= 60_000, `${ahead}`);
+  assertEquals(retryAfterMs(h({ "retry-after": "whenever" })), undefined);
+  assertEquals(retryAfterMs(h({})), undefined);
   // A negative number of seconds is never a negative wait.
   for (const after of ["-1", "-0.5"]) {
-    const ms = retryAfterMs(h({ "retry-after": after }), now);
+    const ms = retryAfterMs(h({ "retry-after": after }));
     assert(ms === undefined || ms >= 0, `${after}: ${ms}`);
   }
 });
 
 Deno.test("errorForStatus(): each status class gets its error, retryability and phase", () => {
   const of = (status: number, text = "", headers: Record<string, string> = {}) =>
-    errorForStatus("P", status, new Headers(headers), text, now);
+    errorForStatus("P", status, new Headers(headers), text);
   const limited = of(429, "", { "retry-after-ms": "250" });
   assertInstanceOf(limited, RateLimitError);
   assertEquals([(limited as RateLimitError).retryAfterMs, limited.status, limited.retryable], [
