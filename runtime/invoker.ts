@@ -10,6 +10,7 @@ import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
 import type { Span } from "../ports/trace.ts";
 import { inSpan, spanEnded, spanFailed } from "./_span.ts";
+import { underPolicy } from "./_ambient.ts";
 import {
   adopt,
   callNow,
@@ -197,7 +198,13 @@ export class Invoker {
       "gen_ai.tool.name": invocation.tool.name,
       "gen_ai.tool.call.id": invocation.call.id,
     });
-    return inSpan(span, this.#tool ??= this.#composeTool(), invocation, ctx, spanEnded);
+    const tool = this.#tool ??= this.#composeTool();
+    // A tool under a test context runs with it ambient: a port it calls
+    // without a context still meets the test's guard.
+    if (ctx.allowModelRequests === false) {
+      return underPolicy(ctx, () => inSpan(span, tool, invocation, ctx, spanEnded));
+    }
+    return inSpan(span, tool, invocation, ctx, spanEnded);
   }
 
   static {

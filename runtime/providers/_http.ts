@@ -14,15 +14,20 @@ import {
 } from "../../ports/provider_errors.ts";
 import { checkOptions, checkValue, is, type Rule } from "../_options.ts";
 import { ModelRequestsDisallowed } from "./model_requests_disallowed.ts";
+import { ambientPolicy } from "../_ambient.ts";
 
 /** The fetch a port sends with: `globalThis.fetch`'s shape. */
 export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/**
- * Marks a fetch that answers in-process and can reach no model (a
- * FakeProvider's): the test-context guard lets it through.
- */
-export const IN_PROCESS_FETCH: symbol = Symbol.for("agentkit.inProcessFetch");
+// The fetches that answer in-process and can reach no model (FakeProviders'),
+// known by identity: a marker anyone could set on any function would be a
+// way around the guard.
+const inProcess = new WeakSet<object>();
+
+/** Marks `fetch` as one that answers in-process (a FakeProvider's). */
+export function markInProcess(fetch: FetchFn): void {
+  inProcess.add(fetch);
+}
 
 const HTTP_URL: Rule = {
   accepts: 'an absolute http(s) URL such as "http://localhost:11434/v1"',
@@ -154,13 +159,21 @@ export function keyFromEnv(port: string, name: string): string | undefined {
   return key;
 }
 
-/** Throws `ModelRequestsDisallowed` when a test context forbids this request. */
+/**
+ * Throws `ModelRequestsDisallowed` when a test context forbids this request:
+ * the context passed, or, for a call made without one, the context of the
+ * code running now (a tool inside a test run).
+ */
 export function guard(port: string, ctx: Ctx | undefined, fetchFn: FetchFn): void {
-  if (ctx?.allowModelRequests !== false) return;
-  if ((fetchFn as unknown as Record<symbol, unknown>)[IN_PROCESS_FETCH] === true) return;
+  const policy = ctx ?? ambientPolicy();
+  if (policy?.allowModelRequests !== false) return;
+  if (inProcess.has(fetchFn)) return;
   if (readEnv("AGENTKIT_ALLOW_MODEL_REQUESTS") === "1") return;
-  throw new ModelRequestsDisallowed(port);
+  throw new ModelRequestsDisallowed(port, fetchFn !== DEFAULT_FETCH);
 }
+
+/** Stands for "no fetch option": the global fetch of the moment. */
+export const DEFAULT_FETCH: FetchFn = (input, init) => globalThis.fetch(input, init);
 
 /**
  * The endpoint under a base URL: `path` joins the base's path, and its query

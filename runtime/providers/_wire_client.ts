@@ -6,7 +6,7 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import { type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
+import { DEFAULT_FETCH, type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
 import { readWireStream, type WireStream } from "./_stream.ts";
 import { checkRequest } from "./_check_request.ts";
 
@@ -41,7 +41,7 @@ export class WireClient<T> {
 
   constructor(spec: WireSpec<T>) {
     this.#spec = spec;
-    this.#fetch = spec.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#fetch = spec.fetch ?? DEFAULT_FETCH;
     this.#headers = {
       "content-type": "application/json",
       accept: "application/json",

@@ -20,7 +20,7 @@ import {
   endpoint,
   errorForStatus,
   guard,
-  IN_PROCESS_FETCH,
+  markInProcess,
   postJson,
   promptRequest,
   providerMessage,
@@ -29,6 +29,7 @@ import {
   retryAfterMs,
   shownURL,
 } from "../../../runtime/providers/_http.ts";
+import { underPolicy } from "../../../runtime/_ambient.ts";
 
 const now = () => 1_000_000;
 
@@ -56,9 +57,8 @@ Deno.test("readEnv(): the variable, or undefined when unset", () => {
 
 Deno.test("guard(): only a context that disallows model requests refuses, unless the fetch is in-process or the env opts in", () => {
   const real = () => Promise.resolve(new Response());
-  const inProcess = Object.assign(() => Promise.resolve(new Response()), {
-    [IN_PROCESS_FETCH]: true,
-  });
+  const inProcess = () => Promise.resolve(new Response());
+  markInProcess(inProcess);
   guard("P", undefined, real);
   guard("P", { allowModelRequests: true } as never, real);
   guard("P", {} as never, real);
@@ -68,10 +68,25 @@ Deno.test("guard(): only a context that disallows model requests refuses, unless
     ModelRequestsDisallowed,
   );
   assert(e.message.includes("P"), e.message);
-  const truthy = Object.assign(real, { [IN_PROCESS_FETCH]: "yes" });
+  // The old global marker is no way around the guard: only identity counts.
+  const marked = Object.assign(() => Promise.resolve(new Response()), {
+    [Symbol.for("agentkit.inProcessFetch")]: true,
+  });
   assertThrows(
-    () => guard("P", { allowModelRequests: false } as never, truthy),
+    () => guard("P", { allowModelRequests: false } as never, marked),
     ModelRequestsDisallowed,
+    "not a FakeProvider's own fetch",
+  );
+  // A call without a context meets the policy of the code around it.
+  underPolicy({ allowModelRequests: true }, () => guard("P", undefined, real));
+  assertThrows(
+    () => underPolicy({ allowModelRequests: false }, () => guard("P", undefined, real)),
+    ModelRequestsDisallowed,
+  );
+  // A context passed wins over the policy around the call.
+  underPolicy(
+    { allowModelRequests: false },
+    () => guard("P", { allowModelRequests: true } as never, real),
   );
   Deno.env.set("AGENTKIT_ALLOW_MODEL_REQUESTS", "0");
   try {
