@@ -251,6 +251,16 @@ export async function readJson<T>(
 
 /** The chat request a `complete()` call stands for: system (if any) + user. */
 export function promptRequest(request: CompleteRequest): ChatRequest {
+  if (
+    typeof request !== "object" || request === null || typeof request.user !== "string" ||
+    (request.system !== undefined && typeof request.system !== "string")
+  ) {
+    throw new TypeError(
+      `complete() takes { model, user, system? } with string texts, got ${
+        JSON.stringify(request) ?? String(request)
+      }`,
+    );
+  }
   const messages: Message[] = [];
   if (request.system) messages.push({ role: "system", content: request.system });
   messages.push({ role: "user", content: request.user });

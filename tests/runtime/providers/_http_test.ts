@@ -116,6 +116,18 @@ Deno.test("endpoint() joins the path and keeps the query; shownURL() hides it", 
   assertEquals(shownURL("https://h/v1/x"), "https://h/v1/x");
 });
 
+Deno.test("promptRequest(): a prompt that is not { model, user, system? } is a TypeError", () => {
+  for (
+    const bad of [null, undefined, "hi", { model: "m" }, { model: "m", user: 1 }, {
+      model: "m",
+      user: "u",
+      system: 2,
+    }]
+  ) {
+    assertThrows(() => promptRequest(bad as never), TypeError, "complete() takes");
+  }
+});
+
 Deno.test("promptRequest()", () => {
   const signal = new AbortController().signal;
   assertEquals(promptRequest({ model: "m", system: "sys", user: "u", signal }), {

@@ -30,7 +30,9 @@ function realPort(): { port: OpenAIChatLLM; sent: string[] } {
     fetch: (input, init) => {
       sent.push(String(input));
       if (!JSON.parse(String(init?.body)).stream) return Promise.resolve(Response.json(ANSWER));
-      const chunk = { choices: [{ delta: { content: "from the network" }, finish_reason: "stop" }] };
+      const chunk = {
+        choices: [{ delta: { content: "from the network" }, finish_reason: "stop" }],
+      };
       return Promise.resolve(
         new Response(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`, {
           headers: { "content-type": "text/event-stream" },
