@@ -56,8 +56,11 @@ const PORT = "AnthropicLLM";
  * as for `OpenAIChatLLM`: 429 → `RateLimitError` with `retryAfterMs`; 408,
  * 409, 5xx (529 overloaded included) and network failures before the first
  * byte → retryable `pre_stream`; other 4xx → `ProviderResponseError` with the
- * status and Anthropic's message; an `error` event or a cut mid-stream → an
- * `error` event in phase `mid_stream` with the usage so far.
+ * status and Anthropic's message; a 2xx answer that is not the API's shape →
+ * `ProviderResponseError` naming the field; an `error` event or a failure
+ * before any content → thrown `pre_stream` (retryable as its type says, e.g.
+ * `overloaded_error`); after content → an `error` event in phase
+ * `mid_stream` with the usage so far.
  *
  * Under a test context (`makeTestCtx`) it refuses to send with
  * `ModelRequestsDisallowed`, unless its fetch is a `FakeProvider`'s.

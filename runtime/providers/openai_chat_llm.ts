@@ -52,9 +52,12 @@ const PORT = "OpenAIChatLLM";
  * tokens (`inputTokens` excludes them). Failures are classified: 429 is a
  * `RateLimitError` carrying `retryAfterMs`; 408, 409, 5xx and network failures
  * before the first byte are retryable `pre_stream` errors; other 4xx are
- * `ProviderResponseError`s with the status and OpenAI's message; a stream
- * cut after it started ends in an `error` event (phase `mid_stream`, usage so
- * far). `ctx.signal` aborts the request.
+ * `ProviderResponseError`s with the status and OpenAI's message; a 2xx answer
+ * that is not the API's shape (no choices, a token count that is not a count)
+ * is a `ProviderResponseError` naming the field, never an empty answer; a
+ * stream that fails before any content is thrown `pre_stream`, and one cut
+ * after content ends in an `error` event (phase `mid_stream`, usage so far).
+ * `ctx.signal` aborts the request.
  *
  * Under a test context (`makeTestCtx`) it refuses to send with
  * `ModelRequestsDisallowed`, unless its fetch is a `FakeProvider`'s.
