@@ -20,6 +20,7 @@ import {
   endpoint,
   errorForStatus,
   guard,
+  keyFromEnv,
   markInProcess,
   postJson,
   promptRequest,
@@ -43,6 +44,59 @@ Deno.test("checkPortOptions(): an absolute http(s) base URL, a fetch function, s
   assertThrows(() => checkPortOptions("P", { headers: { a: 1 } }), TypeError, "headers");
   assertThrows(() => checkPortOptions("P", { version: "1" }), TypeError, "version");
   checkPortOptions("P", { version: "1" }, { version: { accepts: "x", test: () => undefined } });
+});
+
+Deno.test("checkPortOptions(): configuration mistakes are TypeErrors where given, and a key is never quoted", () => {
+  const key = "sk-proj-SECRETSECRETSECRET";
+  for (
+    const [apiKey, says] of [
+      [`${key}\n`, "a line break at position 26"],
+      [` ${key}`, "whitespace at position 0"],
+      [`${key}é`, "a non-ASCII character"],
+      [`${key}\u0007`, "a control character"],
+    ] as const
+  ) {
+    const e = assertThrows(() => checkPortOptions("P", { apiKey }), TypeError, says);
+    assert(!e.message.includes("SECRET"), e.message);
+  }
+  for (
+    const [headers, says] of [
+      [{ "bad header": "v" }, "not a valid HTTP field name"],
+      [{ "x-a": "v\r\nx-injected: 1" }, "a line break"],
+      [{ "x-a": "€" }, "a character fetch cannot send"],
+      [{ "x-a": 1 }, "must be a string"],
+    ] as const
+  ) {
+    assertThrows(() => checkPortOptions("P", { headers }), TypeError, says);
+  }
+  for (
+    const [baseURL, says] of [
+      ["http://local host/v1", "whitespace"],
+      ["http://user:pass@proxy.example/v1", "carries credentials"],
+      ["https://key@proxy.example/v1", "carries credentials"],
+    ] as const
+  ) {
+    const e = assertThrows(() => checkPortOptions("P", { baseURL }), TypeError, says);
+    assert(!e.message.includes("pass@"), e.message);
+  }
+});
+
+Deno.test("keyFromEnv(): a key from the environment is checked like the option", () => {
+  Deno.env.set("AGENTKIT_HTTP_TEST_KEY", "sk-from-file\n");
+  try {
+    assertThrows(
+      () => keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"),
+      TypeError,
+      "the AGENTKIT_HTTP_TEST_KEY environment variable contains a line break",
+    );
+    Deno.env.set("AGENTKIT_HTTP_TEST_KEY", "sk-ok");
+    assertEquals(keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"), "sk-ok");
+    Deno.env.set("AGENTKIT_HTTP_TEST_KEY", "");
+    assertEquals(keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"), "");
+  } finally {
+    Deno.env.delete("AGENTKIT_HTTP_TEST_KEY");
+  }
+  assertEquals(keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"), undefined);
 });
 
 Deno.test("readEnv(): the variable, or undefined when unset", () => {
