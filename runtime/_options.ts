@@ -279,10 +279,11 @@ export const is = {
       `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`,
       (v) => values.includes(v) ? undefined : TYPE,
     ),
-  /** An array whose every element passes `element`. */
-  arrayOf: (element: Rule, min = 0): Rule =>
+  /** An array whose every element passes `element`; `accepts` names it in the plural. */
+  arrayOf: (element: Rule, min = 0, accepts?: string): Rule =>
     rule(
-      `an array of ${element.accepts.replace(/^an? /, "")}${min ? ` (at least ${min})` : ""}`,
+      accepts ??
+        `an array of ${element.accepts.replace(/^an? /, "")}${min ? ` (at least ${min})` : ""}`,
       (v, option) => {
         if (!Array.isArray(v)) return TYPE;
         if (v.length < min) return RANGE;
