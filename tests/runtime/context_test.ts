@@ -1,6 +1,5 @@
 import * as A from "@std/assert";
 import * as R from "@agentkit/testing/runtime";
-import * as K from "@agentkit/testing/testing";
 import {
   assert,
   assertEquals,
