@@ -20,6 +20,8 @@ Deno.test("jsonProblem(): plain data, undefined fields and toJSON values are JSO
   ) {
     assertEquals(jsonProblem(ok, "the answer"), undefined);
   }
+  // toJSON decides what JSON writes: what it would have replaced is not walked.
+  assertEquals(jsonProblem({ toJSON: () => "x", n: 1n }, "the answer"), undefined);
   // A value met twice without a cycle is fine: JSON writes it twice.
   const shared = { n: 1 };
   assertEquals(jsonProblem({ a: shared, b: [shared] }, "the answer"), undefined);
@@ -40,6 +42,10 @@ Deno.test("jsonProblem(): names the path and what JSON would do to it", () => {
     [{ s: new Set([1]) }, "the answer.s is a Set"],
     [new Error("x"), "the answer is an Error"],
     [/x/, "the answer is a RegExp"],
+    [new WeakMap(), "the answer is a WeakMap"],
+    [new WeakSet(), "the answer is a WeakSet"],
+    [[1, "ok", 2n], "the answer[2] is a BigInt (2n)"],
+    [{ a: 1, b: { c: [true, { d: Symbol() }] } }, "the answer.b.c[1].d is a symbol"],
     [Promise.resolve(1), "the answer is a Promise"],
   ];
   for (const [value, message] of cases) {
@@ -52,7 +58,17 @@ Deno.test("jsonProblem(): nesting past 256 levels is refused, not walked into a 
   let deep: unknown = 1;
   for (let i = 0; i < 100_000; i++) deep = [deep];
   assertEquals(jsonProblem(deep, "v")?.endsWith("is nested more than 256 levels deep"), true);
-  let fine: unknown = 1;
-  for (let i = 0; i < 200; i++) fine = { a: fine };
-  assertEquals(jsonProblem(fine, "v"), undefined);
+  // 256 nested arrays (or objects) are walked; the 257th is one too many.
+  const nest = (n: number, wrap: (v: unknown) => unknown) => {
+    let v: unknown = 1;
+    for (let i = 0; i < n; i++) v = wrap(v);
+    return v;
+  };
+  for (const wrap of [(v: unknown) => [v], (v: unknown) => ({ a: v })]) {
+    assertEquals(jsonProblem(nest(256, wrap), "v"), undefined);
+    assertEquals(
+      jsonProblem(nest(257, wrap), "v")?.endsWith("nested more than 256 levels deep"),
+      true,
+    );
+  }
 });
