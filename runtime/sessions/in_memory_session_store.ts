@@ -112,17 +112,16 @@ function keyProblem(where: string, scope: unknown, id: unknown): TypeError | und
 }
 
 function stateProblem(where: string, id: string, state: SessionState): void {
-  const s = state as Partial<SessionState> | null;
-  const persistent = s?.persistent;
-  if (
-    s === null || typeof s !== "object" || persistent === null || typeof persistent !== "object" ||
-    Array.isArray(persistent) || !Array.isArray(s.transcript)
-  ) {
+  if (!isRecord(state) || !isRecord(state.persistent) || !Array.isArray(state.transcript)) {
     throw new TypeError(
       `${where}: the state of session "${id}" must be { persistent: {...}, transcript: [...] }, got ${
         describe(state)
       }`,
     );
   }
-  checkMessages(`${where}: the transcript of session "${id}"`, s.transcript);
+  checkMessages(`${where}: the transcript of session "${id}"`, state.transcript);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

@@ -40,6 +40,28 @@ Deno.test("InMemorySessionStore rejects a scope, an id or a state that is not on
     TypeError,
     "InMemorySessionStore.delete()",
   );
+  for (
+    const bad of [
+      null,
+      [],
+      { transcript: [] },
+      { persistent: null, transcript: [] },
+      { persistent: [], transcript: [] },
+      { persistent: {} },
+      { persistent: {}, transcript: {} },
+    ]
+  ) {
+    await assertRejects(
+      () => store.save(scope, "s", bad as never),
+      TypeError,
+      'InMemorySessionStore.save(): the state of session "s" must be',
+    );
+  }
+  await assertRejects(
+    () => store.load(scope, 5 as never),
+    TypeError,
+    "InMemorySessionStore.load()",
+  );
   await assertRejects(
     () => store.save(scope, "s", 5 as never),
     TypeError,
