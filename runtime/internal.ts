@@ -23,7 +23,7 @@
  *   malformed), read alike by the provider ports and the fake provider.
  * - `editDistance`: the one edit distance, behind every did-you-mean hint
  *   and the Levenshtein evaluator.
- * - `checkOptions`, `checkValue`, `is`, `ports`, `nearest`, `Rule`,
+ * - `checkOptions`, `checkValue`, `describe`, `is`, `ports`, `nearest`, `Rule`,
  *   `CheckSettings`: the one options checker, so a double's options bag
  *   fails like a runtime one; `withChecked`: a factory that checked the
  *   options it passes on builds without them being checked again.
@@ -40,5 +40,5 @@ export { markInProcess } from "./providers/_http.ts";
 export { underPolicy } from "./_ambient.ts";
 export { parseArgs } from "./providers/_tool_args.ts";
 export { editDistance } from "./_edit_distance.ts";
-export { checkOptions, checkValue, is, nearest, ports, type Rule } from "./_options.ts";
+export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } from "./_options.ts";
 export { type CheckSettings, withChecked } from "./_options.ts";
