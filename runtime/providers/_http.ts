@@ -67,7 +67,7 @@ const API_KEY: Rule = {
       ? "a line break"
       : bad[0] === " " || bad[0] === "\t"
       ? "whitespace"
-      : bad[0].charCodeAt(0) > 0x7e
+      : bad[0].charCodeAt(0) > 0x7f
       ? "a non-ASCII character"
       : "a control character";
     // The key itself is never quoted: the message may reach a log.

@@ -6,6 +6,7 @@ import {
   assertInstanceOf,
   assertRejects,
   assertStrictEquals,
+  assertStringIncludes,
   assertThrows,
 } from "@std/assert";
 import {
@@ -17,8 +18,10 @@ import {
 import { ModelRequestsDisallowed } from "@agentkit/testing/runtime";
 import {
   checkPortOptions,
+  DEFAULT_FETCH,
   endpoint,
   errorForStatus,
+  errorFromBody,
   guard,
   keyFromEnv,
   markInProcess,
@@ -54,6 +57,9 @@ Deno.test("checkPortOptions(): configuration mistakes are TypeErrors where given
       [` ${key}`, "whitespace at position 0"],
       [`${key}é`, "a non-ASCII character"],
       [`${key}\u0007`, "a control character"],
+      [`${key}\u007f`, "a control character"],
+      [`${key}\r`, "a line break"],
+      [`\t${key}`, "whitespace at position 0"],
     ] as const
   ) {
     const e = assertThrows(() => checkPortOptions("P", { apiKey }), TypeError, says);
@@ -63,11 +69,19 @@ Deno.test("checkPortOptions(): configuration mistakes are TypeErrors where given
     const [headers, says] of [
       [{ "bad header": "v" }, "not a valid HTTP field name"],
       [{ "x-a": "v\r\nx-injected: 1" }, "a line break"],
+      [{ "x-a": "v\rx" }, "a line break"],
+      [{ "x-a": "v\0x" }, "a character fetch cannot send"],
       [{ "x-a": "€" }, "a character fetch cannot send"],
       [{ "x-a": 1 }, "must be a string"],
     ] as const
   ) {
     assertThrows(() => checkPortOptions("P", { headers }), TypeError, says);
+  }
+  for (const headers of ["x", null, [], 5]) {
+    assertThrows(() => checkPortOptions("P", { headers }), TypeError, "an object of header names");
+  }
+  for (const apiKey of [5, null, {}]) {
+    assertThrows(() => checkPortOptions("P", { apiKey }), TypeError, "printable ASCII");
   }
   for (
     const [baseURL, says] of [
@@ -131,6 +145,12 @@ Deno.test("guard(): only a context that disallows model requests refuses, unless
     ModelRequestsDisallowed,
     "not a FakeProvider's own fetch",
   );
+  // The port's own default fetch gets no note about wrappers.
+  const plain = assertThrows(
+    () => guard("P", { allowModelRequests: false } as never, DEFAULT_FETCH),
+    ModelRequestsDisallowed,
+  );
+  assert(!plain.message.includes("wraps provider.fetch"), plain.message);
   // A call without a context meets the policy of the code around it.
   underPolicy({ allowModelRequests: true }, () => guard("P", undefined, real));
   assertThrows(
@@ -166,6 +186,7 @@ Deno.test("endpoint() joins the path and keeps the query; shownURL() hides it", 
     ),
     "https://r.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21",
   );
+  assertEquals(endpoint("http://a/v1//", "/x"), "http://a/v1/x");
   assertEquals(shownURL("https://h/v1/x?api_key=s3cr3t"), "https://h/v1/x?...");
   assertEquals(shownURL("https://h/v1/x"), "https://h/v1/x");
 });
@@ -370,4 +391,87 @@ Deno.test("errorForStatus(): each status class gets its error, retryability and 
   );
   assert(hinted[0] > 0 && hinted[1] > 0 && hinted[2] === 0, String(hinted));
   assert(hinted[0] !== hinted[1]);
+});
+
+Deno.test("errorFromBody(): the provider's error in our classes, by its documented type or code", () => {
+  const cases: Array<[unknown, string, boolean, number | undefined]> = [
+    [{ type: "rate_limit_error", message: "m" }, "RateLimitError", true, undefined],
+    [{ code: "rate_limit_exceeded", message: "m" }, "RateLimitError", true, undefined],
+    [{ status: "RESOURCE_EXHAUSTED", code: 429, message: "m" }, "RateLimitError", true, 429],
+    [{ code: 429 }, "RateLimitError", true, 429],
+    [{ type: "overloaded_error" }, "ProviderError", true, undefined],
+    [{ type: "api_error" }, "ProviderError", true, undefined],
+    [{ type: "server_error" }, "ProviderError", true, undefined],
+    [{ status: "UNAVAILABLE", code: 503 }, "ProviderError", true, 503],
+    [{ status: "INTERNAL" }, "ProviderError", true, undefined],
+    [{ status: "DEADLINE_EXCEEDED" }, "ProviderError", true, undefined],
+    [{ code: 500 }, "ProviderError", true, 500],
+    [{ code: 408 }, "ProviderError", true, 408],
+    [{ status: 409 }, "ProviderError", true, 409],
+    [{ code: 499 }, "ProviderResponseError", false, 499],
+    [{ type: "invalid_request_error", message: "m" }, "ProviderResponseError", false, undefined],
+    [{ type: "insufficient_quota", message: "m" }, "ProviderResponseError", false, undefined],
+    [{}, "ProviderResponseError", false, undefined],
+    ["a bare string", "ProviderResponseError", false, undefined],
+    [null, "ProviderResponseError", false, undefined],
+  ];
+  for (const [body, name, retryable, status] of cases) {
+    const e = errorFromBody("P", body, "pre_stream");
+    assertEquals(
+      [e.name, e.retryable, e.phase, e.status],
+      [name, retryable, "pre_stream", status],
+      JSON.stringify(body),
+    );
+  }
+  assertEquals(
+    errorFromBody("P", { type: "server_error", message: "boom" }, "pre_stream").message,
+    "P reported an error (server_error): boom",
+  );
+  assertEquals(
+    errorFromBody("P", { code: 503, message: "" }, "pre_stream").message,
+    "P reported an error with status 503: no message",
+  );
+  assertEquals(
+    errorFromBody("P", "plain words", "pre_stream").message,
+    "P reported an error: plain words",
+  );
+  assertStringIncludes(
+    errorFromBody("P", { type: "insufficient_quota" }, "pre_stream").message,
+    "add credit",
+  );
+  // After content nothing is retried, whatever the type; what was reported is kept.
+  const usage = { inputTokens: 1, outputTokens: 2 };
+  const mid = errorFromBody("P", { type: "overloaded_error" }, "mid_stream", {
+    finishReason: "length",
+    usage,
+  });
+  assertEquals([mid.name, mid.retryable, mid.phase, mid.usage, mid.finishReason], [
+    "ProviderResponseError",
+    false,
+    "mid_stream",
+    usage,
+    "length",
+  ]);
+});
+
+Deno.test("postJson(): a fetch that rejects with a non-Error still names what it said", async () => {
+  const e = await assertRejects(
+    () =>
+      postJson(
+        "P",
+        () => Promise.reject("socket hang up"),
+        "http://x/y?key=secret",
+        {},
+        {},
+        undefined,
+      ),
+    ProviderError,
+  );
+  assertStringIncludes(e.message, "(socket hang up)");
+  assertStringIncludes(e.message, "http://x/y?...");
+  assert(!e.message.includes("secret"), e.message);
+});
+
+Deno.test("retryAfterMs(): an empty retry-after is no hint", () => {
+  assertEquals(retryAfterMs(new Headers({ "retry-after": " " })), undefined);
 });
