@@ -279,10 +279,11 @@ export const is = {
       `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`,
       (v) => values.includes(v) ? undefined : TYPE,
     ),
-  /** An array whose every element passes `element`. */
-  arrayOf: (element: Rule, min = 0): Rule =>
+  /** An array whose every element passes `element`; `accepts` names it in the plural. */
+  arrayOf: (element: Rule, min = 0, accepts?: string): Rule =>
     rule(
-      `an array of ${element.accepts.replace(/^an? /, "")}${min ? ` (at least ${min})` : ""}`,
+      accepts ??
+        `an array of ${element.accepts.replace(/^an? /, "")}${min ? ` (at least ${min})` : ""}`,
       (v, option) => {
         if (!Array.isArray(v)) return TYPE;
         if (v.length < min) return RANGE;
@@ -383,17 +384,27 @@ export const LIMITS: Readonly<Record<string, Rule>> = {
 type TokenKey = "inputTokens" | "outputTokens" | "cachedInputTokens";
 
 /**
- * One token count of a usage, checked: an integer, 0 or more (a negative or
- * fractional count would make a negative or garbled cost). The optional
- * cached count reads as 0 when absent.
+ * One token count of a usage, checked: a safe integer, 0 or more (a NaN,
+ * negative, fractional or unsafe count would make a garbled cost, or fail
+ * deep as "Cannot mix BigInt and other types"). The optional cached count
+ * reads as 0 when absent.
  */
 export function tokenCount(where: string, usage: unknown, key: TokenKey): number {
-  const n = (usage as Record<string, unknown> | null | undefined)?.[key];
+  if (usage === null || typeof usage !== "object" || Array.isArray(usage)) {
+    throw new TypeError(
+      `${where}: usage must be a Usage object ({ inputTokens, outputTokens }), got ${
+        describe(usage)
+      }`,
+    );
+  }
+  const n = (usage as Record<string, unknown>)[key];
   if (n === undefined && key === "cachedInputTokens") return 0;
-  if (typeof n === "number" && Number.isInteger(n) && n >= 0) return n;
-  const text = `${where}: usage.${key} must be an integer, 0 or more, got ${describe(n)}`;
+  if (Number.isSafeInteger(n) && (n as number) >= 0) return n as number;
+  const text = `${where}: usage.${key} must be ${TOKEN_COUNT}, got ${describe(n)}`;
   throw typeof n === "number" ? new RangeError(text) : new TypeError(text);
 }
+
+const TOKEN_COUNT = "a safe integer, 0 or more (a count of tokens)";
 
 /**
  * The port-shaped arguments, checked for the methods the package calls on

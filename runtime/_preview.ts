@@ -9,6 +9,8 @@ export function preview(value: unknown): string {
   else if (typeof value === "string") text = JSON.stringify(value);
   else if (typeof value === "function") text = `[function ${value.name || "anonymous"}]`;
   else if (typeof value === "bigint") text = `${value}n`;
+  // JSON would print NaN and Infinity as null, hiding what was given.
+  else if (typeof value === "number") text = String(value);
   else if (typeof value === "symbol") text = value.toString();
   else {
     try {

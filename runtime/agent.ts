@@ -652,7 +652,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     }
     const output = this.#core.output;
     if (output && !this.#halted) {
-      const verdict = output.check(result.output);
+      const verdict = output.check(result.output, lastFinish(this.#seen));
       if (!verdict.ok) {
         if (this.#attempt === 2) {
           throw new InvalidOutput(agent.name, result.output, verdict.issues, 2);
@@ -775,4 +775,13 @@ function checkResult(value: unknown, origin: () => string): CognitionResult | un
       JSON.stringify(value) ?? String(value)
     }; return a CognitionResult ({ output, usage, messages, stopReason }) or nothing`,
   );
+}
+
+// How the model's last message of the pass ended, as its stream said.
+function lastFinish(events: readonly StreamEvent[]): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === "message_end") return e.finishReason;
+  }
+  return undefined;
 }

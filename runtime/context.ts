@@ -18,7 +18,7 @@ import type { Invoker } from "./invoker.ts";
 import type { Meter } from "./money/meter.ts";
 import { Services } from "./services.ts";
 import { NEVER } from "./_never.ts";
-import { checkOptions, is, ports, type Rule } from "./_options.ts";
+import { checkOptions, describe, is, ports, type Rule } from "./_options.ts";
 
 /** How much a run may do without asking a human. */
 export type Autonomy = "auto" | "manual";
@@ -158,11 +158,17 @@ export class RunContext implements Ctx {
 
   /**
    * Reports an observation, stamped with the clock's time.
-   * @param kind What sort (`"step"`).
-   * @param text A readable line.
+   * @param kind What sort (`"step"`): a string.
+   * @param text A readable line: a string.
    * @param options Payload and agent.
+   * @throws {TypeError} (as a rejection) When `kind` or `text` is not a string.
    */
   async emit(kind: string, text: string, options: EmitOptions = {}): Promise<void> {
+    if (typeof kind !== "string" || typeof text !== "string") {
+      throw new TypeError(
+        `ctx.emit(): kind and text must be strings, got ${describe(kind)} and ${describe(text)}`,
+      );
+    }
     await this.services.observer.emit({
       kind,
       text,
@@ -183,10 +189,11 @@ export class RunContext implements Ctx {
   /**
    * A context like this one with some fields replaced (a run's own signal,
    * another tenant).
-   * @param overrides What to replace.
+   * @param overrides What to replace: an options object as `new RunContext()` takes, checked the same way.
    * @returns A new context sharing the rest.
    */
   with(overrides: RunContextOptions): RunContext {
+    checkOptions("ctx.with()", overrides, CONTEXT);
     return new RunContext({
       services: this.services,
       scope: this.scope,

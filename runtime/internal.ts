@@ -15,13 +15,15 @@
  *   both are generators on top of that step.
  * - `markCut` / `isCut`: a mid-stream failure that is a broken connection,
  *   which a fake provider serves as a cut stream.
- * - `IN_PROCESS_FETCH`: marks a fetch that answers in-process, which the
- *   test-context guard lets through.
+ * - `markInProcess`: marks a fetch that answers in-process, which the
+ *   test-context guard lets through (by identity: no marker anyone could set);
+ *   `underPolicy`: runs code under a request policy the guard reads when a
+ *   port is called without a context (aiSdkModel, cassettes, FakeProvider).
  * - `parseArgs`: tool-call arguments from their JSON text (kept raw when
  *   malformed), read alike by the provider ports and the fake provider.
  * - `editDistance`: the one edit distance, behind every did-you-mean hint
  *   and the Levenshtein evaluator.
- * - `checkOptions`, `checkValue`, `is`, `ports`, `nearest`, `Rule`,
+ * - `checkOptions`, `checkValue`, `describe`, `is`, `ports`, `nearest`, `Rule`,
  *   `CheckSettings`: the one options checker, so a double's options bag
  *   fails like a runtime one; `withChecked`: a factory that checked the
  *   options it passes on builds without them being checked again.
@@ -37,9 +39,10 @@ export { isCut, markCut } from "./stream/_stream_cut.ts";
 export { PULL, pull, PullGenerator } from "./stream/_pull.ts";
 export { adopt, CALL_NOW, CHAT_NOW, type Now, offerNow, promised } from "./_now.ts";
 export { throughPublic } from "./_now.ts";
-export { IN_PROCESS_FETCH } from "./providers/_http.ts";
+export { markInProcess } from "./providers/_http.ts";
+export { underPolicy } from "./_ambient.ts";
 export { parseArgs } from "./providers/_tool_args.ts";
 export { editDistance } from "./_edit_distance.ts";
-export { checkOptions, checkValue, is, nearest, ports, type Rule } from "./_options.ts";
+export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } from "./_options.ts";
 export { type CheckSettings, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";

@@ -10,6 +10,7 @@ import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
 import type { Span } from "../ports/trace.ts";
 import { inSpan, spanEnded, spanFailed } from "./_span.ts";
+import { underPolicy } from "./_ambient.ts";
 import {
   adopt,
   callNow,
@@ -29,7 +30,7 @@ import type {
   ToolMiddleware,
   ToolNext,
 } from "./middleware/types.ts";
-import { checkOptions, is, type Rule } from "./_options.ts";
+import { checkOptions, describe, is, type Rule } from "./_options.ts";
 
 const INVOKER_OPTIONS: Readonly<Record<string, Rule>> = {
   llm: is.port("an LLMPort", ["chat"]),
@@ -145,16 +146,18 @@ export class Invoker {
 
   /**
    * One blocking model call through the chat chain, in an `llm` span.
-   * @param request The request.
+   * @param request The request: a `ChatRequest` (an object with a `messages` array).
    * @param ctx The run.
    * @returns The response.
    * @throws {UnmeteredBudget} When the run has meters and no `meter()`.
+   * @throws {TypeError} When the request is not a `ChatRequest` or `ctx` not a `RunContext`.
    */
   chat(request: ChatRequest, ctx: RunContext): Promise<ChatResponse> {
     return promised(() => this.#chatNow(request, ctx));
   }
 
   #chatNow(request: ChatRequest, ctx: RunContext): Now<ChatResponse> {
+    checkCall("Invoker.chat()", request, ctx);
     if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
     const span = ctx.trace.span("chat", "llm", { "gen_ai.request.model": request.model });
     return inSpan(span, this.#chat ??= this.#composeChat(), request, ctx, answered);
@@ -162,10 +165,11 @@ export class Invoker {
 
   /**
    * One streamed model call through the chat chain, in an `llm` span.
-   * @param request The request.
+   * @param request The request: a `ChatRequest` (an object with a `messages` array).
    * @param ctx The run.
    * @returns The events.
    * @throws {UnmeteredBudget} When the run has meters and no `meter()`.
+   * @throws {TypeError} When the request is not a `ChatRequest` or `ctx` not a `RunContext`.
    */
   stream(
     request: ChatRequest,
@@ -173,6 +177,7 @@ export class Invoker {
   ): AsyncGenerator<StreamEvent, void, undefined> {
     let span: Span | undefined;
     return drive(() => {
+      checkCall("Invoker.stream()", request, ctx);
       if (ctx.allMeters.length > 0 && !this.metered) throw new UnmeteredBudget();
       span = ctx.trace.span("chat", "llm", {
         "gen_ai.request.model": request.model,
@@ -184,7 +189,7 @@ export class Invoker {
 
   /**
    * One tool call through the tool chain, in a `tool` span.
-   * @param invocation The tool, the call and its validated arguments.
+   * @param invocation The tool, the call and its validated arguments (`{ tool, call, args }`).
    * @param ctx The run.
    * @returns What the tool returned.
    */
@@ -193,11 +198,28 @@ export class Invoker {
   }
 
   #callToolNow(invocation: ToolInvocation, ctx: RunContext): Now<unknown> {
+    if (
+      typeof invocation?.tool?.call !== "function" || invocation.call === null ||
+      typeof invocation.call !== "object"
+    ) {
+      throw new TypeError(
+        `Invoker.callTool(): the invocation must be { tool, call, args } with a ToolPort and its ToolCall, got ${
+          describe(invocation)
+        }`,
+      );
+    }
+    checkCtx("Invoker.callTool()", ctx);
     const span = ctx.trace.span("execute_tool", "tool", {
       "gen_ai.tool.name": invocation.tool.name,
       "gen_ai.tool.call.id": invocation.call.id,
     });
-    return inSpan(span, this.#tool ??= this.#composeTool(), invocation, ctx, spanEnded);
+    const tool = this.#tool ??= this.#composeTool();
+    // A tool under a test context runs with it ambient: a port it calls
+    // without a context still meets the test's guard.
+    if (ctx.allowModelRequests === false) {
+      return underPolicy(ctx, () => inSpan(span, tool, invocation, ctx, spanEnded));
+    }
+    return inSpan(span, tool, invocation, ctx, spanEnded);
   }
 
   static {
@@ -239,4 +261,25 @@ function checkMiddleware(mw: ChatMiddleware | ToolMiddleware): boolean {
     );
   }
   return (mw as ChatMiddleware).charges === true;
+}
+
+// A request and a run context, checked where the invoker is called: a
+// wrong one would otherwise fail deep in a middleware, or in a span.
+function checkCall(where: string, request: ChatRequest, ctx: RunContext): void {
+  if (request === null || typeof request !== "object" || !Array.isArray(request.messages)) {
+    throw new TypeError(
+      `${where}: the request must be a ChatRequest ({ model, messages: [...] }), got ${
+        describe(request)
+      }`,
+    );
+  }
+  checkCtx(where, ctx);
+}
+
+function checkCtx(where: string, ctx: RunContext): void {
+  if (!Array.isArray(ctx?.allMeters) || typeof ctx.trace?.span !== "function") {
+    throw new TypeError(
+      `${where}: ctx must be a RunContext (makeTestCtx() in tests), got ${describe(ctx)}`,
+    );
+  }
 }

@@ -81,10 +81,16 @@ export class InvalidOutput extends Error {
    * @param attempts How many answers were checked.
    */
   constructor(agent: string, raw: string, issues: readonly OutputIssue[], attempts: number) {
+    const stopped = issues.length === 1 &&
+      (issues[0].code === "refused" || issues[0].code === "truncated");
     super(
-      `Agent "${agent}" answered with output that does not match its schema after ${attempts} attempt(s): ${
-        formatIssues(issues)
-      }; the answer was ${preview(raw)}. Fix the prompt or the schema, or script a valid answer`,
+      stopped
+        ? `Agent "${agent}" got no answer its schema could check after ${attempts} attempt(s): ${
+          issues[0].message
+        }; the answer was ${preview(raw)}`
+        : `Agent "${agent}" answered with output that does not match its schema after ${attempts} attempt(s): ${
+          formatIssues(issues)
+        }; the answer was ${preview(raw)}. Fix the prompt or the schema, or script a valid answer`,
     );
     this.name = "InvalidOutput";
     this.agent = agent;
@@ -99,9 +105,34 @@ export interface PreparedOutput<T> {
   readonly jsonSchema: JsonSchema;
   /** The name sent as `settings.jsonSchemaName`. */
   readonly name: string;
-  /** Parses and validates an answer. */
-  check(raw: string): { ok: true; data: T } | { ok: false; issues: readonly OutputIssue[] };
+  /**
+   * Parses and validates an answer. `finishReason` is how the model's last
+   * message ended: an answer that fails the check after a refusal
+   * (`content_filter`) or a cut at the token limit (`length`) gets one issue
+   * saying so (code `refused` or `truncated`), not "not JSON".
+   */
+  check(
+    raw: string,
+    finishReason?: string,
+  ): { ok: true; data: T } | { ok: false; issues: readonly OutputIssue[] };
 }
+
+// Why an answer that ended this way does not parse: the model did not
+// write bad JSON, it was stopped (or stopped itself) before writing any.
+const ENDED: Readonly<Record<string, OutputIssue>> = {
+  content_filter: {
+    path: [],
+    code: "refused",
+    message:
+      'the model refused to answer (finishReason "content_filter"): the answer was withheld or replaced by its content filter, so there was no JSON to check; change the task, or handle the refusal',
+  },
+  length: {
+    path: [],
+    code: "truncated",
+    message:
+      'the answer was cut at the token limit (finishReason "length") before its JSON was complete; raise maxTokens, or ask for a shorter answer',
+  },
+};
 
 /**
  * Converts the schema once, when the agent is built.
@@ -133,11 +164,13 @@ export function prepareOutput<T>(schema: OutputSchema<T>, agent: string): Prepar
   return {
     jsonSchema,
     name: `${agent.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "output"}`,
-    check(raw: string) {
+    check(raw: string, finishReason?: string) {
+      const ended = finishReason === undefined ? undefined : ENDED[finishReason];
       let value: unknown;
       try {
         value = JSON.parse(stripFence(raw));
       } catch (error) {
+        if (ended) return { ok: false, issues: [ended] };
         return {
           ok: false,
           issues: [{
@@ -149,7 +182,7 @@ export function prepareOutput<T>(schema: OutputSchema<T>, agent: string): Prepar
       }
       const r = schema.safeParse(value);
       if (r.success) return { ok: true, data: r.data };
-      return { ok: false, issues: r.error.issues };
+      return { ok: false, issues: ended ? [ended] : r.error.issues };
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import FakeTimers from "@sinonjs/fake-timers";
 import type { ClockPort } from "../ports/clock.ts";
-import { checkOptions, is, type Rule } from "../runtime/internal.ts";
+import { checkOptions, describe, is, type Rule } from "../runtime/internal.ts";
 
 /** Options for {@linkcode FakeClock}. */
 export interface FakeClockOptions {
@@ -109,13 +109,17 @@ export class FakeClock implements ClockPort, Disposable {
   now = (): number => this.#built ? this.#built.now : this.#start;
 
   /**
-   * Waits `ms` of virtual time; rejects with `signal.reason` on abort (and
-   * drops the timer).
+   * Waits `ms` of virtual time: a finite number of milliseconds, 0 or more
+   * (`Infinity` would never wake, `"10"` is a string). Rejects with
+   * `signal.reason` on abort (and drops the timer); `signal` is an
+   * `AbortSignal` when given.
    */
   sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
-    if (!(ms >= 0)) {
-      return Promise.reject(new RangeError(`Cannot sleep ${ms} ms: pass a non-negative number`));
-    }
+    const problem = durationProblem("FakeClock.sleep()", ms) ??
+      (signal === undefined || signal instanceof AbortSignal ? undefined : new TypeError(
+        `FakeClock.sleep(): the signal must be an AbortSignal, got ${describe(signal)}`,
+      ));
+    if (problem) return Promise.reject(problem);
     this.sleeps.push(ms);
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.#chained = 0;
@@ -136,12 +140,13 @@ export class FakeClock implements ClockPort, Disposable {
   /**
    * Moves time forward by `ms`, firing every timer that falls due, without
    * recording a sleep (time that passed outside the code under test).
-   * @param ms How far.
+   * @param ms How far: a finite number of milliseconds, 0 or more.
+   * @throws {TypeError} When `ms` is not a number.
+   * @throws {RangeError} When `ms` is negative, NaN or infinite.
    */
   advance(ms: number): void {
-    if (!(ms >= 0)) {
-      throw new RangeError(`Cannot advance a FakeClock by ${ms} ms: pass a non-negative number`);
-    }
+    const problem = durationProblem("FakeClock.advance()", ms);
+    if (problem) throw problem;
     this.#engine.tick(ms);
   }
 
@@ -256,4 +261,15 @@ export class FakeClock implements ClockPort, Disposable {
     };
     RESOLVED.then(pass);
   }
+}
+
+// A wait is a finite count of milliseconds: Infinity would park a test until
+// its timeout (no timer ever fires), and a string would be coerced by the
+// timer engine ("10" sleeps 10 ms, "soon" sleeps 0) instead of failing.
+function durationProblem(where: string, ms: unknown): Error | undefined {
+  if (typeof ms === "number" && ms >= 0 && ms !== Infinity) return undefined;
+  const text = `${where}: ms must be a finite number of milliseconds, 0 or more, got ${
+    describe(ms)
+  }`;
+  return typeof ms === "number" ? new RangeError(text) : new TypeError(text);
 }

@@ -26,6 +26,7 @@ type Opened = Source | Promise<Source>;
 
 const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   maxAttempts: is.number({ min: 1, integer: true }),
+  maxRetryAfterMs: is.ms,
   sleep: is.function,
   backoff: is.function,
   retryOn: is.function,
@@ -38,6 +39,14 @@ export interface RetryOptions {
    * @default {3}
    */
   readonly maxAttempts?: number;
+  /**
+   * The longest provider `retryAfterMs` hint worth waiting for. A longer one
+   * (a gateway saying "come back tomorrow") ends the retries at once with
+   * `RetryAfterTooLong` instead of a sleep nobody wants. The default is the
+   * official `openai` client's: it honours a `retry-after` of at most 60 s.
+   * @default {60_000}
+   */
+  readonly maxRetryAfterMs?: number;
   /**
    * How to wait between attempts.
    * @default {ctx.clock.sleep}
@@ -79,17 +88,76 @@ export function isRetryable(error: unknown): boolean {
   return error instanceof Error && error.name === "TimeoutError";
 }
 
+/**
+ * Thrown by {@linkcode retry} instead of waiting, when the provider asked for
+ * a wait longer than `maxRetryAfterMs`. Not retryable; `cause` is the
+ * provider's error.
+ *
+ * @example A gateway that says "in a day"
+ * ```ts
+ * import { Agent, retry, RetryAfterTooLong } from "@agentkit/testing/runtime";
+ * import { RateLimitError } from "@agentkit/testing/ports";
+ * import { FakeClock, FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertEquals, assertRejects } from "@std/assert";
+ *
+ * const clock = new FakeClock();
+ * const llm = FakeLLM.script([{ error: new RateLimitError("quota", { retryAfterMs: 86_400_000 }) }, "ok"], {
+ *   allowUnused: true,
+ * });
+ * const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry()] });
+ * const e = await assertRejects(() => new Agent("a", { model: "m" }).run("go", ctx), RetryAfterTooLong);
+ * assertEquals([e.retryAfterMs, e.maxRetryAfterMs, clock.sleeps], [86_400_000, 60_000, []]);
+ * ```
+ */
+export class RetryAfterTooLong extends ProviderError {
+  /** What the provider asked to wait (ms). */
+  readonly retryAfterMs: number;
+  /** The longest wait `retry()` was allowed (ms). */
+  readonly maxRetryAfterMs: number;
+  /**
+   * The message says both waits and how to allow the longer one.
+   *
+   * @param retryAfterMs What the provider asked to wait.
+   * @param maxRetryAfterMs The cap.
+   * @param cause The provider's error.
+   */
+  constructor(retryAfterMs: number, maxRetryAfterMs: number, cause: unknown) {
+    super(
+      `retry() gave up: the provider asked to wait ${retryAfterMs} ms before trying again, longer than maxRetryAfterMs (${maxRetryAfterMs} ms); raise retry({ maxRetryAfterMs }) if waiting that long is right, or check the account's quota (${
+        (cause as Error)?.message ?? String(cause)
+      })`,
+      { cause, retryable: false, phase: "pre_stream", status: (cause as ProviderError)?.status },
+    );
+    this.name = "RetryAfterTooLong";
+    this.retryAfterMs = retryAfterMs;
+    this.maxRetryAfterMs = maxRetryAfterMs;
+  }
+}
+
 // The provider's retry-after hint is a floor: waiting less only earns another 429.
 function waitFor(error: unknown, backoffMs: number): number {
   const hint = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
   return typeof hint === "number" && hint > backoffMs ? hint : backoffMs;
 }
 
+function checkedBackoff(backoff: (attempt: number) => number, n: number): number {
+  const ms = backoff(n);
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
+    throw new RangeError(
+      `retry(): backoff(${n}) returned ${
+        typeof ms === "number" ? ms : JSON.stringify(ms) ?? String(ms)
+      }; it must return a finite number of milliseconds, 0 or more`,
+    );
+  }
+  return ms;
+}
+
 /**
  * Re-invokes a model call that failed before its first event with a
  * retryable error, waiting `backoff(n)` ms between attempts on `sleep` (or
  * `ctx.clock`, so a `FakeClock` makes the wait free), and at least the
- * `retryAfterMs` a `RateLimitError` carries. A stream that already
+ * `retryAfterMs` a `RateLimitError` carries (up to `maxRetryAfterMs`, past
+ * which it gives up with `RetryAfterTooLong`). A stream that already
  * produced an event is never re-invoked: its tokens were sent.
  *
  * @param options Attempts, wait and rule.
@@ -112,6 +180,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   checkOptions("retry()", options, RETRY_OPTIONS);
   // The checker refuses a maxAttempts that is not a whole number of at least 1.
   const maxAttempts = options.maxAttempts ?? 3;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const backoff = options.backoff ?? ((n: number) => 200 * 2 ** (n - 1));
   const retryOn = options.retryOn ?? isRetryable;
   const sleepOpt = options.sleep;
@@ -128,7 +197,17 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
     if (
       n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
     ) return Promise.reject(error);
-    return Promise.resolve(wait(waitFor(error, backoff(n)), ctx)).then(retryIt);
+    let ms;
+    try {
+      ms = waitFor(error, checkedBackoff(backoff, n));
+    } catch (bad) {
+      return Promise.reject(bad);
+    }
+    const hint = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+    if (typeof hint === "number" && hint > maxRetryAfterMs) {
+      return Promise.reject(new RetryAfterTooLong(hint, maxRetryAfterMs, error));
+    }
+    return Promise.resolve(wait(ms, ctx)).then(retryIt);
   };
   // A streamed call is re-opened until its first event arrives; after that
   // its tokens were sent, and a failure is the caller's. An attempt whose

@@ -45,14 +45,14 @@ export function toUnits(value: number | string, what = "amount"): bigint {
 }
 
 /**
- * A limit as a `Budget` or a `Quota` keeps it: its units and its 6-decimal
- * text (`"0.100000"`), both made once per distinct amount.
+ * A limit as a `Budget` or a `Quota` keeps it: its units and its exact text
+ * (`"0.100000"`, `"0.0000001"`), both made once per distinct amount.
  */
 export function limitOf(value: number | string, what: string): { units: bigint; text: string } {
   const units = toUnits(value, what);
   const known = PARSED.get(value);
-  if (known === undefined) return { units, text: formatUnits(units) };
-  return { units, text: known.fixed ??= formatUnits(units) };
+  if (known === undefined) return { units, text: exactUnits(units) };
+  return { units, text: known.fixed ??= exactUnits(units) };
 }
 
 function numberToPlain(n: number): string {
@@ -113,6 +113,22 @@ export function formatUnits(units: bigint, digits = 6): string {
   const out = digits === 0 ? s : `${s.slice(0, -digits)}.${s.slice(-digits)}`;
   return neg ? `-${out}` : out;
 }
+
+/**
+ * Formats scaled units exactly: six decimals (`"0.000100"`), or as many more
+ * as the amount has, up to the ledger's twelve (`"0.0000001"`). What a
+ * budget keeps and has spent is shown as kept: a limit of $0.0000001 never
+ * reads as $0.
+ */
+export function exactUnits(units: bigint): string {
+  if (units % MICRO === 0n) return formatUnits(units);
+  const neg = units < 0n;
+  const s = (neg ? -units : units).toString().padStart(SCALE_DIGITS + 1, "0");
+  const text = `${s.slice(0, -SCALE_DIGITS)}.${s.slice(-SCALE_DIGITS).replace(/0+$/, "")}`;
+  return neg ? `-${text}` : text;
+}
+
+const MICRO = 10n ** BigInt(SCALE_DIGITS - 6);
 
 /** Units per whole dollar. */
 export const UNITS_PER_USD: bigint = SCALE;

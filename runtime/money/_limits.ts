@@ -1,8 +1,9 @@
 // The limits a Budget and a Quota share: checked and parsed once, when the
 // meter is built, then compared with a tally before every model call (the
 // run's for a Budget, a tenant's for a Quota).
-import { formatUnits, limitOf } from "./_decimal.ts";
-import { checkOptions, LIMITS } from "../_options.ts";
+import { exactUnits, limitOf } from "./_decimal.ts";
+import { checkOptions, describe, LIMITS, tokenCount } from "../_options.ts";
+import type { Charge } from "./meter.ts";
 
 /** The limits as given: `BudgetOptions` and `QuotaOptions` alike. */
 export interface LimitOptions {
@@ -56,10 +57,35 @@ export function reachedLimit(
     return ["maxCalls", String(limits.maxCalls), `${calls} calls`];
   }
   if (limits.maxUnits !== undefined && units >= limits.maxUnits) {
-    return ["maxCostUsd", limits.maxCostUsd!, `$${formatUnits(units)}`];
+    return ["maxCostUsd", limits.maxCostUsd!, `$${exactUnits(units)}`];
   }
   if (limits.maxTokens !== undefined && tokens >= limits.maxTokens) {
     return ["maxTokens", String(limits.maxTokens), `${tokens} tokens`];
   }
   return undefined;
+}
+
+/**
+ * The tokens a charge adds, checked with its cost where a meter is charged:
+ * token counts are safe integers, 0 or more, and the cost a bigint of units,
+ * 0 or more, so a NaN count or a cost given as a number fails naming the
+ * field instead of poisoning the tally (NaN tokens for ever after) or failing
+ * as "Cannot mix BigInt and other types".
+ */
+export function chargedTokens(where: string, charge: Charge): number {
+  if (charge === null || typeof charge !== "object") {
+    throw new TypeError(
+      `${where}: the charge must be an object { model, usage, costUnits }, got ${describe(charge)}`,
+    );
+  }
+  const cost = charge.costUnits;
+  if (typeof cost !== "bigint" || cost < 0n) {
+    const text = `${where}: costUnits must be a bigint of 1e-12 USD units, 0n or more, got ${
+      typeof cost === "bigint" ? `${cost}n` : describe(cost)
+    }`;
+    throw typeof cost === "bigint" ? new RangeError(text) : new TypeError(text);
+  }
+  const u = charge.usage;
+  return tokenCount(where, u, "inputTokens") + tokenCount(where, u, "outputTokens") +
+    tokenCount(where, u, "cachedInputTokens");
 }

@@ -3,14 +3,17 @@
  *
  * @module
  */
-import { formatUnits, toUnits } from "./_decimal.ts";
+import { exactUnits, toUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "../errors.ts";
-import { type Limits, parseLimits, reachedLimit } from "./_limits.ts";
+import { chargedTokens, type Limits, parseLimits, reachedLimit } from "./_limits.ts";
 import type { Charge, Meter } from "./meter.ts";
 
 /** Options for {@linkcode Budget}. No limit is set unless given. */
 export interface BudgetOptions {
-  /** The most the run may cost, in USD (`0.10` or `"0.10"`). */
+  /**
+   * The most the run may cost, in USD (`0.10` or `"0.10"`): a non-negative
+   * decimal with at most 12 decimals, kept exactly.
+   */
   readonly maxCostUsd?: number | string;
   /** The most model calls the run may make. */
   readonly maxCalls?: number;
@@ -36,7 +39,7 @@ export interface BudgetOptions {
 export class Budget implements Meter {
   /** Always `"budget"`. */
   readonly name: string = "budget";
-  /** The cost limit, as given. */
+  /** The cost limit, exactly as kept: six decimals or more (`"0.100000"`, `"0.0000001"`). */
   readonly maxCostUsd?: string;
   /** The call limit. */
   readonly maxCalls?: number;
@@ -60,11 +63,12 @@ export class Budget implements Meter {
   }
 
   /**
-   * What has been spent, as a fixed 6-decimal USD string (`"0.000100"`).
+   * What has been spent, in USD: six decimals (`"0.000100"`), more when the
+   * amount has them (`"0.0000001"`), never rounded.
    * @returns The spent amount.
    */
   spent(): string {
-    return formatUnits(this.#spentUnits);
+    return exactUnits(this.#spentUnits);
   }
 
   /** True when a cost limit is set: an unpriced model then fails instead of costing $0. */
@@ -85,7 +89,9 @@ export class Budget implements Meter {
   /**
    * Adds an amount directly, without a model call (for costs the runtime
    * does not see, or to pre-load a budget in a test).
-   * @param usd The amount in USD.
+   * @param usd The amount in USD: a non-negative decimal with at most 12 decimals.
+   * @throws {TypeError} For an amount that is not a number or a decimal string.
+   * @throws {RangeError} For a negative, non-finite or too precise amount.
    */
   add(usd: number | string): void {
     this.#spentUnits += toUnits(usd, "the amount");
@@ -102,12 +108,15 @@ export class Budget implements Meter {
 
   /**
    * Records one model call.
-   * @param charge The call's usage and cost.
+   * @param charge The call's usage (token counts: safe integers, 0 or more)
+   * and cost (`costUnits`: a bigint of 1e-12 USD, 0n or more).
+   * @throws {TypeError} For a charge, usage or cost of the wrong type.
+   * @throws {RangeError} For a NaN, negative or fractional count, or a negative cost.
    */
   charge(charge: Charge): void {
+    const tokens = chargedTokens("Budget.charge()", charge);
     this.#calls++;
-    const u = charge.usage;
-    this.#tokens += u.inputTokens + u.outputTokens + (u.cachedInputTokens ?? 0);
+    this.#tokens += tokens;
     this.#spentUnits += charge.costUnits;
   }
 }

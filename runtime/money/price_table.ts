@@ -5,7 +5,7 @@
  */
 import type { Usage } from "../../ports/usage.ts";
 import { toUnits } from "./_decimal.ts";
-import { checkOptions, checkValue, is, type Rule, tokenCount } from "../_options.ts";
+import { checkOptions, checkValue, describe, is, type Rule, tokenCount } from "../_options.ts";
 
 /**
  * The price of one model in USD per million tokens.
@@ -101,32 +101,59 @@ export class PriceTable {
 
   /**
    * Whether the table prices `model`.
-   * @param model The model name.
+   * @param model The model name: a string.
    * @returns True when priced.
+   * @throws {TypeError} When `model` is not a string.
    */
   has(model: string): boolean {
+    if (typeof model !== "string") modelProblem("PriceTable.has()", model);
     return this.#prices.has(model);
   }
 
   /**
    * The cost of `usage` on `model` in 1e-12 USD units, or `undefined` when the
-   * model is not priced.
-   * @param model The model name.
+   * model is not priced. Token counts are safe integers, 0 or more, checked
+   * whether or not the model is priced.
+   * @param model The model name: a string.
    * @param usage What was consumed.
    * @returns The cost in scaled units.
+   * @throws {TypeError} When `model` is not a string or `usage` not a usage object.
+   * @throws {RangeError} For a token count that is NaN, negative, fractional or unsafe.
    */
   costUnits(model: string, usage: Usage): bigint | undefined {
+    return this.#cost("PriceTable.costUnits()", model, usage);
+  }
+
+  /**
+   * The cost of `usage` on `model` as a 6-decimal USD string (a price quote:
+   * rounded half up; `costUnits` is exact). Arguments as for `costUnits`.
+   * @param model The model name: a string.
+   * @param usage What was consumed.
+   * @returns `"0.000100"`, or `undefined` when the model is not priced.
+   * @throws {TypeError} When `model` is not a string or `usage` not a usage object.
+   * @throws {RangeError} For a token count that is NaN, negative, fractional or unsafe.
+   */
+  costUsd(model: string, usage: Usage): string | undefined {
+    const u = this.#cost("PriceTable.costUsd()", model, usage);
+    if (u === undefined) return undefined;
+    const s = (u + 500_000n) / 1_000_000n;
+    return `${s / 1_000_000n}.${(s % 1_000_000n).toString().padStart(6, "0")}`;
+  }
+
+  #cost(where: string, model: string, usage: Usage): bigint | undefined {
+    if (typeof model !== "string") modelProblem(where, model);
+    // Read directly, checked by tokenCount() only when not a plain count
+    // (which also names a usage that is no object).
+    let i = usage?.inputTokens;
+    let o = usage?.outputTokens;
+    // Absent is none; null is a mistake tokenCount() names.
+    const cached = usage?.cachedInputTokens;
+    let c = cached === undefined ? 0 : cached;
+    if (!isCount(i)) i = tokenCount(where, usage, "inputTokens");
+    if (!isCount(o)) o = tokenCount(where, usage, "outputTokens");
+    if (!isCount(c)) c = tokenCount(where, usage, "cachedInputTokens");
     const p = this.#prices.get(model);
     if (!p) return undefined;
-    // Read directly, checked by tokenCount() only when not a plain count.
-    let i = usage.inputTokens;
-    let o = usage.outputTokens;
-    // Absent is none; null is a mistake tokenCount() names.
-    const cached = usage.cachedInputTokens;
-    let c = cached === undefined ? 0 : cached;
-    if (!isCount(i)) i = tokenCount("PriceTable", usage, "inputTokens");
-    if (!isCount(o)) o = tokenCount("PriceTable", usage, "outputTokens");
-    if (!isCount(c)) c = tokenCount("PriceTable", usage, "cachedInputTokens");
     // Exact in numbers while the sum is a safe integer (every call of a test,
     // and most real ones): the terms are non-negative, so each product is
     // below it and exact too, and a price rounded as a number (past 2^53
@@ -136,23 +163,14 @@ export class PriceTable {
     if (Number.isSafeInteger(sum)) return BigInt((sum - (sum % 1_000_000)) / 1_000_000);
     return (BigInt(i) * p.input + BigInt(o) * p.output + BigInt(c) * p.cached) / MILLION;
   }
+}
 
-  /**
-   * The cost of `usage` on `model` as a 6-decimal USD string.
-   * @param model The model name.
-   * @param usage What was consumed.
-   * @returns `"0.000100"`, or `undefined` when the model is not priced.
-   */
-  costUsd(model: string, usage: Usage): string | undefined {
-    const u = this.costUnits(model, usage);
-    if (u === undefined) return undefined;
-    const s = (u + 500_000n) / 1_000_000n;
-    return `${s / 1_000_000n}.${(s % 1_000_000n).toString().padStart(6, "0")}`;
-  }
+function modelProblem(where: string, model: unknown): never {
+  throw new TypeError(`${where}: the model name must be a string, got ${describe(model)}`);
 }
 
 function isCount(n: unknown): n is number {
-  return typeof n === "number" && Number.isInteger(n) && n >= 0;
+  return Number.isSafeInteger(n) && (n as number) >= 0;
 }
 
 const PRICE: Readonly<Record<string, Rule>> = {

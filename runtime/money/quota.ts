@@ -4,10 +4,11 @@
  * @module
  */
 import type { Ctx } from "../../ports/context.ts";
-import type { Scope } from "../../ports/scope.ts";
-import { formatUnits } from "./_decimal.ts";
+import { Scope } from "../../ports/scope.ts";
+import { describe } from "../_options.ts";
+import { exactUnits } from "./_decimal.ts";
 import { BudgetExceeded } from "../errors.ts";
-import { type Limits, parseLimits, reachedLimit } from "./_limits.ts";
+import { chargedTokens, type Limits, parseLimits, reachedLimit } from "./_limits.ts";
 import type { Charge, Meter } from "./meter.ts";
 
 /**
@@ -24,7 +25,10 @@ import type { Charge, Meter } from "./meter.ts";
  * ```
  */
 export interface QuotaOptions {
-  /** The most each tenant may spend, in USD (`0.10` or `"0.10"`). */
+  /**
+   * The most each tenant may spend, in USD (`0.10` or `"0.10"`): a
+   * non-negative decimal with at most 12 decimals, kept exactly.
+   */
   readonly maxCostUsd?: number | string;
   /** The most model calls each tenant may make. */
   readonly maxCalls?: number;
@@ -46,7 +50,7 @@ export interface QuotaUsage {
   readonly calls: number;
   /** Tokens charged. */
   readonly tokens: number;
-  /** Cost charged, as a fixed 6-decimal USD string. */
+  /** Cost charged, in USD: six decimals, more when the amount has them (never rounded). */
   readonly spent: string;
 }
 
@@ -123,7 +127,7 @@ const EMPTY: Readonly<Account> = Object.freeze({ calls: 0, tokens: 0, units: 0n 
 export class Quota implements Meter {
   /** Always `"quota"`. */
   readonly name: string = "quota";
-  /** The per-tenant cost limit, as a fixed 6-decimal string. */
+  /** The per-tenant cost limit, exactly as kept: six decimals or more. */
   readonly maxCostUsd?: string;
   /** The per-tenant call limit. */
   readonly maxCalls?: number;
@@ -152,37 +156,53 @@ export class Quota implements Meter {
 
   /**
    * What a tenant has used so far.
-   * @param scope The tenant.
+   * @param scope The tenant: a `Scope`.
    * @returns Its calls, tokens and spend (zeros for a tenant never charged).
+   * @throws {TypeError} When `scope` is not a `Scope`.
    */
   used(scope: Scope): QuotaUsage {
+    if (!(scope instanceof Scope)) {
+      throw new TypeError(`Quota.used(): the scope must be a Scope, got ${describe(scope)}`);
+    }
     const a = this.#accounts.get(scope.key());
-    return { calls: a?.calls ?? 0, tokens: a?.tokens ?? 0, spent: formatUnits(a?.units ?? 0n) };
+    return { calls: a?.calls ?? 0, tokens: a?.tokens ?? 0, spent: exactUnits(a?.units ?? 0n) };
   }
 
   /**
    * Throws `QuotaExceeded` when the run's tenant has reached a limit.
-   * @param ctx The run; its scope picks the account.
+   * @param ctx The run (a context with a `Scope`); its scope picks the account.
    * @throws {QuotaExceeded} When the next call must not happen.
+   * @throws {TypeError} When `ctx` has no `Scope`.
    */
   check(ctx: Ctx): void {
-    const a = this.#accounts.get(ctx.scope.key()) ?? EMPTY;
+    const a = this.#accounts.get(scopeOf("Quota.check()", ctx).key()) ?? EMPTY;
     const reached = reachedLimit(this.#limits, a.calls, a.units, a.tokens);
     if (reached) throw new QuotaExceeded(ctx.scope, ...reached);
   }
 
   /**
    * Charges one model call to the run's tenant.
-   * @param charge The call's usage and cost.
-   * @param ctx The run; its scope picks the account.
+   * @param charge The call's usage (token counts: safe integers, 0 or more)
+   * and cost (`costUnits`: a bigint of 1e-12 USD, 0n or more).
+   * @param ctx The run (a context with a `Scope`); its scope picks the account.
+   * @throws {TypeError} For a charge, usage or cost of the wrong type, or a `ctx` without a `Scope`.
+   * @throws {RangeError} For a NaN, negative or fractional count, or a negative cost.
    */
   charge(charge: Charge, ctx: Ctx): void {
-    const key = ctx.scope.key();
+    const key = scopeOf("Quota.charge()", ctx).key();
+    const tokens = chargedTokens("Quota.charge()", charge);
     let a = this.#accounts.get(key);
     if (!a) this.#accounts.set(key, a = { calls: 0, tokens: 0, units: 0n });
-    const u = charge.usage;
     a.calls++;
-    a.tokens += u.inputTokens + u.outputTokens + (u.cachedInputTokens ?? 0);
+    a.tokens += tokens;
     a.units += charge.costUnits;
   }
+}
+
+function scopeOf(where: string, ctx: Ctx): Scope {
+  const scope = ctx?.scope;
+  if (scope instanceof Scope) return scope;
+  throw new TypeError(
+    `${where}: the ctx must be a run context with a Scope (its tenant), got ${describe(ctx)}`,
+  );
 }

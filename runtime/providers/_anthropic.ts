@@ -7,6 +7,10 @@ import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { SseMessage } from "./_sse.ts";
 import { WireStream } from "./_stream.ts";
 import { parseArgs } from "./_tool_args.ts";
+import { errorFromBody } from "./_http.ts";
+import { isObject, MalformedAnswer, objectAt, stringAt, tokensAt } from "./_wire_shape.ts";
+
+const P = "Anthropic";
 
 /** The wire's usage object (cumulative in `message_delta`). */
 export interface AnthropicUsage {
@@ -50,16 +54,19 @@ export function finishFromAnthropic(reason: string | null | undefined): FinishRe
 
 /**
  * The wire's usage in ours. `input_tokens` already excludes cache reads; a
- * cache write is billed input, so it counts as input here.
+ * cache write is billed input, so it counts as input here. A count that is
+ * not a non-negative integer is a malformed answer.
  */
-export function usageFromAnthropic(u: AnthropicUsage | undefined): Usage {
+export function usageFromAnthropic(u: unknown): Usage {
+  if (u === undefined || u === null) return { inputTokens: 0, outputTokens: 0 };
+  const w = objectAt(P, "usage", u);
   const usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number } = {
-    inputTokens: (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0),
-    outputTokens: u?.output_tokens ?? 0,
+    inputTokens: (tokensAt(P, "usage.input_tokens", w.input_tokens) ?? 0) +
+      (tokensAt(P, "usage.cache_creation_input_tokens", w.cache_creation_input_tokens) ?? 0),
+    outputTokens: tokensAt(P, "usage.output_tokens", w.output_tokens) ?? 0,
   };
-  if (typeof u?.cache_read_input_tokens === "number") {
-    usage.cachedInputTokens = u.cache_read_input_tokens;
-  }
+  const read = tokensAt(P, "usage.cache_read_input_tokens", w.cache_read_input_tokens);
+  if (read !== undefined) usage.cachedInputTokens = read;
   return usage;
 }
 
@@ -135,29 +142,54 @@ export function anthropicBody(
   return body;
 }
 
-/** A blocking answer in ours. */
-export function chatResponseFromAnthropic(body: AnthropicMessage, model: string): ChatResponse {
+/**
+ * A blocking answer in ours. Anything that is not the documented shape (no
+ * content array, a text block without text, a tool_use block without its id,
+ * name or input object) is a `ProviderResponseError` naming the field; an
+ * error body in a 2xx answer is classified by its type.
+ */
+export function chatResponseFromAnthropic(body: unknown, model: string): ChatResponse {
+  if (
+    isObject(body) && (body.type === "error" || (body.error !== undefined && body.error !== null))
+  ) {
+    throw errorFromBody(P, body.error ?? body, "pre_stream");
+  }
+  const b = objectAt(P, "the body", body);
+  if (!Array.isArray(b.content)) {
+    throw new MalformedAnswer(P, "content must be an array of blocks", b.content);
+  }
   let content = "";
   const toolCalls: ToolCall[] = [];
-  for (const block of body.content ?? []) {
-    if (block.type === "text") content += block.text ?? "";
-    else if (block.type === "tool_use") {
-      toolCalls.push({
-        id: block.id ?? "",
-        name: block.name ?? "",
-        args: (block.input ?? {}) as Record<string, unknown>,
-      });
+  for (let i = 0; i < b.content.length; i++) {
+    const block = objectAt(P, `content[${i}]`, b.content[i]);
+    if (block.type === "text") {
+      const text = block.text;
+      if (typeof text !== "string") {
+        throw new MalformedAnswer(P, `content[${i}].text must be a string`, text);
+      }
+      content += text;
+    } else if (block.type === "tool_use") toolCalls.push(toolUseOf(block, `content[${i}]`));
+    else if (typeof block.type !== "string") {
+      throw new MalformedAnswer(P, `content[${i}].type must be a string`, block.type);
     }
+    // Other block types (thinking, server tools) carry nothing this port maps.
   }
   return {
-    id: body.id ?? "",
-    model: body.model ?? model,
+    id: stringAt(P, "id", b.id) ?? "",
+    model: stringAt(P, "model", b.model) ?? model,
     content,
     toolCalls,
-    finishReason: finishFromAnthropic(body.stop_reason) ??
+    finishReason: finishFromAnthropic(stringAt(P, "stop_reason", b.stop_reason)) ??
       (toolCalls.length ? "tool_calls" : "stop"),
-    usage: usageFromAnthropic(body.usage),
+    usage: usageFromAnthropic(b.usage),
   };
+}
+
+function toolUseOf(block: Record<string, unknown>, path: string): ToolCall {
+  const id = stringAt(P, `${path}.id`, block.id);
+  const name = stringAt(P, `${path}.name`, block.name);
+  if (!name) throw new MalformedAnswer(P, `${path}.name must name the tool`, block.name);
+  return { id: id ?? "", name, args: objectAt(P, `${path}.input`, block.input ?? {}) };
 }
 
 interface PartialCall {
@@ -192,75 +224,93 @@ export class AnthropicStream extends WireStream {
   }
 
   push(message: SseMessage, out: StreamEvent[]): void {
-    const event = JSON.parse(message.data) as StreamData;
+    const event = objectAt(P, "a stream event", JSON.parse(message.data)) as StreamData;
+    const index = event.index ?? 0;
     switch (event.type ?? message.event) {
       case "message_start":
         this.#mergeUsage(event.message?.usage);
-        return this.start(event.message?.id, out);
+        return this.start(stringAt(P, "message.id", event.message?.id), out);
       case "content_block_start": {
-        const block = event.content_block;
-        if (block?.type === "tool_use") {
-          this.#calls.set(event.index ?? 0, {
-            id: block.id ?? "",
-            name: block.name ?? "",
-            json: "",
-          });
-        } else if (block?.type === "text" && block.text) {
-          this.start(undefined, out);
-          out.push({ type: "text_delta", messageId: this.messageId!, content: block.text });
+        const block = objectAt(P, "content_block", event.content_block);
+        if (block.type === "tool_use") {
+          const call = toolUseOf({ ...block, input: {} }, "content_block");
+          this.#calls.set(index, { id: call.id, name: call.name, json: "" });
+        } else if (block.type === "text") {
+          const text = stringAt(P, "content_block.text", block.text);
+          if (text) {
+            this.start(undefined, out);
+            out.push({ type: "text_delta", messageId: this.messageId!, content: text });
+          }
         }
         return;
       }
       case "content_block_delta": {
-        const delta = event.delta;
-        if (delta?.type === "text_delta" && delta.text) {
-          this.start(undefined, out);
-          out.push({ type: "text_delta", messageId: this.messageId!, content: delta.text });
-        } else if (delta?.type === "input_json_delta") {
-          const call = this.#calls.get(event.index ?? 0);
-          if (call) call.json += delta.partial_json ?? "";
+        const delta = objectAt(P, "delta", event.delta);
+        if (delta.type === "text_delta") {
+          const text = stringAt(P, "delta.text", delta.text);
+          if (text) {
+            this.start(undefined, out);
+            out.push({ type: "text_delta", messageId: this.messageId!, content: text });
+          }
+        } else if (delta.type === "input_json_delta") {
+          const call = this.#calls.get(index);
+          // Arguments for a block that never started cannot be given to any call.
+          if (!call) {
+            throw new MalformedAnswer(
+              P,
+              `input_json_delta for content block ${index}, which no tool_use content_block_start opened`,
+              delta,
+            );
+          }
+          call.json += stringAt(P, "delta.partial_json", delta.partial_json) ?? "";
         }
         return;
       }
-      case "content_block_stop": {
-        const call = this.#calls.get(event.index ?? 0);
-        if (call) {
-          this.#calls.delete(event.index ?? 0);
-          this.#toolCalls++;
-          this.start(undefined, out);
-          out.push({
-            type: "tool_call",
-            messageId: this.messageId!,
-            call: parseArgs(call.id, call.name, call.json),
-          });
-        }
-        return;
-      }
+      case "content_block_stop":
+        return this.#closeCall(index, out);
       case "message_delta":
         if (event.delta?.stop_reason) {
-          this.finishReason = finishFromAnthropic(event.delta.stop_reason);
+          this.finishReason = finishFromAnthropic(
+            stringAt(P, "delta.stop_reason", event.delta.stop_reason),
+          );
         }
         this.#mergeUsage(event.usage);
         return;
       case "message_stop":
         return this.end(out);
       case "error":
-        return this.fail(out, event.error?.message ?? "Anthropic reported an error mid-stream");
+        return this.fail(out, (phase, reported) => errorFromBody(P, event.error, phase, reported));
       default:
         return; // ping, and event types this port does not use
     }
   }
 
+  #closeCall(index: number, out: StreamEvent[]): void {
+    const call = this.#calls.get(index);
+    if (!call) return;
+    this.#calls.delete(index);
+    this.#toolCalls++;
+    this.start(undefined, out);
+    out.push({
+      type: "tool_call",
+      messageId: this.messageId!,
+      call: parseArgs(call.id, call.name, call.json),
+    });
+  }
+
   // message_delta's counters are cumulative totals; a null one is not reported.
-  #mergeUsage(u: AnthropicUsage | undefined): void {
-    if (!u) return;
-    const merged: Record<string, number | null | undefined> = { ...this.#wireUsage };
+  #mergeUsage(u: unknown): void {
+    if (u === undefined || u === null) return;
+    usageFromAnthropic(u); // refuses a malformed count before it is merged
+    const merged: Record<string, unknown> = { ...this.#wireUsage };
     for (const [k, v] of Object.entries(u)) if (typeof v === "number") merged[k] = v;
     this.#wireUsage = merged as AnthropicUsage;
     this.usage = usageFromAnthropic(this.#wireUsage);
   }
 
   end(out: StreamEvent[]): void {
+    // The message stopped: a tool_use block it never closed still arrived whole.
+    for (const index of [...this.#calls.keys()].sort((a, b) => a - b)) this.#closeCall(index, out);
     this.finish(out, this.#toolCalls > 0);
   }
 }

@@ -5,35 +5,123 @@ import type { ChatRequest } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest } from "../../ports/llm.ts";
 import type { Message } from "../../ports/message.ts";
+import type { FinishReason, Usage } from "../../ports/usage.ts";
 import {
   ProviderError,
   ProviderResponseError,
   ProviderTimeoutError,
   RateLimitError,
 } from "../../ports/provider_errors.ts";
-import { checkOptions, is, type Rule } from "../_options.ts";
+import { checkOptions, checkValue, is, type Rule } from "../_options.ts";
 import { ModelRequestsDisallowed } from "./model_requests_disallowed.ts";
+import { ambientPolicy } from "../_ambient.ts";
 
 /** The fetch a port sends with: `globalThis.fetch`'s shape. */
 export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/**
- * Marks a fetch that answers in-process and can reach no model (a
- * FakeProvider's): the test-context guard lets it through.
- */
-export const IN_PROCESS_FETCH: symbol = Symbol.for("agentkit.inProcessFetch");
+// The fetches that answer in-process and can reach no model (FakeProviders'),
+// known by identity: a marker anyone could set on any function would be a
+// way around the guard.
+const inProcess = new WeakSet<object>();
+
+/** Marks `fetch` as one that answers in-process (a FakeProvider's). */
+export function markInProcess(fetch: FetchFn): void {
+  inProcess.add(fetch);
+}
 
 const HTTP_URL: Rule = {
   accepts: 'an absolute http(s) URL such as "http://localhost:11434/v1"',
-  test: (v) => typeof v === "string" && /^https?:\/\/[^/]/i.test(v) ? undefined : { kind: "type" },
+  test: (v, option) => {
+    if (typeof v !== "string" || !/^https?:\/\/[^/]/i.test(v)) return { kind: "type" };
+    if (/\s/.test(v)) {
+      return { kind: "type", message: `${option} contains whitespace; remove it (a URL has none)` };
+    }
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      return { kind: "type" };
+    }
+    // fetch() refuses a URL with credentials in it, and an error quoting the
+    // URL would carry them: they belong in a header.
+    if (url.username !== "" || url.password !== "") {
+      return {
+        kind: "type",
+        message:
+          `${option} carries credentials (user:password@host); fetch refuses such URLs, so pass them as a header instead, e.g. headers: { authorization: "Basic ..." }`,
+      };
+    }
+    return undefined;
+  },
+};
+
+// A key goes into a header: a line break, a control or non-ASCII character
+// would fail every request late, as a network error that retry() repeats.
+const API_KEY: Rule = {
+  accepts: "a string of printable ASCII (the API key)",
+  test: (v, option) => {
+    if (typeof v !== "string") return { kind: "type" };
+    const bad = /[^\x21-\x7e]/.exec(v);
+    if (!bad) return undefined;
+    const what = bad[0] === "\n" || bad[0] === "\r"
+      ? "a line break"
+      : bad[0] === " " || bad[0] === "\t"
+      ? "whitespace"
+      : bad[0].charCodeAt(0) > 0x7f
+      ? "a non-ASCII character"
+      : "a control character";
+    // The key itself is never quoted: the message may reach a log.
+    return {
+      kind: "type",
+      message:
+        `${option} contains ${what} at position ${bad.index} (of ${v.length}); copy the key again without it (a trailing newline from a file or an environment variable is the usual cause)`,
+    };
+  },
+};
+
+// RFC 9110 §5.1 (a field name is a token) and §5.5 (a field value has no
+// CR, LF or NUL); fetch() itself refuses values outside Latin-1.
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADERS: Rule = {
+  accepts: "an object of header names to string values",
+  test: (v, option) => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return { kind: "type" };
+    for (const [name, value] of Object.entries(v)) {
+      if (!HEADER_NAME.test(name)) {
+        return {
+          kind: "type",
+          message: `${option} has the header name ${
+            JSON.stringify(name)
+          }, which is not a valid HTTP field name (letters, digits and !#$%&'*+-.^_\`|~ only)`,
+        };
+      }
+      if (typeof value !== "string") {
+        return {
+          kind: "type",
+          message: `${option}.${name} must be a string, got ${typeof value}`,
+        };
+      }
+      // deno-lint-ignore no-control-regex -- NUL is one of the three bytes a field value must not have
+      const bad = /[\r\n\0]|[^\x00-\xff]/.exec(value);
+      if (bad) {
+        return {
+          kind: "type",
+          message: `${option}.${name} contains ${
+            bad[0] === "\r" || bad[0] === "\n" ? "a line break" : "a character fetch cannot send"
+          } at position ${bad.index}; remove it`,
+        };
+      }
+    }
+    return undefined;
+  },
 };
 
 /** The options both ports take. */
 export const PORT_OPTIONS: Readonly<Record<string, Rule>> = {
-  apiKey: is.string,
+  apiKey: API_KEY,
   baseURL: HTTP_URL,
   fetch: is.function,
-  headers: is.recordOf(is.string),
+  headers: HEADERS,
 };
 
 /** Checks a port's options once, in its constructor (the package's one checker). */
@@ -59,17 +147,49 @@ export function readEnv(name: string): string | undefined {
   }
 }
 
-/** Throws `ModelRequestsDisallowed` when a test context forbids this request. */
-export function guard(port: string, ctx: Ctx | undefined, fetchFn: FetchFn): void {
-  if (ctx?.allowModelRequests !== false) return;
-  if ((fetchFn as unknown as Record<symbol, unknown>)[IN_PROCESS_FETCH] === true) return;
-  if (readEnv("AGENTKIT_ALLOW_MODEL_REQUESTS") === "1") return;
-  throw new ModelRequestsDisallowed(port);
+/**
+ * The API key from an environment variable, checked as the `apiKey` option
+ * is: a key read from a file often ends in a newline.
+ */
+export function keyFromEnv(port: string, name: string): string | undefined {
+  const key = readEnv(name);
+  if (key !== undefined && key !== "") {
+    checkValue(`new ${port}()`, `the ${name} environment variable`, key, API_KEY);
+  }
+  return key;
 }
 
-/** The base URL without a trailing slash. */
-export function trimSlash(url: string): string {
-  return url.endsWith("/") ? url.slice(0, -1) : url;
+/**
+ * Throws `ModelRequestsDisallowed` when a test context forbids this request:
+ * the context passed, or, for a call made without one, the context of the
+ * code running now (a tool inside a test run).
+ */
+export function guard(port: string, ctx: Ctx | undefined, fetchFn: FetchFn): void {
+  const policy = ctx ?? ambientPolicy();
+  if (policy?.allowModelRequests !== false) return;
+  if (inProcess.has(fetchFn)) return;
+  if (readEnv("AGENTKIT_ALLOW_MODEL_REQUESTS") === "1") return;
+  throw new ModelRequestsDisallowed(port, fetchFn !== DEFAULT_FETCH);
+}
+
+/** Stands for "no fetch option": the global fetch of the moment. */
+export const DEFAULT_FETCH: FetchFn = (input, init) => globalThis.fetch(input, init);
+
+/**
+ * The endpoint under a base URL: `path` joins the base's path, and its query
+ * (Azure's `?api-version=...`) is kept; a fragment is never sent.
+ */
+export function endpoint(baseURL: string, path: string): string {
+  const url = new URL(baseURL);
+  url.hash = "";
+  url.pathname = url.pathname.replace(/\/+$/, "") + path;
+  return url.href;
+}
+
+/** A URL as an error message may show it: origin and path, never the query. */
+export function shownURL(url: string): string {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}${u.search ? "?..." : ""}`;
 }
 
 /**
@@ -84,7 +204,6 @@ export async function postJson(
   headers: Record<string, string>,
   body: unknown,
   signal: AbortSignal | undefined,
-  now: () => number,
 ): Promise<Response> {
   let response: Response;
   try {
@@ -97,7 +216,7 @@ export async function postJson(
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw new ProviderError(
-      `${provider} request to ${url} failed before any answer (${
+      `${provider} request to ${shownURL(url)} failed before any answer (${
         (error as Error)?.message ?? error
       }); check the baseURL and the network`,
       { retryable: true, phase: "pre_stream", cause: error },
@@ -110,7 +229,7 @@ export async function postJson(
   } catch {
     if (signal?.aborted) throw signal.reason;
   }
-  throw errorForStatus(provider, response.status, response.headers, text, now);
+  throw errorForStatus(provider, response.status, response.headers, text);
 }
 
 /** A 2xx answer's JSON body; a body that is not JSON is the provider's fault. */
@@ -132,6 +251,16 @@ export async function readJson<T>(
 
 /** The chat request a `complete()` call stands for: system (if any) + user. */
 export function promptRequest(request: CompleteRequest): ChatRequest {
+  if (
+    typeof request !== "object" || request === null || typeof request.user !== "string" ||
+    (request.system !== undefined && typeof request.system !== "string")
+  ) {
+    throw new TypeError(
+      `complete() takes { model, user, system? } with string texts, got ${
+        JSON.stringify(request) ?? String(request)
+      }`,
+    );
+  }
   const messages: Message[] = [];
   if (request.system) messages.push({ role: "system", content: request.system });
   messages.push({ role: "user", content: request.user });
@@ -151,8 +280,12 @@ export function providerMessage(text: string): string | undefined {
   return undefined;
 }
 
-/** Milliseconds from `retry-after-ms`, else `retry-after` (seconds or an HTTP date). */
-export function retryAfterMs(headers: Headers, now: () => number): number | undefined {
+/**
+ * Milliseconds from `retry-after-ms`, else `retry-after` (seconds or an HTTP
+ * date). A date is read against the response's own `Date` header, else the
+ * wall clock: both are real time, which a test's virtual clock is not.
+ */
+export function retryAfterMs(headers: Headers): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null) {
     const n = Number(ms);
@@ -161,11 +294,68 @@ export function retryAfterMs(headers: Headers, now: () => number): number | unde
   const after = headers.get("retry-after");
   if (after !== null) {
     const seconds = Number(after);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    if (after.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
     const at = Date.parse(after);
-    if (Number.isFinite(at)) return Math.max(0, at - now());
+    if (Number.isFinite(at)) {
+      const sent = Date.parse(headers.get("date") ?? "");
+      return Math.max(0, at - (Number.isFinite(sent) ? sent : Date.now()));
+    }
   }
   return undefined;
+}
+
+// Error types as the providers document them: Anthropic's "Errors" page
+// (rate_limit_error 429, api_error 500, overloaded_error 529), OpenAI's error
+// codes (server_error, rate_limit_exceeded; insufficient_quota is a 429 that
+// waiting does not fix), and Google's canonical codes (RESOURCE_EXHAUSTED,
+// UNAVAILABLE, INTERNAL, DEADLINE_EXCEEDED).
+const RATE_LIMITED = new Set(["rate_limit_error", "rate_limit_exceeded", "RESOURCE_EXHAUSTED"]);
+const TRANSIENT = new Set([
+  "overloaded_error",
+  "api_error",
+  "server_error",
+  "UNAVAILABLE",
+  "INTERNAL",
+  "DEADLINE_EXCEEDED",
+]);
+
+/**
+ * The error a provider reported inside a body (a 2xx answer, or a stream's
+ * error event) in our classes, by its documented type or code: rate limits
+ * and transient faults are retryable, anything else is not.
+ */
+export function errorFromBody(
+  provider: string,
+  error: unknown,
+  phase: "pre_stream" | "mid_stream",
+  reported: { finishReason?: FinishReason; usage?: Usage } = {},
+): ProviderError {
+  const e = (typeof error === "object" && error !== null ? error : {}) as Record<string, unknown>;
+  const said = typeof e.message === "string" && e.message !== "" ? e.message : undefined;
+  const type = [e.type, e.code, e.status].find((v) => typeof v === "string") as
+    | string
+    | undefined;
+  const status = [e.code, e.status].find((v) => typeof v === "number") as number | undefined;
+  const message = `${provider} reported an error${type ? ` (${type})` : ""}${
+    status ? ` with status ${status}` : ""
+  }: ${said ?? (typeof error === "string" ? error : "no message")}`;
+  // After content the call cannot be retried, whatever the type says.
+  if (phase === "mid_stream") {
+    return new ProviderResponseError(message, { phase, status, ...reported });
+  }
+  if (type === "insufficient_quota") {
+    return new ProviderResponseError(`${message}; add credit to the account`, { phase, status });
+  }
+  if ((type !== undefined && RATE_LIMITED.has(type)) || status === 429) {
+    return new RateLimitError(`${message}; wait and try again`, { phase, status });
+  }
+  if (
+    (type !== undefined && TRANSIENT.has(type)) || status === 408 || status === 409 ||
+    (status !== undefined && status >= 500)
+  ) {
+    return new ProviderError(message, { retryable: true, phase, status });
+  }
+  return new ProviderResponseError(message, { phase, status });
 }
 
 const HINTS: Record<number, string> = {
@@ -179,13 +369,12 @@ export function errorForStatus(
   status: number,
   headers: Headers,
   text: string,
-  now: () => number,
 ): ProviderError {
   const said = providerMessage(text) ?? (text.trim().slice(0, 500) || "no message");
   const message = `${provider} answered ${status}: ${said}`;
   if (status === 429) {
     return new RateLimitError(`${message}; wait and try again (retry() honours retryAfterMs)`, {
-      retryAfterMs: retryAfterMs(headers, now),
+      retryAfterMs: retryAfterMs(headers),
       status,
     });
   }

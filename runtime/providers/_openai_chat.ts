@@ -7,6 +7,10 @@ import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { SseMessage } from "./_sse.ts";
 import { WireStream } from "./_stream.ts";
 import { parseArgs } from "./_tool_args.ts";
+import { errorFromBody } from "./_http.ts";
+import { isObject, MalformedAnswer, objectAt, stringAt, tokensAt } from "./_wire_shape.ts";
+
+const P = "OpenAI";
 
 /** The wire's usage object. */
 export interface OpenAIUsage {
@@ -55,18 +59,31 @@ export function finishFromOpenAI(reason: string | null | undefined): FinishReaso
   return reason ? FINISH[reason] ?? "stop" : undefined;
 }
 
-/** The wire's usage in ours: `prompt_tokens` includes the cached prefix, ours does not. */
-export function usageFromOpenAI(u: OpenAIUsage | null | undefined): Usage {
-  const cached = u?.prompt_tokens_details?.cached_tokens;
-  const input = u?.prompt_tokens ?? 0;
-  if (typeof cached !== "number") {
-    return { inputTokens: input, outputTokens: u?.completion_tokens ?? 0 };
+/**
+ * The wire's usage in ours: `prompt_tokens` includes the cached prefix, ours
+ * does not. A count that is not a non-negative integer, or a cached count
+ * above the prompt's, is a malformed answer.
+ */
+export function usageFromOpenAI(u: unknown): Usage {
+  if (u === undefined || u === null) return { inputTokens: 0, outputTokens: 0 };
+  const usage = objectAt(P, "usage", u);
+  const input = tokensAt(P, "usage.prompt_tokens", usage.prompt_tokens) ?? 0;
+  const output = tokensAt(P, "usage.completion_tokens", usage.completion_tokens) ?? 0;
+  const details = usage.prompt_tokens_details;
+  const cached = details === undefined || details === null ? undefined : tokensAt(
+    P,
+    "usage.prompt_tokens_details.cached_tokens",
+    objectAt(P, "usage.prompt_tokens_details", details).cached_tokens,
+  );
+  if (cached === undefined) return { inputTokens: input, outputTokens: output };
+  if (cached > input) {
+    throw new MalformedAnswer(
+      P,
+      `usage.prompt_tokens_details.cached_tokens (${cached}) must not exceed usage.prompt_tokens (${input})`,
+      usage,
+    );
   }
-  return {
-    inputTokens: input - cached,
-    outputTokens: u?.completion_tokens ?? 0,
-    cachedInputTokens: cached,
-  };
+  return { inputTokens: input - cached, outputTokens: output, cachedInputTokens: cached };
 }
 
 function wireMessage(m: Message): Record<string, unknown> {
@@ -119,24 +136,69 @@ export function openAIChatBody(req: ChatRequest, stream: boolean): Record<string
   return body;
 }
 
-function toolCallOf(c: WireToolCall): ToolCall {
-  return parseArgs(c.id ?? "", c.function?.name ?? "", c.function?.arguments ?? "");
+// Some compatible servers send a call's arguments as a JSON object rather
+// than its text: the object is the arguments, not "[object Object]".
+function argumentsText(path: string, v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  if (isObject(v)) return JSON.stringify(v);
+  throw new MalformedAnswer(P, `${path} must be a string of JSON`, v);
 }
 
-/** A blocking completion in ours. */
-export function chatResponseFromOpenAI(body: OpenAICompletion, model: string): ChatResponse {
-  const choice = body.choices?.[0];
-  const message = choice?.message ?? {};
-  const toolCalls = (message.tool_calls ?? []).map(toolCallOf);
-  const refused = !message.content && typeof message.refusal === "string" && message.refusal;
+function toolCallOf(c: unknown, i: number): ToolCall {
+  const path = `choices[0].message.tool_calls[${i}]`;
+  const call = objectAt(P, path, c);
+  const fn = objectAt(P, `${path}.function`, call.function);
+  const name = stringAt(P, `${path}.function.name`, fn.name);
+  if (!name) throw new MalformedAnswer(P, `${path}.function.name must name the tool`, fn.name);
+  return parseArgs(
+    stringAt(P, `${path}.id`, call.id) ?? "",
+    name,
+    argumentsText(`${path}.function.arguments`, fn.arguments),
+  );
+}
+
+/**
+ * A blocking completion in ours. Anything that is not the documented shape
+ * (no choices, a choice without a message, content that is not text, a
+ * message with neither content nor calls) is a `ProviderResponseError`
+ * naming the field; an error object in a 2xx body is classified by its type.
+ */
+export function chatResponseFromOpenAI(body: unknown, model: string): ChatResponse {
+  if (isObject(body) && body.error !== undefined && body.error !== null) {
+    throw errorFromBody(P, body.error, "pre_stream");
+  }
+  const b = objectAt(P, "the body", body);
+  if (!Array.isArray(b.choices) || b.choices.length === 0) {
+    throw new MalformedAnswer(P, "choices must be a non-empty array", b.choices);
+  }
+  const choice = objectAt(P, "choices[0]", b.choices[0]);
+  const message = objectAt(P, "choices[0].message", choice.message);
+  const content = stringAt(P, "choices[0].message.content", message.content);
+  const refusal = stringAt(P, "choices[0].message.refusal", message.refusal);
+  const wireCalls = message.tool_calls;
+  if (wireCalls !== undefined && wireCalls !== null && !Array.isArray(wireCalls)) {
+    throw new MalformedAnswer(P, "choices[0].message.tool_calls must be an array", wireCalls);
+  }
+  const toolCalls = (wireCalls ?? []).map(toolCallOf);
+  const finish = stringAt(P, "choices[0].finish_reason", choice.finish_reason);
+  if (content === undefined && !refusal && toolCalls.length === 0 && finish !== "length") {
+    throw new MalformedAnswer(
+      P,
+      "choices[0].message must carry content, a refusal or tool_calls",
+      message,
+    );
+  }
+  const refused = !content && refusal;
   return {
-    id: body.id ?? "",
-    model: body.model ?? model,
-    content: refused ? message.refusal as string : message.content ?? "",
+    id: stringAt(P, "id", b.id) ?? "",
+    model: stringAt(P, "model", b.model) ?? model,
+    content: refused ? refusal : content ?? "",
     toolCalls,
-    finishReason: refused ? "content_filter" : finishFromOpenAI(choice?.finish_reason) ??
-      (toolCalls.length ? "tool_calls" : "stop"),
-    usage: usageFromOpenAI(body.usage),
+    finishReason: refused
+      ? "content_filter"
+      : finishFromOpenAI(finish) ?? (toolCalls.length ? "tool_calls" : "stop"),
+    usage: usageFromOpenAI(b.usage),
   };
 }
 
@@ -150,6 +212,7 @@ interface PartialCall {
 export class OpenAIChatStream extends WireStream {
   #calls: PartialCall[] = [];
   #flushed = false;
+  #refused = false;
 
   constructor() {
     super("OpenAI", "the answer finished (no finish_reason, no [DONE])");
@@ -158,47 +221,81 @@ export class OpenAIChatStream extends WireStream {
   push(message: SseMessage, out: StreamEvent[]): void {
     const data = message.data;
     if (data === "[DONE]") return this.end(out);
-    const chunk = JSON.parse(data) as OpenAICompletion;
-    if (chunk.error) {
-      this.start(chunk.id, out);
+    const parsed: unknown = JSON.parse(data);
+    if (isObject(parsed) && parsed.error !== undefined && parsed.error !== null) {
+      this.start(stringAt(P, "id", parsed.id), out);
       // Calls whose deltas all arrived are complete: they are delivered before the error.
       this.#flushCalls(out);
-      return this.fail(out, chunk.error.message ?? "OpenAI reported an error mid-stream");
+      return this.fail(out, (phase, reported) => errorFromBody(P, parsed.error, phase, reported));
     }
-    this.start(chunk.id, out);
-    const choice = chunk.choices?.[0];
+    const chunk = objectAt(P, "a stream chunk", parsed);
+    this.start(stringAt(P, "id", chunk.id), out);
+    const choices = chunk.choices;
+    if (choices !== undefined && choices !== null && !Array.isArray(choices)) {
+      throw new MalformedAnswer(P, "a chunk's choices must be an array", choices);
+    }
+    const choice = choices?.[0] === undefined ? undefined : objectAt(P, "choices[0]", choices[0]);
     if (choice) {
-      const delta = choice.delta;
+      const delta = choice.delta === undefined || choice.delta === null
+        ? undefined
+        : objectAt(P, "choices[0].delta", choice.delta);
       if (delta) {
-        if (delta.content) {
-          out.push({ type: "text_delta", messageId: this.messageId!, content: delta.content });
+        const content = stringAt(P, "choices[0].delta.content", delta.content);
+        if (content) {
+          out.push({ type: "text_delta", messageId: this.messageId!, content });
         }
-        if (delta.tool_calls) {
-          for (const c of delta.tool_calls) {
-            const call = this.#calls[c.index ?? this.#calls.length] ??= {
-              id: "",
-              name: "",
-              args: "",
-            };
-            if (c.id) call.id = c.id;
-            if (c.function?.name) call.name += c.function.name;
-            if (c.function?.arguments) call.args += c.function.arguments;
+        // A refusal streams as its own field; it is the answer's text, as on the blocking path.
+        const refusal = stringAt(P, "choices[0].delta.refusal", delta.refusal);
+        if (refusal) {
+          this.#refused = true;
+          out.push({ type: "text_delta", messageId: this.messageId!, content: refusal });
+        }
+        const calls = delta.tool_calls;
+        if (calls !== undefined && calls !== null) {
+          if (!Array.isArray(calls)) {
+            throw new MalformedAnswer(P, "choices[0].delta.tool_calls must be an array", calls);
           }
+          for (let i = 0; i < calls.length; i++) this.#addDelta(calls[i], i);
         }
       }
-      if (choice.finish_reason) {
-        this.finishReason = finishFromOpenAI(choice.finish_reason);
+      const finish = stringAt(P, "choices[0].finish_reason", choice.finish_reason);
+      if (finish) {
+        this.finishReason = this.#refused ? "content_filter" : finishFromOpenAI(finish);
         this.#flushCalls(out);
       }
     }
-    if (chunk.usage) this.usage = usageFromOpenAI(chunk.usage);
+    if (chunk.usage !== undefined && chunk.usage !== null) {
+      this.usage = usageFromOpenAI(chunk.usage);
+    }
+  }
+
+  #addDelta(c: unknown, i: number): void {
+    const path = `choices[0].delta.tool_calls[${i}]`;
+    const d = objectAt(P, path, c);
+    const index = d.index === undefined ? this.#calls.length : d.index;
+    if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0 || index > 1024) {
+      throw new MalformedAnswer(P, `${path}.index must be a small non-negative integer`, d.index);
+    }
+    const call = this.#calls[index] ??= { id: "", name: "", args: "" };
+    const id = stringAt(P, `${path}.id`, d.id);
+    if (id) call.id = id;
+    if (d.function !== undefined && d.function !== null) {
+      const fn = objectAt(P, `${path}.function`, d.function);
+      const name = stringAt(P, `${path}.function.name`, fn.name);
+      if (name) call.name += name;
+      call.args += argumentsText(`${path}.function.arguments`, fn.arguments);
+    }
   }
 
   #flushCalls(out: StreamEvent[]): void {
     if (this.#flushed) return;
     this.#flushed = true;
-    for (const c of this.#calls) {
+    for (let i = 0; i < this.#calls.length; i++) {
+      const c = this.#calls[i];
       if (c) {
+        if (!c.name) {
+          throw new MalformedAnswer(P, `streamed tool call ${i} must name its tool`, c);
+        }
         out.push({
           type: "tool_call",
           messageId: this.messageId!,
@@ -210,6 +307,7 @@ export class OpenAIChatStream extends WireStream {
 
   end(out: StreamEvent[]): void {
     this.start(undefined, out);
+    if (this.#refused) this.finishReason = "content_filter";
     this.#flushCalls(out);
     this.finish(out, this.#calls.length > 0);
   }

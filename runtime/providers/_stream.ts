@@ -6,6 +6,8 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { markCut } from "../stream/_stream_cut.ts";
 import { type SseMessage, SseReader } from "./_sse.ts";
+import { errorFromBody } from "./_http.ts";
+import { MalformedAnswer } from "./_wire_shape.ts";
 
 /** A fold of one wire's SSE messages into stream events. */
 export abstract class WireStream {
@@ -20,10 +22,8 @@ export abstract class WireStream {
    */
   constructor(readonly provider: string, readonly terminator: string) {}
 
-  /** Whether an event was produced, so the call can no longer be retried. */
-  get started(): boolean {
-    return this.messageId !== undefined;
-  }
+  /** Whether content (an event past `message_start`) reached the caller. */
+  delivered = false;
 
   /** Events for one message. */
   abstract push(message: SseMessage, out: StreamEvent[]): void;
@@ -68,28 +68,59 @@ export abstract class WireStream {
 
   /**
    * Ends the stream with an error event that carries the finish reason and
-   * usage reported so far (a cut-off answer is still billed).
+   * usage reported so far (a cut-off answer is still billed). Before any
+   * content the call can still be retried, so the failure is thrown as a
+   * `pre_stream` error instead (retryable when cut or as its type says).
+   *
+   * @param out The events of the current batch.
+   * @param error A message (a cut, or a malformed answer), or the error the
+   *   provider reported, built for the phase it turns out to be in.
+   * @param options `cut` when the connection was cut, and its `cause`.
    */
   fail(
     out: StreamEvent[],
-    message: string,
+    error:
+      | string
+      | ((
+        phase: "pre_stream" | "mid_stream",
+        reported: { finishReason?: FinishReason; usage?: Usage },
+      ) => ProviderError),
     options: { cut?: boolean; cause?: unknown } = {},
   ): void {
+    if (!this.delivered && out.every((e) => e.type === "message_start")) {
+      out.length = 0;
+      this.done = true;
+      if (typeof error !== "string") throw error("pre_stream", {});
+      if (options.cut) {
+        throw new ProviderError(`${error} before its first event; try again`, {
+          retryable: true,
+          phase: "pre_stream",
+          cause: options.cause,
+        });
+      }
+      throw new ProviderResponseError(error, { phase: "pre_stream", cause: options.cause });
+    }
     this.done = true;
     this.start(undefined, out);
     const reported = { finishReason: this.finishReason, usage: this.usage };
-    const error = options.cut
-      ? markCut(
-        new ProviderError(message, { phase: "mid_stream", cause: options.cause, ...reported }),
-      )
-      : new ProviderResponseError(message, { phase: "mid_stream", ...reported });
+    let built: ProviderError;
+    if (typeof error !== "string") built = error("mid_stream", reported);
+    else if (options.cut) {
+      built = markCut(
+        new ProviderError(`${error} after it started; the answer is incomplete`, {
+          phase: "mid_stream",
+          cause: options.cause,
+          ...reported,
+        }),
+      );
+    } else built = new ProviderResponseError(error, { phase: "mid_stream", ...reported });
     const event: {
       type: "error";
       messageId: string;
       error: Error;
       finishReason?: FinishReason;
       usage?: Usage;
-    } = { type: "error", messageId: this.messageId!, error };
+    } = { type: "error", messageId: this.messageId!, error: built };
     if (this.finishReason !== undefined) event.finishReason = this.finishReason;
     if (this.usage !== undefined) event.usage = this.usage;
     out.push(event);
@@ -99,8 +130,10 @@ export abstract class WireStream {
 /**
  * Sends the request (`open`, run on the first `next()`), reads the SSE body
  * of its response through `wire` and yields its events: one generator for the
- * whole call. A failure before the first event is a retryable `pre_stream`
- * error (nothing was delivered); after it, an `error` event in phase
+ * whole call. `message_start` is held until content follows it, so a failure
+ * before any content (an empty body, a JSON or HTML answer, a first event
+ * that is the provider's error) is thrown as a `pre_stream` error that
+ * `retry()` can act on; after content, it is an `error` event in phase
  * `mid_stream`. Cancellation rethrows the signal's reason.
  */
 export async function* readWireStream(
@@ -112,6 +145,8 @@ export async function* readWireStream(
   if (!response.body) {
     throw new ProviderResponseError(`${wire.provider} answered a stream request with no body`);
   }
+  const type = response.headers.get("content-type") ?? "";
+  if (/json|html/i.test(type)) throw await notAStream(wire.provider, response, type, signal);
   const reader = new SseReader(response.body);
   const out: StreamEvent[] = [];
   try {
@@ -121,35 +156,23 @@ export async function* readWireStream(
         batch = await reader.next();
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        const what = `${wire.provider} stream was cut (${(error as Error)?.message ?? error})`;
-        if (!wire.started) {
-          throw new ProviderError(`${what} before its first event; try again`, {
-            retryable: true,
-            phase: "pre_stream",
-            cause: error,
-          });
-        }
-        wire.fail(out, `${what} after it started; the answer is incomplete`, {
+        wire.fail(out, `${wire.provider} stream was cut (${(error as Error)?.message ?? error})`, {
           cut: true,
           cause: error,
         });
         batch = [];
       }
-      if (batch === undefined) wire.endOfBody(out);
+      if (batch === undefined) fold(wire, out, () => wire.endOfBody(out));
       else {
         for (let i = 0; i < batch.length && !wire.done; i++) {
-          try {
-            wire.push(batch[i], out);
-          } catch (error) {
-            if (!(error instanceof SyntaxError)) throw error;
-            wire.fail(
-              out,
-              `${wire.provider} sent a stream message that is not JSON (${error.message}): ${
-                batch[i].data.slice(0, 200)
-              }`,
-            );
-          }
+          const message = batch[i];
+          fold(wire, out, () => wire.push(message, out), message.data);
         }
+      }
+      if (!wire.delivered) {
+        // Only message_start so far: hold it until content (or a failure) decides the phase.
+        if (!wire.done && out.every((e) => e.type === "message_start")) continue;
+        wire.delivered = true;
       }
       for (let i = 0; i < out.length; i++) yield out[i];
       out.length = 0;
@@ -157,4 +180,52 @@ export async function* readWireStream(
   } finally {
     await reader.cancel();
   }
+}
+
+// One step of the fold; an answer that is not the wire's shape ends the
+// stream as the wire's failure, never as a TypeError or silently.
+function fold(wire: WireStream, out: StreamEvent[], step: () => void, data?: string): void {
+  try {
+    step();
+  } catch (error) {
+    if (error instanceof SyntaxError) {
+      wire.fail(
+        out,
+        `${wire.provider} sent a stream message that is not JSON (${error.message}): ${
+          (data ?? "").slice(0, 200)
+        }`,
+      );
+    } else if (error instanceof MalformedAnswer) wire.fail(out, error.message);
+    else throw error;
+  }
+}
+
+// A stream request answered with a JSON or HTML document: the provider's
+// error (classified by its type), or a server that ignored `stream: true`.
+async function notAStream(
+  provider: string,
+  response: Response,
+  type: string,
+  signal: AbortSignal | undefined,
+): Promise<ProviderError> {
+  let text = "";
+  try {
+    text = await response.text();
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: described below
+  }
+  const error = (body as { error?: unknown } | null)?.error;
+  if (error !== undefined && error !== null) return errorFromBody(provider, error, "pre_stream");
+  return new ProviderResponseError(
+    `${provider} answered a stream request with ${type.split(";")[0]} instead of an event stream (${
+      text.trim().slice(0, 200) || "an empty body"
+    }); check the baseURL (a proxy page?) and that the server supports streaming`,
+    { phase: "pre_stream" },
+  );
 }

@@ -8,8 +8,9 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import { type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
+import { DEFAULT_FETCH, type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
 import { readWireStream, type WireStream } from "./_stream.ts";
+import { checkRequest } from "./_check_request.ts";
 import type { Redactor } from "../_redact.ts";
 import { portRedactor, scrubbedStream, scrubError } from "../_scrub_error.ts";
 
@@ -45,7 +46,7 @@ export class WireClient<T> {
 
   constructor(spec: WireSpec<T>) {
     this.#spec = spec;
-    this.#fetch = spec.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#fetch = spec.fetch ?? DEFAULT_FETCH;
     this.#headers = {
       "content-type": "application/json",
       accept: "application/json",
@@ -59,7 +60,7 @@ export class WireClient<T> {
   /** One blocking call. */
   async chat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
     try {
-      const signal = request.signal ?? ctx?.signal;
+      const signal = request?.signal ?? ctx?.signal;
       const response = await this.#post(request, ctx, signal, false);
       const body = await readJson<T>(this.#spec.provider, response, signal);
       return this.#spec.answer(body, request.model);
@@ -75,7 +76,7 @@ export class WireClient<T> {
 
   /** One streamed call; the request is sent on the first `next()`. */
   stream(request: ChatRequest, ctx: Ctx | undefined): AsyncGenerator<StreamEvent, void, undefined> {
-    const signal = request.signal ?? ctx?.signal;
+    const signal = request?.signal ?? ctx?.signal;
     return scrubbedStream(
       readWireStream(() => this.#post(request, ctx, signal, true), this.#spec.fold(), signal),
       this.#redactor,
@@ -90,6 +91,7 @@ export class WireClient<T> {
     stream: boolean,
   ): Promise<Response> {
     const spec = this.#spec;
+    checkRequest(`${spec.port}.${stream ? "stream" : "chat"}()`, request);
     guard(spec.port, ctx, this.#fetch);
     return postJson(
       spec.provider,
@@ -98,7 +100,6 @@ export class WireClient<T> {
       stream ? this.#streamHeaders : this.#headers,
       spec.body(request, stream),
       signal,
-      ctx?.clock.now ?? Date.now,
     );
   }
 }

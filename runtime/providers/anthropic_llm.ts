@@ -13,7 +13,7 @@ import {
   AnthropicStream,
   chatResponseFromAnthropic,
 } from "./_anthropic.ts";
-import { checkPortOptions, readEnv, trimSlash } from "./_http.ts";
+import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import { WireClient } from "./_wire_client.ts";
 import { is } from "../_options.ts";
 
@@ -56,8 +56,11 @@ const PORT = "AnthropicLLM";
  * as for `OpenAIChatLLM`: 429 → `RateLimitError` with `retryAfterMs`; 408,
  * 409, 5xx (529 overloaded included) and network failures before the first
  * byte → retryable `pre_stream`; other 4xx → `ProviderResponseError` with the
- * status and Anthropic's message; an `error` event or a cut mid-stream → an
- * `error` event in phase `mid_stream` with the usage so far.
+ * status and Anthropic's message; a 2xx answer that is not the API's shape →
+ * `ProviderResponseError` naming the field; an `error` event or a failure
+ * before any content → thrown `pre_stream` (retryable as its type says, e.g.
+ * `overloaded_error`); after content → an `error` event in phase
+ * `mid_stream` with the usage so far.
  *
  * No error leaves the port with its credentials: the key, the values of
  * `headers`, the baseURL's `user:pass` and key-like query values, and every
@@ -96,11 +99,11 @@ export class AnthropicLLM implements LLMPort {
   constructor(options: AnthropicLLMOptions = {}) {
     checkPortOptions(PORT, options, { maxTokens: is.number({ min: 1, integer: true }) });
     const maxTokens = options.maxTokens ?? 4096;
-    const key = options.apiKey ?? readEnv("ANTHROPIC_API_KEY");
+    const key = options.apiKey ?? keyFromEnv(PORT, "ANTHROPIC_API_KEY");
     this.#client = new WireClient({
       port: PORT,
       provider: "Anthropic",
-      url: `${trimSlash(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`,
+      url: endpoint(options.baseURL ?? "https://api.anthropic.com", "/v1/messages"),
       fetch: options.fetch,
       headers: { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key } : {}) },
       extraHeaders: options.headers,

@@ -7,7 +7,7 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import { checkPortOptions, readEnv, trimSlash } from "./_http.ts";
+import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import {
   chatResponseFromOpenAI,
   openAIChatBody,
@@ -52,9 +52,12 @@ const PORT = "OpenAIChatLLM";
  * tokens (`inputTokens` excludes them). Failures are classified: 429 is a
  * `RateLimitError` carrying `retryAfterMs`; 408, 409, 5xx and network failures
  * before the first byte are retryable `pre_stream` errors; other 4xx are
- * `ProviderResponseError`s with the status and OpenAI's message; a stream
- * cut after it started ends in an `error` event (phase `mid_stream`, usage so
- * far). `ctx.signal` aborts the request.
+ * `ProviderResponseError`s with the status and OpenAI's message; a 2xx answer
+ * that is not the API's shape (no choices, a token count that is not a count)
+ * is a `ProviderResponseError` naming the field, never an empty answer; a
+ * stream that fails before any content is thrown `pre_stream`, and one cut
+ * after content ends in an `error` event (phase `mid_stream`, usage so far).
+ * `ctx.signal` aborts the request.
  *
  * No error leaves the port with its credentials: the key, the values of
  * `headers`, the baseURL's `user:pass` and key-like query values, and every
@@ -90,11 +93,11 @@ export class OpenAIChatLLM implements LLMPort {
    */
   constructor(options: OpenAIChatLLMOptions = {}) {
     checkPortOptions(PORT, options);
-    const key = options.apiKey ?? readEnv("OPENAI_API_KEY");
+    const key = options.apiKey ?? keyFromEnv(PORT, "OPENAI_API_KEY");
     this.#client = new WireClient({
       port: PORT,
       provider: "OpenAI",
-      url: `${trimSlash(options.baseURL ?? "https://api.openai.com/v1")}/chat/completions`,
+      url: endpoint(options.baseURL ?? "https://api.openai.com/v1", "/chat/completions"),
       fetch: options.fetch,
       headers: key ? { authorization: `Bearer ${key}` } : {},
       extraHeaders: options.headers,

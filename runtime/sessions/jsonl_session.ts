@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { Message, Role } from "../../ports/message.ts";
+import type { Message } from "../../ports/message.ts";
+import { messageProblem } from "./_message_problem.ts";
 import { type AppendFile, openAppend, readText } from "./_append_file.ts";
 import { checkOptions, checkValue, is, type Rule } from "../_options.ts";
 
@@ -94,7 +95,6 @@ export class TranscriptClosed extends Error {
   }
 }
 
-const ROLES: readonly Role[] = ["system", "user", "assistant", "tool"];
 const FORMAT = "agentkit.session";
 
 /**
@@ -380,16 +380,4 @@ function parseMessage(path: string, line: string, n: number): Message {
   const problem = messageProblem(record.message);
   if (problem) throw new MalformedTranscript(path, n, problem);
   return record.message as Message;
-}
-
-function messageProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return "is not a message object";
-  }
-  const m = value as { role?: unknown; content?: unknown };
-  if (!ROLES.includes(m.role as Role)) {
-    return `has role ${JSON.stringify(m.role)}; the roles are ${ROLES.join(", ")}`;
-  }
-  if (typeof m.content !== "string") return "has no string content";
-  return undefined;
 }

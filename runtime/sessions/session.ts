@@ -8,7 +8,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Message } from "../../ports/message.ts";
 import { Scope } from "../../ports/scope.ts";
 import type { SessionState, SessionStore } from "../../ports/session_store.ts";
-import { checkOptions, checkValue, is, type Rule } from "../_options.ts";
+import { checkOptions, checkValue, describe, is, type Rule } from "../_options.ts";
+import { checkMessages } from "./_message_problem.ts";
 
 const storage = new AsyncLocalStorage<Session>();
 const DEFAULT_SCOPE = new Scope();
@@ -33,7 +34,8 @@ export interface SessionOptions {
    */
   readonly persistent?: Readonly<Record<string, unknown>>;
   /**
-   * The transcript to start with.
+   * The transcript to start with: messages with a role (`system`, `user`,
+   * `assistant`, `tool`) and string content.
    * @default {[]}
    */
   readonly transcript?: readonly Message[];
@@ -112,6 +114,7 @@ const SESSION_OPTIONS: Readonly<Record<string, Rule>> = {
   persistent: is.object,
   transcript: is.arrayOf(is.object),
 };
+const STATE = "a SessionState ({ persistent, transcript }) or undefined";
 
 /**
  * One conversation. `volatile` is a cache for the current run only (the
@@ -189,6 +192,7 @@ export class Session {
       );
     }
     checkOptions("new Session()", options, SESSION_OPTIONS);
+    if (options.transcript) checkMessages("new Session(): transcript", options.transcript);
     this.id = id;
     this.scope = options.scope ?? DEFAULT_SCOPE;
     this.store = options.store;
@@ -230,6 +234,26 @@ export class Session {
     checkOptions("Session.open()", options, { store: STORE, scope: SESSION_OPTIONS.scope });
     const scope = options.scope ?? DEFAULT_SCOPE;
     const state = await options.store.load(scope, id);
+    // A store answers what it holds; a broken one is named here, not when
+    // the transcript reaches a provider.
+    if (state !== undefined && (state === null || typeof state !== "object")) {
+      throw new TypeError(
+        `Session.open(): the store loaded session "${id}" as ${describe(state)}, not ${STATE}`,
+      );
+    }
+    if (state?.transcript !== undefined) {
+      if (!Array.isArray(state.transcript)) {
+        throw new TypeError(
+          `Session.open(): the store loaded session "${id}" with transcript ${
+            describe(state.transcript)
+          }, not an array of messages`,
+        );
+      }
+      checkMessages(
+        `Session.open(): the transcript of session "${id}" as loaded`,
+        state.transcript,
+      );
+    }
     return new Session(id, {
       scope,
       store: options.store,
@@ -261,9 +285,12 @@ export class Session {
   }
 
   /**
-   * Adds messages to the end of the transcript.
+   * Adds messages to the end of the transcript. Each has a role (`system`,
+   * `user`, `assistant` or `tool`) and string content; none is added unless
+   * all are.
    *
    * @param messages The messages.
+   * @throws {TypeError} For a message with another role or non-string content.
    *
    * @example
    * ```ts
@@ -276,6 +303,7 @@ export class Session {
    * ```
    */
   append(...messages: Message[]): void {
+    checkMessages("Session.append()", messages);
     for (const m of messages) this.#transcript.push({ ...m });
   }
 
@@ -283,8 +311,9 @@ export class Session {
    * Runs `fn` with this session as `Session.current()`, across every await
    * inside it.
    *
-   * @param fn The work.
+   * @param fn The work: a function.
    * @returns What `fn` returns.
+   * @throws {TypeError} When `fn` is not a function.
    *
    * @example
    * ```ts
@@ -295,6 +324,9 @@ export class Session {
    * ```
    */
   run<T>(fn: () => T): T {
+    if (typeof fn !== "function") {
+      throw new TypeError(`Session.run(): fn must be a function, got ${describe(fn)}`);
+    }
     return storage.run(this, fn);
   }
 

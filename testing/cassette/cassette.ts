@@ -14,7 +14,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { env } from "../_env.ts";
-import { checkOptions as check, is, Redactor } from "../../runtime/internal.ts";
+import { checkOptions as check, is, Redactor, underPolicy } from "../../runtime/internal.ts";
 import { FakeLLM } from "../llm/fake_llm.ts";
 import type { Turn } from "../llm/turn.ts";
 import {
@@ -331,7 +331,11 @@ export class Cassette implements LLMPort, AsyncDisposable {
   async #recordChat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
     let response: ChatResponse;
     try {
-      response = await this.#upstreamPort().chat(request, allowing(ctx));
+      // Recording is the opt-in: allowed even for a caller with no ctx (aiSdkModel's).
+      response = await underPolicy(
+        ALLOWING,
+        () => this.#upstreamPort().chat(request, allowing(ctx)),
+      );
     } catch (error) {
       this.#recordFailure(request, error, "pre_stream", {});
       throw error;
@@ -349,7 +353,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     let started = false;
     let done = false;
     try {
-      for await (const event of this.#upstreamPort().stream(request, allowing(ctx))) {
+      for await (const event of allowedSteps(this.#upstreamPort().stream(request, allowing(ctx)))) {
         started = true;
         if (event.type === "text_delta") chunks.push(event.content);
         else if (event.type === "tool_call") toolCalls.push(event.call);
@@ -549,6 +553,20 @@ function turnOf(
 
 function chunkFields(chunks: readonly string[]): Record<string, unknown> {
   return chunks.length ? { chunks } : {};
+}
+
+// Recording is the opt-in, so the guard lets the upstream port send even when
+// the caller gave no ctx or runs under a refusing one: each step of its
+// stream (the request goes out on the first) runs under a policy that allows.
+const ALLOWING = { allowModelRequests: true } as const;
+function allowedSteps(events: AsyncIterable<StreamEvent>): AsyncIterable<StreamEvent> {
+  const it = events[Symbol.asyncIterator]();
+  const steps: AsyncIterator<StreamEvent> = {
+    next: () => underPolicy(ALLOWING, () => it.next()),
+    return: (value?: unknown) =>
+      it.return ? it.return(value) : Promise.resolve({ done: true as const, value: undefined }),
+  };
+  return { [Symbol.asyncIterator]: () => steps };
 }
 
 // The context the upstream port gets while recording: the caller's, with

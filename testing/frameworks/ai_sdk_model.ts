@@ -10,7 +10,14 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import { checkOptions as check, checkValue, is, parseArgs, ports } from "../../runtime/internal.ts";
+import {
+  checkOptions as check,
+  checkValue,
+  is,
+  parseArgs,
+  ports,
+  underPolicy,
+} from "../../runtime/internal.ts";
 import { toSdkError } from "./_ai_sdk_error.ts";
 import type {
   AiSdkCallOptions,
@@ -169,7 +176,10 @@ class PortModel<V extends "v4" | "v3"> implements AiSdkLanguageModel<V> {
     const request = toRequest(options, this.modelId, warnings);
     let response: ChatResponse;
     try {
-      response = await this.#llm.chat(request, this.#ctx);
+      const ctx = this.#ctx;
+      response = await (ctx ? this.#llm.chat(request, ctx) : guarded(() =>
+        this.#llm.chat(request)
+      ));
     } catch (error) {
       throw toSdkError(error, this.#url, bodyOf(request));
     }
@@ -196,7 +206,7 @@ class PortModel<V extends "v4" | "v3"> implements AiSdkLanguageModel<V> {
     // The first event is awaited here, so a failure before it (a 429, a
     // script that ran out) rejects doStream, where the SDK's retry sees it.
     try {
-      first = await events.next();
+      first = await (this.#ctx ? events.next() : guarded(() => events.next()));
     } catch (error) {
       throw toSdkError(error, this.#url, bodyOf(request));
     }
@@ -232,6 +242,13 @@ class PortModel<V extends "v4" | "v3"> implements AiSdkLanguageModel<V> {
 }
 
 type Controller = ReadableStreamDefaultController<AiSdkStreamPart>;
+
+// A model built without a ctx is a test double all the same: a real port
+// behind it meets the test guard (its request is sent on the first step).
+const REFUSING = { allowModelRequests: false } as const;
+function guarded<T>(fn: () => T): T {
+  return underPolicy(REFUSING, fn);
+}
 
 // Turns the port's events into the SDK's parts: text in a text block, each
 // tool call as input start/delta/end then the call, and exactly one finish.

@@ -12,9 +12,9 @@ import { isHarnessError } from "../../runtime/harness_error.ts";
 import { Services } from "../../runtime/services.ts";
 import {
   checkOptions,
-  IN_PROCESS_FETCH,
   isCut,
   isSecretHeader,
+  markInProcess,
   ports,
   redactText,
 } from "../../runtime/internal.ts";
@@ -199,7 +199,7 @@ export class FakeProvider implements Disposable {
     this.#services = new Services({ clock: this.clock });
     const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
       read(input, init).then((request) => this.#handle(request, undefined));
-    Object.defineProperty(fetch, IN_PROCESS_FETCH, { value: true });
+    markInProcess(fetch);
     this.fetch = fetch;
   }
 
@@ -324,10 +324,13 @@ export class FakeProvider implements Disposable {
       signal?.removeEventListener("abort", onAbort);
       open?.delete(controller);
     };
+    // A test double serves a script: a real port behind it would be a way
+    // around the test's guard, so its context refuses real requests too.
     const ctx = new RunContext({
       services: this.#services,
       signal: controller.signal,
       correlationId: `fake-provider-${requestId}`,
+      allowModelRequests: false,
     });
     const chat = { ...wireRequest.chat, signal: controller.signal };
     const created = Math.floor(this.clock.now() / 1000);

@@ -30,7 +30,7 @@ import {
 } from "../errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
 import { autoTurn } from "./_auto_responder.ts";
-import { checkOptions as check, is, type Rule } from "../../runtime/internal.ts";
+import { checkOptions as check, describe, is, type Rule } from "../../runtime/internal.ts";
 
 /**
  * What the callable form of {@linkcode FakeLLM} receives.
@@ -256,8 +256,10 @@ export class FakeLLM implements LLMPort, Disposable {
   /**
    * Checks the answer and every option here; a malformed turn throws naming it.
    *
-   * @param answer A text, a map of substring to answer, or a function.
+   * @param answer A text, a map of non-empty substring to answer, or a function.
    * @param options Failure injection, delay, usage, strictness.
+   * @throws {InvalidScript} For a malformed turn, a map with the key `""`
+   * (it would match every prompt), or tool-call arguments that are not JSON.
    */
   constructor(
     answer: string | Readonly<Record<string, string | Turn>> | Responder,
@@ -620,7 +622,7 @@ export class FakeLLM implements LLMPort, Disposable {
   stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
     return new FakeStream(
       () => this.#open(request, ctx),
-      request.signal ?? ctx?.signal,
+      request?.signal ?? ctx?.signal,
       this.#state.cancelled,
     );
   }
@@ -830,6 +832,9 @@ export class FakeLLM implements LLMPort, Disposable {
 
   // Counts and records the call, injects failures, and picks the turn.
   #next(request: ChatRequest, kind: RecordedRequest["kind"]): Turn | Promise<Turn> {
+    if (
+      request === null || typeof request !== "object" || !Array.isArray(request.messages)
+    ) requestProblem(kind, request);
     const s = this.#state;
     s.calls++;
     const settings = request.settings ?? this.#settings;
@@ -892,7 +897,7 @@ export class FakeLLM implements LLMPort, Disposable {
           tools: request.tools ?? [],
           settings,
         });
-        const where = `the responder's answer to call ${s.calls}`;
+        const where = `FakeLLM: the responder's answer to call ${s.calls}`;
         // An async responder is awaited; only it pays for a promise.
         return isThenable(out)
           ? Promise.resolve(out).then((v) => parseTurn(v, where))
@@ -996,6 +1001,12 @@ function toAnswer(answer: unknown): Answer {
   if (typeof answer === "string") return { kind: "text", text: answer };
   if (typeof answer === "function") return { kind: "fn", fn: answer as Responder };
   if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) {
+    // "" is a substring of every prompt: the key would answer them all.
+    if (Object.hasOwn(answer, "")) {
+      throw new InvalidScript(
+        'FakeLLM: the key "" matches every prompt (every text contains ""); keys are substrings of the last user message, so give each a non-empty one, or pass the answer alone: new FakeLLM("...")',
+      );
+    }
     const map = Object.entries(answer).map(([k, v]) =>
       [k, parseTurn(v, `the answer for key ${JSON.stringify(k)}`)] as const
     );
@@ -1004,6 +1015,14 @@ function toAnswer(answer: unknown): Answer {
   throw new InvalidScript(
     `FakeLLM takes a string, a map of substring to answer, or a function; got ${
       Array.isArray(answer) ? "an array (did you mean FakeLLM.script([...])?)" : String(answer)
+    }`,
+  );
+}
+
+function requestProblem(kind: string, request: unknown): never {
+  throw new TypeError(
+    `FakeLLM.${kind}(): the request must be a ChatRequest ({ model, messages: [...] }), got ${
+      describe(request)
     }`,
   );
 }

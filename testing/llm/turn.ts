@@ -8,6 +8,7 @@ import type { ToolCall } from "../../ports/message.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
+import { jsonProblem } from "../_json_value.ts";
 
 /**
  * One scripted model turn. Every key is optional.
@@ -107,7 +108,8 @@ const turnSchema: z.ZodType<Turn> = z.strictObject({
  * @param value The turn as written.
  * @param where Where it is, for messages.
  * @returns The turn.
- * @throws {InvalidScript} With the bad key and the nearest valid one.
+ * @throws {InvalidScript} With the bad key and the nearest valid one, or
+ * the path of tool-call arguments that are not JSON (a BigInt, a cycle).
  *
  * @example
  * ```ts
@@ -128,6 +130,17 @@ export function parseTurn(value: unknown, where: string): Turn {
   }
   const turn = plainTurn(value as Record<string, unknown>) ??
     parseOrExplain(turnSchema, value, where);
+  const calls = turn.toolCalls;
+  if (calls) {
+    for (let i = 0; i < calls.length; i++) {
+      const problem = jsonProblem(calls[i].args, `toolCalls[${i}].args`);
+      if (problem) {
+        throw new InvalidScript(
+          `${where}: ${problem}; tool-call arguments reach the tool (and a recording) as JSON, so give plain data`,
+        );
+      }
+    }
+  }
   if (turn.chunks && turn.content !== undefined && turn.chunks.join("") !== turn.content) {
     throw new InvalidScript(
       `${where}: content must equal the join of chunks when both are given; drop one of them`,

@@ -7,7 +7,9 @@ import type { AskerPort } from "../../ports/asker.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "../errors.ts";
-import { checkOptions, is } from "../../runtime/internal.ts";
+import { checkOptions, checkValue, is } from "../../runtime/internal.ts";
+
+const CTX = is.port("a context (makeTestCtx() or new FakeCtx())", ["checkCancelled"]);
 
 /**
  * Options for {@linkcode FakeAsker}.
@@ -127,12 +129,15 @@ export class FakeAsker implements AskerPort, Disposable {
 
   /**
    * Records the question and gives the next answer.
-   * @param question The question.
+   * @param question The question: a string.
    * @param ctx The run (its clock for `delayMs`, its signal to cancel).
+   * @throws {TypeError} When `question` is not a string or `ctx` not a context.
    * @returns The answer.
    * @throws {ScriptExhausted} One question past the script.
    */
   async ask(question: string, ctx: Ctx): Promise<string> {
+    checkValue("FakeAsker.ask()", "the question", question, is.string);
+    checkValue("FakeAsker.ask()", "the ctx", ctx, CTX);
     this.questions.push(question);
     ctx.checkCancelled();
     const i = this.#next++;

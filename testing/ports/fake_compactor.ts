@@ -7,6 +7,9 @@ import type { Compactor } from "../../ports/compactor.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { Message } from "../../ports/message.ts";
 import { checkOptions, is } from "../../runtime/internal.ts";
+import { argProblem } from "./_arg.ts";
+
+const MESSAGES = is.arrayOf(is.object, 0, "an array of messages (objects)");
 
 /**
  * Options for {@linkcode FakeCompactor}.
@@ -79,11 +82,14 @@ export class FakeCompactor implements Compactor {
 
   /**
    * Records the transcript and returns the scripted one.
-   * @param messages The transcript.
+   * @param messages The transcript: an array of messages.
    * @param ctx The run (whose cancellation it honours).
    * @returns The input, or what `returns` says.
+   * @throws {TypeError} (as a rejection) When `messages`, or what a `returns` function gives, is not an array of messages.
    */
   compact(messages: readonly Message[], ctx: Ctx): Promise<Message[]> {
+    const problem = argProblem("FakeCompactor.compact()", "the messages", messages, MESSAGES);
+    if (problem) return Promise.reject(problem);
     this.inputs.push(messages.map((m) => ({ ...m })));
     try {
       ctx?.checkCancelled();
@@ -92,6 +98,9 @@ export class FakeCompactor implements Compactor {
     }
     const r = this.#returns;
     const out = r === undefined ? messages : typeof r === "function" ? r(messages) : r;
-    return Promise.resolve([...out]);
+    const bad = typeof r === "function"
+      ? argProblem("FakeCompactor", "what returns gave", out, MESSAGES)
+      : undefined;
+    return bad ? Promise.reject(bad) : Promise.resolve([...out]);
   }
 }

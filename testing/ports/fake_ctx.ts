@@ -10,6 +10,7 @@ import { Scope } from "../../ports/scope.ts";
 import { FakeClock } from "../fake_clock.ts";
 import { type RecordingSpan, RecordingTracer } from "./recording_tracer.ts";
 import { checkOptions, is } from "../../runtime/internal.ts";
+import { argProblem } from "./_arg.ts";
 
 /**
  * Options for {@linkcode FakeCtx}.
@@ -124,11 +125,15 @@ export class FakeCtx implements Ctx {
 
   /**
    * Records an observation, stamped with the clock's time.
-   * @param kind What sort.
-   * @param text A readable line.
+   * @param kind What sort: a string.
+   * @param text A readable line: a string.
    * @param options Payload and agent.
+   * @throws {TypeError} (as a rejection) When `kind` or `text` is not a string.
    */
   emit(kind: string, text: string, options: EmitOptions = {}): Promise<void> {
+    const problem = argProblem("FakeCtx.emit()", "the kind", kind, is.string) ??
+      argProblem("FakeCtx.emit()", "the text", text, is.string);
+    if (problem) return Promise.reject(problem);
     this.observations.push({
       kind,
       text,

@@ -5,6 +5,12 @@
  */
 import type { EmbedderPort } from "../../ports/vector_store.ts";
 import { checkOptions, is } from "../../runtime/internal.ts";
+import { argProblem } from "./_arg.ts";
+
+// Real embedders stay in the low thousands (3072 for OpenAI's largest); a
+// typo'd 1e9 would allocate gigabytes per call.
+const MAX_DIMENSIONS = 65_536;
+const TEXTS = is.arrayOf(is.string, 0, "an array of strings");
 
 /**
  * Options for {@linkcode FakeEmbedder}.
@@ -60,11 +66,11 @@ export class FakeEmbedder implements EmbedderPort {
    * Vectors have 512 dimensions unless `dimensions` says otherwise.
    *
    * @param options The vector length.
-   * @throws {RangeError} When `dimensions` is not a positive integer.
+   * @throws {RangeError} When `dimensions` is not an integer from 1 to 65536.
    */
   constructor(options: FakeEmbedderOptions = {}) {
     checkOptions("new FakeEmbedder()", options, {
-      dimensions: is.number({ min: 1, integer: true }),
+      dimensions: is.number({ min: 1, max: MAX_DIMENSIONS, integer: true }),
     });
     const d = options.dimensions ?? 512;
     this.dimensions = d;
@@ -72,18 +78,21 @@ export class FakeEmbedder implements EmbedderPort {
 
   /**
    * One unit vector per text (the zero vector for a text with no words).
-   * @param texts The texts.
+   * @param texts The texts: an array of strings.
    * @returns Their vectors, in order.
+   * @throws {TypeError} (as a rejection) When `texts` is not an array of strings.
    */
   embed(texts: readonly string[]): Promise<number[][]> {
+    const problem = argProblem("FakeEmbedder.embed()", "the texts", texts, TEXTS);
+    if (problem) return Promise.reject(problem);
     this.calls.push([...texts]);
     return Promise.resolve(texts.map((t) => this.#vector(t)));
   }
 
   /**
    * The cosine similarity of two texts' embeddings, to pick a threshold.
-   * @param a One text.
-   * @param b The other.
+   * @param a One text: a string.
+   * @param b The other: a string.
    * @returns A number in [-1, 1]; 1 for texts with the same words.
    */
   async similarity(a: string, b: string): Promise<number> {

@@ -8,6 +8,8 @@ import type { FetchOptions, FetchPort, FetchResponse } from "../../ports/fetch.t
 import { HarnessError } from "../../runtime/harness_error.ts";
 import { nearest, parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
+import { is } from "../../runtime/internal.ts";
+import { argProblem } from "./_arg.ts";
 
 /**
  * A scripted page. Every field is optional: `url` defaults to the key it is
@@ -149,12 +151,16 @@ export class FakeFetch implements FetchPort {
 
   /**
    * The page scripted for `url`.
-   * @param url The URL.
+   * @param url The URL: a string.
    * @param options A cancellation signal.
    * @returns A copy of the page.
    * @throws {FetchNotScripted} When `url` is not scripted.
+   * @throws {TypeError} (as a rejection) When `url` is not a string or `options` not an object.
    */
   fetch(url: string, options: FetchOptions = {}): Promise<FetchResponse> {
+    const problem = argProblem("FakeFetch.fetch()", "the url", url, is.string) ??
+      argProblem("FakeFetch.fetch()", "the options", options, is.object);
+    if (problem) return Promise.reject(problem);
     this.calls.push(url);
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const page = this.#pages.get(url);

@@ -5,6 +5,7 @@
  */
 import type { Ctx } from "../../ports/context.ts";
 import type { GrounderPort } from "../../ports/grounder.ts";
+import { describe } from "../../runtime/internal.ts";
 
 /**
  * What a {@linkcode FakeGrounder} supplies: facts, or a function of the task
@@ -87,11 +88,24 @@ export class FakeGrounder implements GrounderPort {
    * Records the call and returns the facts.
    * @param ctx The run.
    * @param task The task.
-   * @returns The facts.
+   * @returns The facts: a string or an array of strings.
+   * @throws {TypeError} When the grounding function returns anything else.
    */
   async ground(ctx: Ctx, task: string): Promise<string | readonly string[]> {
     this.calls.push({ ctx, task });
     const g = this.#grounding;
-    return typeof g === "function" ? await g(task, ctx) : g;
+    if (typeof g !== "function") return g;
+    const facts = await g(task, ctx);
+    if (
+      typeof facts === "string" ||
+      (Array.isArray(facts) && facts.every((f) => typeof f === "string"))
+    ) {
+      return facts;
+    }
+    throw new TypeError(
+      `FakeGrounder: the grounding function returned ${
+        describe(facts)
+      } for call ${this.calls.length}; return a fact (a string) or an array of facts`,
+    );
   }
 }

@@ -7,6 +7,9 @@ import { z } from "zod";
 import type { Ctx } from "../../ports/context.ts";
 import type { MemoryItem, MemoryQueryOptions, MemorySource } from "../../ports/memory.ts";
 import { parseOrExplain } from "../_validate.ts";
+import { InvalidScript } from "../errors.ts";
+import { is } from "../../runtime/internal.ts";
+import { argProblem } from "./_arg.ts";
 
 /**
  * What {@linkcode FakeMemory} answers from: `responses` (items per key, the
@@ -111,6 +114,12 @@ export class FakeMemory implements MemorySource {
       );
     }
     if (parsed.responses) {
+      // "" is a substring of every query: the key would answer them all.
+      if (Object.hasOwn(parsed.responses, "")) {
+        throw new InvalidScript(
+          'FakeMemory: the key "" matches every query (every text contains ""); give each key a non-empty substring of the queries it answers',
+        );
+      }
       this.#responses = Object.entries(parsed.responses).map(([key, items]) =>
         [
           key,
@@ -122,11 +131,15 @@ export class FakeMemory implements MemorySource {
 
   /**
    * The scripted items for `query`, at most `k` of them.
-   * @param query The query text.
-   * @param options `k` and the run (whose cancellation it honours).
+   * @param query The query text: a string.
+   * @param options `k` (an integer, 0 or more) and the run (whose cancellation it honours).
    * @returns Copies of the items.
+   * @throws {TypeError} (as a rejection) When `query` is not a string or `options` not an object.
    */
   query(query: string, options: MemoryQueryOptions): Promise<MemoryItem[]> {
+    const problem = argProblem("FakeMemory.query()", "the query", query, is.string) ??
+      argProblem("FakeMemory.query()", "the options ({ k, ctx })", options, is.object);
+    if (problem) return Promise.reject(problem);
     const { k, ctx } = options;
     this.queries.push({ query, k });
     try {
@@ -148,10 +161,16 @@ export class FakeMemory implements MemorySource {
 
   /**
    * Records a copy of the item.
-   * @param item The item.
+   * @param item The item: `{ text, source }`, both strings.
    * @param ctx The run (whose cancellation it honours).
+   * @throws {InvalidScript} (as a rejection) When `item` is not a memory item.
    */
   write(item: MemoryItem, ctx: Ctx): Promise<void> {
+    try {
+      parseOrExplain(itemSchema, item, "FakeMemory.write(): the item");
+    } catch (error) {
+      return Promise.reject(error);
+    }
     this.writes.push({ ...item });
     try {
       ctx?.checkCancelled();

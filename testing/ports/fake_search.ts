@@ -7,6 +7,8 @@ import { z } from "zod";
 import type { SearchHit, SearchOptions, SearchPort } from "../../ports/search.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
+import { is } from "../../runtime/internal.ts";
+import { argProblem } from "./_arg.ts";
 
 /**
  * One call of {@linkcode FakeSearch.search}, as recorded.
@@ -59,13 +61,19 @@ export class FakeSearch implements SearchPort {
   /**
    * Checks every hit here, naming the key of a malformed one.
    *
-   * @param results Hits per key; a key matches a query it is a substring of.
-   * @throws {InvalidScript} When a hit has a missing or unknown field.
+   * @param results Hits per non-empty key; a key matches a query it is a substring of.
+   * @throws {InvalidScript} When a hit has a missing or unknown field, or a key is `""`.
    */
   constructor(results: Readonly<Record<string, readonly SearchHit[]>>) {
     if (results === null || typeof results !== "object" || Array.isArray(results)) {
       throw new InvalidScript(
         "FakeSearch takes a map of key to hits, as in new FakeSearch({ cert: [{ url, title, snippet }] })",
+      );
+    }
+    // "" is a substring of every query: the key would answer them all.
+    if (Object.hasOwn(results, "")) {
+      throw new InvalidScript(
+        'FakeSearch: the key "" matches every query (every text contains ""); give each key a non-empty substring of the queries it answers',
       );
     }
     this.#results = Object.entries(results).map(([key, hits]) =>
@@ -78,11 +86,15 @@ export class FakeSearch implements SearchPort {
 
   /**
    * The hits of the first key found in `query`, at most `k` of them.
-   * @param query The query text.
-   * @param options `k` and a cancellation signal.
+   * @param query The query text: a string.
+   * @param options `k` (an integer, 0 or more) and a cancellation signal.
    * @returns Copies of the scripted hits, or `[]`.
+   * @throws {TypeError} (as a rejection) When `query` is not a string or `options` not an object.
    */
   search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const problem = argProblem("FakeSearch.search()", "the query", query, is.string) ??
+      argProblem("FakeSearch.search()", "the options", options, is.object);
+    if (problem) return Promise.reject(problem);
     const { k, signal } = options;
     this.calls.push(k === undefined ? { query } : { query, k });
     if (signal?.aborted) return Promise.reject(signal.reason);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Span, SpanAttributeValue, SpanKind, TracePort } from "../../ports/trace.ts";
-import { checkOptions, is } from "../../runtime/internal.ts";
+import { checkOptions, checkValue, is } from "../../runtime/internal.ts";
 
 /**
  * One recorded span event.
@@ -134,12 +134,22 @@ export class RecordingTracer implements TracePort {
     this.#exporter = options.exporter;
   }
 
-  /** Opens and records a span. */
+  /**
+   * Opens and records a span.
+   * @param name The span's name: a string.
+   * @param kind Its kind: a string (`"llm"`, `"tool"`, ...).
+   * @param attrs Initial attributes: an object.
+   * @returns The span.
+   * @throws {TypeError} For a name or kind that is not a string, or attributes that are not an object.
+   */
   span(
     name: string,
     kind: SpanKind,
     attrs: Readonly<Record<string, SpanAttributeValue>> = {},
   ): RecordingSpan {
+    checkValue("RecordingTracer.span()", "the name", name, is.string);
+    checkValue("RecordingTracer.span()", "the kind", kind, is.string);
+    checkValue("RecordingTracer.span()", "the attributes", attrs, is.object);
     const span = new RecordingSpan(name, kind, attrs, this.#exporter);
     this.spans.push(span);
     return span;
@@ -147,10 +157,12 @@ export class RecordingTracer implements TracePort {
 
   /**
    * The spans with a name.
-   * @param name The name.
+   * @param name The name: a string.
    * @returns Those spans, in opening order.
+   * @throws {TypeError} When `name` is not a string.
    */
   named(name: string): RecordingSpan[] {
+    checkValue("RecordingTracer.named()", "the name", name, is.string);
     return this.spans.filter((s) => s.name === name);
   }
 }

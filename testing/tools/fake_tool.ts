@@ -18,12 +18,28 @@ import {
   throughPublic,
 } from "../../runtime/internal.ts";
 import { copyValue } from "./_copy.ts";
+import { jsonProblem } from "../_json_value.ts";
+import { toolName } from "./_tool_name.ts";
+import { toolParameters } from "./_tool_parameters.ts";
+
+// A responder is a function, or the answer itself, which reaches the model as JSON.
+const RESPONDER: Rule = {
+  accepts: "a function of the arguments, or a JSON value (the answer)",
+  test(value, option) {
+    if (typeof value === "function") return undefined;
+    const problem = jsonProblem(value, option);
+    return problem === undefined ? undefined : {
+      kind: "type",
+      message: `${problem}; a tool's answer reaches the model as JSON, so give plain data`,
+    };
+  },
+};
 
 const OPTIONS: Readonly<Record<string, Rule>> = {
-  name: is.text,
+  name: toolName,
   description: is.string,
-  parameters: is.either(is.object, is.port("a zod schema", ["safeParse"]), "a zod or JSON Schema"),
-  responder: is.any,
+  parameters: toolParameters,
+  responder: RESPONDER,
   failWith: is.either(is.error, is.string, "an Error or a message"),
   failTimes: is.count,
   requiresApproval: is.boolean,
@@ -32,15 +48,24 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
 
 /** Options for {@linkcode FakeTool}. */
 export interface FakeToolOptions {
-  /** The tool's name. */
+  /**
+   * The tool's name: 1 to 64 letters, digits, underscores or dashes,
+   * starting with a letter or an underscore (what OpenAI, Anthropic and
+   * Gemini all accept).
+   */
   readonly name: string;
   /** What it does, for the model. @default {""} */
   readonly description?: string;
-  /** The arguments' schema (zod or JSON Schema); calls are validated against it. */
+  /**
+   * The arguments' schema: a zod schema, or a JSON-Schema object whose
+   * `type` (if given) is a JSON-schema type; calls are validated against it.
+   */
   readonly parameters?: ParseSchema | JsonSchema;
   /**
-   * The answer: a value, or a function of the arguments (and context). Not
-   * needed when `failWith` makes every call fail.
+   * The answer: a JSON value, or a function of the arguments (and context)
+   * returning one (or a promise of one). A BigInt, a cycle, NaN or a Map is
+   * refused, since the answer reaches the model as JSON. Not needed when
+   * `failWith` makes every call fail.
    */
   readonly responder?: unknown;
   /**
@@ -111,8 +136,9 @@ export class FakeTool implements ToolPort, Disposable {
    * Creates the tool, checking its options now.
    *
    * @param options Name, schema, answer, failures.
-   * @throws {TypeError} On an unknown or mistyped option.
-   * @throws {RangeError} On a negative or fractional `failTimes`.
+   * @throws {TypeError} On an unknown or mistyped option, `parameters` that
+   * are not a schema, or a `responder` value that is not JSON.
+   * @throws {RangeError} On a name providers refuse, or a negative or fractional `failTimes`.
    * @throws {InvalidScript} When some call would have no answer: no
    * `responder` and no `failWith`, or `failTimes` with no `responder` for
    * the calls after the failures.
@@ -168,6 +194,7 @@ export class FakeTool implements ToolPort, Disposable {
    * @param args The arguments.
    * @param ctx The run.
    * @returns The responder's value.
+   * @throws {InvalidScript} When the responder answers with something that is not JSON.
    */
   call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
     return promised(() => this.#call(args, ctx, false));
@@ -180,9 +207,21 @@ export class FakeTool implements ToolPort, Disposable {
   #call(args: Record<string, unknown>, ctx: Ctx, validated: boolean): Now<unknown> {
     this.calls.push(copyValue(args));
     const valid = this.#prepared && !validated ? this.#prepared.parse(args) : args;
-    if (this.#taken++ < this.#failTimes) throw this.#failWith;
+    const n = ++this.#taken;
+    if (n <= this.#failTimes) throw this.#failWith;
     const r = this.#responder;
-    return typeof r === "function" ? adopt(r(valid, ctx)) : r;
+    if (typeof r !== "function") return r;
+    const out = adopt(r(valid, ctx));
+    return out instanceof Promise ? out.then((v) => this.#json(v, n)) : this.#json(out, n);
+  }
+
+  // A function's answer, checked as the value form is when the tool is built.
+  #json(answer: unknown, call: number): unknown {
+    const problem = jsonProblem(answer, "the answer");
+    if (problem === undefined) return answer;
+    throw new InvalidScript(
+      `FakeTool "${this.name}": the responder's answer to call ${call} is not JSON: ${problem}; a tool's answer reaches the model as JSON, so return plain data (strings, finite numbers, booleans, null, arrays, objects)`,
+    );
   }
 
   static {

@@ -59,7 +59,12 @@ Deno.test("FakeProvider.listen(): faults over a socket", async (t) => {
     const ctx = new RunContext({ signal: controller.signal });
     const seen: string[] = [];
     const error = await assertRejects(async () => {
-      for await (const e of port.stream({ model: "m", messages: [] }, ctx)) {
+      for await (
+        const e of port.stream(
+          { model: "m", messages: [{ role: "user" as const, content: "hi" }] },
+          ctx,
+        )
+      ) {
         seen.push(e.type);
         if (e.type === "text_delta") controller.abort(reason);
       }
@@ -70,7 +75,8 @@ Deno.test("FakeProvider.listen(): faults over a socket", async (t) => {
     const llm = FakeLLM.script([{ chunks: ["wait"], stall: true }]);
     const server = await new FakeProvider({ llm }).listen();
     const port = new OpenAIChatLLM({ apiKey: "k", baseURL: `${server.url}/v1` });
-    const events = port.stream({ model: "m", messages: [] })[Symbol.asyncIterator]();
+    const events = port.stream({ model: "m", messages: [{ role: "user" as const, content: "hi" }] })
+      [Symbol.asyncIterator]();
     assertEquals((await events.next()).value?.type, "message_start");
     assertEquals((await events.next()).value?.type, "text_delta");
     await server.close();
@@ -94,7 +100,10 @@ Deno.test("FakeProvider.listen(): faults over a socket", async (t) => {
       };
       const server = await new FakeProvider({ llm }).listen();
       const port = new OpenAIChatLLM({ apiKey: "k", baseURL: `${server.url}/v1` });
-      const events = port.stream({ model: "m", messages: [] })[Symbol.asyncIterator]();
+      const events = port.stream({
+        model: "m",
+        messages: [{ role: "user" as const, content: "hi" }],
+      })[Symbol.asyncIterator]();
       await events.next();
       await events.next();
       await server.close();
@@ -125,7 +134,10 @@ Deno.test("FakeProvider.listen() serves @anthropic-ai/sdk and AnthropicLLM by ba
   assertEquals(text, ["Bon", "jour"]);
   // Over a socket the port sends from a production context (a test context would refuse).
   const port = new AnthropicLLM({ apiKey: "k", baseURL: server.url });
-  const res = await port.chat({ model: "claude-sonnet-4-5", messages: [] }, new RunContext());
+  const res = await port.chat({
+    model: "claude-sonnet-4-5",
+    messages: [{ role: "user", content: "hi" }],
+  }, new RunContext());
   assertEquals(res.toolCalls, [{ id: "toolu_1", name: "f", args: { a: 1 } }]);
   assertEquals(res.usage, { inputTokens: 3, outputTokens: 4 });
 });

@@ -334,14 +334,22 @@ Deno.test("is.middleware: chat takes chat() or stream(), tool takes call(); a fa
   assert(chat.accepts.includes("stream()") && !tool.accepts.includes("stream()"), tool.accepts);
 });
 
-Deno.test("tokenCount(): a non-negative integer; a missing cached count is 0", () => {
+Deno.test("tokenCount(): a non-negative safe integer; a missing cached count is 0", () => {
   assertEquals(tokenCount("x", { inputTokens: 3 }, "inputTokens"), 3);
   assertEquals(tokenCount("x", { inputTokens: 0 }, "inputTokens"), 0);
   assertEquals(tokenCount("x", {}, "cachedInputTokens"), 0);
-  assertEquals(tokenCount("x", null, "cachedInputTokens"), 0);
+  assertThrows(
+    () => tokenCount("x", null, "cachedInputTokens"),
+    TypeError,
+    "usage must be a Usage",
+  );
+  assertThrows(() => tokenCount("x", [1], "inputTokens"), TypeError, "got an array");
+  assertThrows(() => tokenCount("x", { inputTokens: NaN }, "inputTokens"), RangeError, "got NaN");
+  assertThrows(() => tokenCount("x", { inputTokens: 2 ** 53 }, "inputTokens"), RangeError, "safe");
+  assertEquals(tokenCount("x", { inputTokens: 2 ** 53 - 1 }, "inputTokens"), 2 ** 53 - 1);
   assertEquals(tokenCount("x", { cachedInputTokens: 2 }, "cachedInputTokens"), 2);
   assertThrows(() => tokenCount("x", {}, "inputTokens"), TypeError, "usage.inputTokens");
-  assertThrows(() => tokenCount("x", undefined, "outputTokens"), TypeError, "usage.outputTokens");
+  assertThrows(() => tokenCount("x", undefined, "outputTokens"), TypeError, "x: usage must be");
   assertThrows(() => tokenCount("x", { inputTokens: "2" }, "inputTokens"), TypeError);
   assertThrows(() => tokenCount("x", { inputTokens: -1 }, "inputTokens"), RangeError);
   assertThrows(() => tokenCount("x", { inputTokens: 1.5 }, "inputTokens"), RangeError);

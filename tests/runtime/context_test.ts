@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as R from "@agentkit/testing/runtime";
 import {
   assert,
   assertEquals,
@@ -77,4 +79,21 @@ Deno.test("new RunContext() checks its options by name", () => {
     "new RunContext():",
   );
   assertNotEquals(new RunContext().correlationId, new RunContext().correlationId);
+});
+
+Deno.test("RunContext.with() checks its overrides as the constructor does; emit() takes strings", async () => {
+  const ctx = new R.RunContext();
+  A.assertThrows(() => ctx.with(5 as never), TypeError, "ctx.with() takes an options object");
+  A.assertThrows(
+    () => ctx.with({ scop: ctx.scope } as never),
+    TypeError,
+    'ctx.with(): unknown option "scop"; did you mean "scope"?',
+  );
+  A.assertThrows(() => ctx.with({ correlationId: "" }), RangeError, 'option "correlationId"');
+  await A.assertRejects(
+    () => ctx.emit(5 as never, "x"),
+    TypeError,
+    'ctx.emit(): kind and text must be strings, got 5 and "x"',
+  );
+  A.assertEquals(ctx.with({ correlationId: "r2" }).correlationId, "r2");
 });

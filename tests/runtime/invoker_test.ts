@@ -1,3 +1,6 @@
+import * as A from "@std/assert";
+import * as R from "@agentkit/testing/runtime";
+import * as K from "@agentkit/testing/testing";
 import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
 import {
   Budget,
@@ -310,4 +313,42 @@ Deno.test("Invoker's ready chat path: a scripted answer as is, and a replaced ch
   const through = chatNow(invoker, request, ctx);
   assert(through instanceof Promise);
   assertEquals([(await through).content, seen], ["ready", ["spy"]]);
+});
+
+Deno.test("Invoker.chat(), stream() and callTool() refuse a request, an invocation or a ctx that is not one", async () => {
+  const invoker = new R.Invoker({ llm: new K.FakeLLM("ok") });
+  const ctx = K.makeTestCtx();
+  const request = { model: "m", messages: [] };
+  await A.assertRejects(
+    () => invoker.chat(undefined as never, ctx),
+    TypeError,
+    "Invoker.chat(): the request must be a ChatRequest ({ model, messages: [...] }), got undefined",
+  );
+  await A.assertRejects(
+    () => invoker.chat(request, {} as never),
+    TypeError,
+    "Invoker.chat(): ctx must be a RunContext",
+  );
+  await A.assertRejects(
+    async () => {
+      for await (const _ of invoker.stream({ model: "m" } as never, ctx)) { /* drain */ }
+    },
+    TypeError,
+    "Invoker.stream(): the request must be a ChatRequest",
+  );
+  await A.assertRejects(
+    () => invoker.callTool(undefined as never, ctx),
+    TypeError,
+    "Invoker.callTool(): the invocation must be { tool, call, args }",
+  );
+  const tool = new K.FakeTool({ name: "t", responder: 1 });
+  await A.assertRejects(
+    () =>
+      invoker.callTool(
+        { tool, call: { id: "c", name: "t", args: {} }, args: {} },
+        undefined as never,
+      ),
+    TypeError,
+    "Invoker.callTool(): ctx must be a RunContext",
+  );
 });

@@ -111,7 +111,7 @@ Deno.test("money: non-negative finite decimals with at most 12 decimals and no s
     b.add("0.000000000001");
     b.add(1e-7);
     b.add("+2");
-    assertEquals(b.spent(), "2.000000");
+    assertEquals(b.spent(), "2.000000100001");
   });
 });
 
@@ -135,7 +135,7 @@ Deno.test("PriceTable refuses negative prices and bad token counts", () => {
   assertThrows(
     () => t.costUsd("fake-model", { inputTokens: -99, outputTokens: 0 }),
     RangeError,
-    "usage.inputTokens must be an integer, 0 or more, got -99",
+    "PriceTable.costUsd(): usage.inputTokens must be a safe integer, 0 or more (a count of tokens), got -99",
   );
   assertThrows(() => t.costUsd("fake-model", { inputTokens: 1.5, outputTokens: 0 }), RangeError);
   assertThrows(

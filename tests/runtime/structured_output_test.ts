@@ -233,3 +233,48 @@ Deno.test("Agent output: a second attempt that fails on an error event fails the
   while (!step.done) step = await stream.next();
   assertEquals([step.value.stopReason, step.value.usage.inputTokens], ["error", 20]);
 });
+
+Deno.test("Agent output: a refused or cut answer says so, not 'not JSON'", async (t) => {
+  const cases = [
+    ["content_filter", "refused", "the model refused to answer"],
+    ["length", "truncated", "cut at the token limit"],
+  ] as const;
+  for (const [finishReason, code, says] of cases) {
+    await t.step(finishReason, async () => {
+      const agent = new Agent("triage", {
+        model: "fake-model",
+        output: z.object({ a: z.number() }),
+      });
+      const llm = FakeLLM.script([
+        { content: "I can't help with that", finishReason },
+        { content: '{"a":', finishReason },
+      ]);
+      const e = await assertRejects(
+        () => agent.run("rate it", makeTestCtx({ llm })),
+        InvalidOutput,
+      );
+      assertEquals(e.issues.map((i: { code?: string }) => i.code), [code]);
+      assert(e.message.includes(says), e.message);
+      assert(e.message.includes(`finishReason "${finishReason}"`), e.message);
+      assert(!e.message.includes("not JSON"), e.message);
+      // The model was shown what happened, not told its JSON was malformed.
+      assert(llm.requests[1].messages.at(-1)!.content.includes(says));
+    });
+  }
+  await t.step("a cut answer that still matches is taken", async () => {
+    const agent = new Agent("a", { model: "fake-model", output: z.object({ a: z.number() }) });
+    const llm = FakeLLM.script([{ content: '{"a":1}', finishReason: "length" }]);
+    assertEquals((await agent.run("go", makeTestCtx({ llm }))).data, { a: 1 });
+  });
+});
+
+Deno.test("prepareOutput().check(): the finish reason explains a failed check, and only a failed one", () => {
+  const out = prepareOutput(z.object({ a: z.number() }), "a");
+  const cut = out.check('{"a":', "length");
+  assertEquals(cut.ok ? [] : cut.issues.map((i) => i.code), ["truncated"]);
+  const wrong = out.check('{"a":"x"}', "content_filter");
+  assertEquals(wrong.ok ? [] : wrong.issues.map((i) => i.code), ["refused"]);
+  const plain = out.check('{"a":', "stop");
+  assertEquals(plain.ok ? [] : plain.issues.map((i) => i.code), ["invalid_json"]);
+  assertEquals(out.check('{"a":2}', "length"), { ok: true, data: { a: 2 } });
+});

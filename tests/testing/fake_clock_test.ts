@@ -255,3 +255,37 @@ Deno.test("FakeClock.install() with autoAdvance: an interval that is never clear
   await clock.sleep(5);
   assertEquals(clock.now(), ticks + 5, "a new sleep is served again");
 });
+
+Deno.test("FakeClock.sleep() and advance() take finite milliseconds, 0 or more, and say so", async () => {
+  const clock = new FakeClock();
+  for (
+    const [ms, type] of [[Infinity, RangeError], [-Infinity, RangeError], [
+      "10",
+      TypeError,
+    ]] as const
+  ) {
+    const e = await assertRejects(() => clock.sleep(ms as never), type);
+    assertEquals(
+      e.message,
+      `FakeClock.sleep(): ms must be a finite number of milliseconds, 0 or more, got ${
+        typeof ms === "string" ? `"${ms}"` : ms
+      }`,
+    );
+    assertThrows(
+      () => clock.advance(ms as never),
+      type,
+      "FakeClock.advance(): ms must be a finite",
+    );
+  }
+  await assertRejects(() => clock.sleep(undefined as never), TypeError, "got undefined");
+  await assertRejects(
+    () => clock.sleep(1, 5 as never),
+    TypeError,
+    "the signal must be an AbortSignal, got 5",
+  );
+  // A refused wait is not recorded and moves no time.
+  assertEquals([clock.sleeps, clock.now(), clock.pending], [[], 0, 0]);
+  await clock.sleep(0);
+  clock.advance(0);
+  assertEquals(clock.sleeps, [0]);
+});

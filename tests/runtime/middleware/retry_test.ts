@@ -8,6 +8,7 @@ import {
   memoize,
   meter,
   retry,
+  RetryAfterTooLong,
 } from "@agentkit/testing/runtime";
 import {
   type ChatResponse,
@@ -448,4 +449,68 @@ Deno.test("retry() stream: an asynchronous stage below that fails to open passes
   const ctx = makeTestCtx({ llm, store, chatMiddleware: [retry(), memoize()] });
   assertEquals(await assertRejects(() => drain(agent.stream("go", ctx))), down);
   assertEquals(llm.calls, 0);
+});
+
+Deno.test("retry() waits a retry-after hint up to maxRetryAfterMs, and past it gives up with RetryAfterTooLong", async (t) => {
+  const limited = (ms: number) =>
+    new RateLimitError("slow down", { retryAfterMs: ms, status: 429 });
+  await t.step("a hint at the cap is waited", async () => {
+    const clock = new FakeClock();
+    const llm = FakeLLM.script([{ error: limited(60_000) }, "ok"]);
+    const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry()] });
+    assertEquals((await agent.run("go", ctx)).output, "ok");
+    assertEquals(clock.sleeps, [60_000]);
+  });
+  for (const stream of [false, true]) {
+    await t.step(
+      `a hint past it ends the retries at once (${stream ? "stream" : "chat"})`,
+      async () => {
+        const clock = new FakeClock();
+        const cause = limited(99_999_999_000);
+        const llm = FakeLLM.script([{ error: cause }, "never"], { allowUnused: true });
+        const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry()] });
+        const e = await assertRejects(
+          () => agent.run("go", ctx),
+          RetryAfterTooLong,
+        );
+        assertEquals([e.retryAfterMs, e.maxRetryAfterMs, e.retryable, e.status, e.cause], [
+          99_999_999_000,
+          60_000,
+          false,
+          429,
+          cause,
+        ]);
+        assert(e.message.includes("maxRetryAfterMs"), e.message);
+        assertEquals([clock.sleeps, llm.calls], [[], 1]);
+      },
+    );
+  }
+  await t.step("a raised cap waits the long hint", async () => {
+    const clock = new FakeClock();
+    const llm = FakeLLM.script([{ error: limited(3_600_000) }, "ok"]);
+    const ctx = makeTestCtx({
+      llm,
+      clock,
+      chatMiddleware: [retry({ maxRetryAfterMs: 3_600_000 })],
+    });
+    assertEquals((await agent.run("go", ctx)).output, "ok");
+    assertEquals(clock.sleeps, [3_600_000]);
+  });
+  assertThrows(() => retry({ maxRetryAfterMs: -1 }), RangeError, "maxRetryAfterMs");
+  assertThrows(() => retry({ maxRetryAfterMs: Infinity }), RangeError, "maxRetryAfterMs");
+});
+
+Deno.test("retry(): a backoff that returns Infinity, NaN, a negative or a non-number is a RangeError naming it", async () => {
+  for (
+    const bad of [Infinity, NaN, -1, "10" as unknown as number, undefined as unknown as number]
+  ) {
+    const clock = new FakeClock();
+    const llm = FakeLLM.script([{ error: new ProviderTimeoutError() }, "ok"], {
+      allowUnused: true,
+    });
+    const ctx = makeTestCtx({ llm, clock, chatMiddleware: [retry({ backoff: () => bad })] });
+    const e = await assertRejects(() => agent.run("go", ctx), RangeError);
+    assert(e.message.startsWith("retry(): backoff(1) returned"), e.message);
+    assertEquals(clock.sleeps, []);
+  }
 });

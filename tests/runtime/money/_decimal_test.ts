@@ -1,5 +1,12 @@
-import { assertEquals, assertThrows } from "@std/assert";
-import { formatUnits, limitOf, toUnits, UNITS_PER_USD } from "../../../runtime/money/_decimal.ts";
+import { assert, assertEquals, assertThrows } from "@std/assert";
+import fc from "fast-check";
+import {
+  exactUnits,
+  formatUnits,
+  limitOf,
+  toUnits,
+  UNITS_PER_USD,
+} from "../../../runtime/money/_decimal.ts";
 
 Deno.test("toUnits() reads plain decimals, signs, bare fractions and padding", () => {
   assertEquals(UNITS_PER_USD, 1_000_000_000_000n);
@@ -139,4 +146,68 @@ Deno.test("toUnits() says what is wrong with an amount, naming it", () => {
     'Cannot use the price null: pass a number or a decimal string like "0.10"',
   );
   assertEquals(toUnits(0), 0n);
+});
+
+Deno.test("exactUnits() shows six decimals, or every further one the amount has, never rounding", () => {
+  assertEquals(exactUnits(0n), "0.000000");
+  assertEquals(exactUnits(100_000_000n), "0.000100");
+  assertEquals(exactUnits(100_000n), "0.0000001");
+  assertEquals(exactUnits(1n), "0.000000000001");
+  assertEquals(exactUnits(2n * UNITS_PER_USD + 100_001n), "2.000000100001");
+  assertEquals(exactUnits(499_999n), "0.000000499999", "a sub-micro amount is not zero");
+  assertEquals(exactUnits(-100_000n), "-0.0000001");
+  assertEquals(exactUnits(-3n * UNITS_PER_USD), "-3.000000");
+  assertEquals(limitOf("0.0000001", "maxCostUsd").text, "0.0000001");
+  assertEquals(limitOf("0.0000001", "maxCostUsd").text, "0.0000001", "and once cached");
+});
+
+// Decimals as people write them: a whole part, and up to `max` decimals.
+const decimal = (max: number) =>
+  fc.tuple(
+    fc.bigInt({ min: 0n, max: 999_999_999n }),
+    fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 0, maxLength: max }),
+  ).map(([whole, frac]) => (frac ? `${whole}.${frac}` : `${whole}`));
+
+Deno.test("toUnits(): every decimal with at most 12 decimals is kept exactly (property)", () => {
+  fc.assert(
+    fc.property(decimal(12), (text) => {
+      const units = toUnits(text);
+      const [whole, frac = ""] = text.split(".");
+      assertEquals(units, BigInt(whole) * UNITS_PER_USD + BigInt(frac.padEnd(12, "0")));
+      // Shown back, it reads as the same amount: no digit is lost.
+      assertEquals(toUnits(exactUnits(units)), units);
+      const shown = exactUnits(units).split(".")[1];
+      assertEquals(shown.replace(/0+$/, ""), frac.replace(/0+$/, ""));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("toUnits(): a decimal with a 13th digit is refused naming the precision (property)", () => {
+  fc.assert(
+    fc.property(decimal(12), fc.integer({ min: 1, max: 9 }), (text, digit) => {
+      const base = text.includes(".") ? text : `${text}.`;
+      const long = `${base}${"0".repeat(12 - base.split(".")[1].length)}${digit}`;
+      assertThrows(() => toUnits(long, "maxCostUsd"), RangeError, "more than 12 decimals");
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("toUnits(): text that is not a plain decimal is never read as one (property)", () => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 16 }), (text) => {
+      let units: bigint | undefined;
+      try {
+        units = toUnits(text);
+      } catch (e) {
+        assert(e instanceof TypeError || e instanceof RangeError, String(e));
+        assert((e as Error).message.includes(JSON.stringify(text)), (e as Error).message);
+        return;
+      }
+      assert(/^\+?\d*(\.\d{0,12})?$/.test(text), `accepted ${JSON.stringify(text)}`);
+      assert(units >= 0n);
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -180,7 +180,7 @@ Deno.test("Budget money edge values: exponents, long fractions, negatives and ju
   budget.check(); // 0.000000699999
   budget.add("0.000000000001");
   assertThrows(() => budget.check(), BudgetExceeded);
-  assertEquals(budget.spent(), "0.000001", "0.0000007 rounds half up");
+  assertEquals(budget.spent(), "0.0000007", "kept exactly, not rounded to six decimals");
 
   assertThrows(() => budget.add("-0.0000002"), RangeError, "negative");
   assertThrows(() => budget.add("0.0000004999999999999"), RangeError, "more than 12 decimals");
@@ -200,4 +200,37 @@ Deno.test("PriceTable.default() is one shared table, built once; with() leaves i
   assertStrictEquals(PriceTable.default(), table);
   const more = table.with("big-model", { inputPerMTok: "3", outputPerMTok: "15" });
   assertEquals([table.has("big-model"), more.has("big-model")], [false, true]);
+});
+
+Deno.test("Budget keeps a limit and a spend below a micro-dollar exactly, never as $0", () => {
+  const budget = new Budget({ maxCostUsd: "0.0000001" });
+  assertEquals(budget.maxCostUsd, "0.0000001");
+  budget.add("0.00000005");
+  assertEquals(budget.spent(), "0.00000005");
+  budget.check();
+  budget.add(5e-8);
+  const e = assertThrows(() => budget.check(), BudgetExceeded);
+  assertEquals([e.max, e.used], ["0.0000001", "$0.0000001"]);
+  assertEquals(new Budget({ maxCostUsd: "0.10" }).maxCostUsd, "0.100000");
+});
+
+Deno.test("Budget.charge() refuses a charge whose tokens or cost are not counts, naming the field", () => {
+  const budget = new Budget();
+  const charge = (usage: unknown, costUnits: unknown = 0n) => () =>
+    budget.charge({ model: "m", usage, costUnits } as never);
+  assertThrows(charge({ inputTokens: NaN, outputTokens: 0 }), RangeError, "usage.inputTokens");
+  assertThrows(charge({ inputTokens: 1, outputTokens: "2" }), TypeError, 'got "2"');
+  assertThrows(charge({ inputTokens: 1, outputTokens: 1, cachedInputTokens: -1 }), RangeError);
+  assertThrows(charge(undefined), TypeError, "Budget.charge(): usage must be a Usage object");
+  assertThrows(
+    charge({ inputTokens: 1, outputTokens: 0 }, 5),
+    TypeError,
+    "costUnits must be a bigint",
+  );
+  assertThrows(charge({ inputTokens: 1, outputTokens: 0 }, -1n), RangeError, "got -1n");
+  assertThrows(() => budget.charge(undefined as never), TypeError, "the charge must be an object");
+  // Nothing was tallied by the refused charges.
+  assertEquals([budget.calls, budget.tokens, budget.spent()], [0, 0, "0.000000"]);
+  budget.charge({ model: "m", usage: { inputTokens: 2, outputTokens: 3 }, costUnits: 7n });
+  assertEquals([budget.calls, budget.tokens, budget.spent()], [1, 5, "0.000000000007"]);
 });

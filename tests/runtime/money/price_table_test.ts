@@ -1,5 +1,6 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { PriceTable } from "@agentkit/testing/runtime";
+import type { Usage } from "@agentkit/testing/ports";
 
 // Prices are USD per million tokens; costUnits() counts 1e-12 USD.
 const UNITS_PER_USD = 1_000_000_000_000n;
@@ -105,15 +106,46 @@ Deno.test("PriceTable refuses bad tables, names and usage, saying where", () => 
     assertThrows(
       () => prices.costUnits("fake-model", usage),
       RangeError,
-      `PriceTable: usage.${key} must be an integer`,
+      `PriceTable.costUnits(): usage.${key} must be a safe integer`,
     );
     // Not a number at all (null included: only an absent cachedInputTokens is none).
     for (const bad of [null, "3", 1.5]) {
       assertThrows(
         () => prices.costUnits("fake-model", { inputTokens: 1, outputTokens: 1, [key]: bad }),
         typeof bad === "number" ? RangeError : TypeError,
-        `PriceTable: usage.${key} must be an integer`,
+        `PriceTable.costUnits(): usage.${key} must be a safe integer`,
       );
     }
   }
+});
+
+Deno.test("PriceTable checks the model and the usage of every method, priced or not", () => {
+  const prices = PriceTable.default();
+  type Cost = (model: string, usage: Usage) => unknown;
+  for (const method of [prices.costUsd, prices.costUnits] as Cost[]) {
+    const call = { call: (_: PriceTable, m: string, u: Usage) => method.call(prices, m, u) };
+    assertThrows(
+      () => call.call(prices, undefined as never, { inputTokens: 1, outputTokens: 1 }),
+      TypeError,
+      "the model name must be a string, got undefined",
+    );
+    assertThrows(
+      () => call.call(prices, "fake-model", undefined as never),
+      TypeError,
+      "usage must be",
+    );
+    // An unpriced model still gets its usage checked: a NaN is a mistake either way.
+    assertThrows(
+      () => call.call(prices, "not-priced", { inputTokens: NaN, outputTokens: 0 }),
+      RangeError,
+      "usage.inputTokens must be a safe integer, 0 or more (a count of tokens), got NaN",
+    );
+  }
+  assertThrows(
+    () => prices.costUsd("fake-model", { inputTokens: 1e300, outputTokens: 0 }),
+    RangeError,
+    "got 1e+300",
+  );
+  assertThrows(() => prices.has(5 as never), TypeError, "PriceTable.has(): the model name");
+  assertEquals(prices.costUsd("not-priced", { inputTokens: 1, outputTokens: 1 }), undefined);
 });

@@ -105,3 +105,45 @@ Deno.test("Quota validates its limits when built", () => {
   assertThrows(() => new Quota({ maxCostUsd: "-1" }), RangeError, "maxCostUsd");
   assertEquals(new Quota({ maxCostUsd: 0.1 }).maxCostUsd, "0.100000");
 });
+
+Deno.test("Quota refuses a charge, a scope or a ctx that is not one, naming the method", () => {
+  const quota = new Quota({ maxCostUsd: "0.0000001" });
+  assertEquals(quota.maxCostUsd, "0.0000001");
+  const ctx = makeTestCtx();
+  assertThrows(
+    () =>
+      quota.charge(
+        { model: "m", usage: { inputTokens: NaN, outputTokens: 0 }, costUnits: 0n },
+        ctx,
+      ),
+    RangeError,
+    "Quota.charge(): usage.inputTokens",
+  );
+  assertThrows(
+    () =>
+      quota.charge(
+        { model: "m", usage: { inputTokens: 1, outputTokens: 0 }, costUnits: 1 } as never,
+        ctx,
+      ),
+    TypeError,
+    "costUnits must be a bigint",
+  );
+  assertThrows(
+    () => quota.used(undefined as never),
+    TypeError,
+    "Quota.used(): the scope must be a Scope",
+  );
+  assertThrows(() => quota.check(undefined as never), TypeError, "Quota.check(): the ctx must be");
+  assertThrows(
+    () =>
+      quota.charge(
+        { model: "m", usage: { inputTokens: 1, outputTokens: 0 }, costUnits: 1n },
+        {} as never,
+      ),
+    TypeError,
+    "Quota.charge(): the ctx must be",
+  );
+  assertEquals(quota.used(ctx.scope), { calls: 0, tokens: 0, spent: "0.000000" });
+  quota.charge({ model: "m", usage: { inputTokens: 1, outputTokens: 0 }, costUnits: 50_000n }, ctx);
+  assertEquals(quota.used(ctx.scope), { calls: 1, tokens: 1, spent: "0.00000005" });
+});

@@ -1,6 +1,7 @@
 // The Anthropic Messages wire, client side, called directly: the request
 // JSON, the blocking answer and the fold of streamed events, edge by edge.
-import { assertEquals } from "@std/assert";
+import { assert, assertEquals, assertInstanceOf, assertThrows } from "@std/assert";
+import { ProviderError, ProviderResponseError } from "@agentkit/testing/ports";
 import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
 import {
   anthropicBody,
@@ -158,7 +159,7 @@ Deno.test("anthropicBody(): system on top, tool results grouped per turn, tool_u
 });
 
 Deno.test("chatResponseFromAnthropic(): text blocks joined, tool_use blocks as calls, defaults", () => {
-  assertEquals(chatResponseFromAnthropic({}, "asked"), {
+  assertEquals(chatResponseFromAnthropic({ content: [] }, "asked"), {
     id: "",
     model: "asked",
     content: "",
@@ -171,11 +172,9 @@ Deno.test("chatResponseFromAnthropic(): text blocks joined, tool_use blocks as c
     model: "served",
     content: [
       { type: "text", text: "a" },
-      { type: "thinking", text: "hidden" },
-      { type: "text" },
+      { type: "thinking", thinking: "hidden" },
       { type: "text", text: "b" },
       { type: "tool_use", id: "t1", name: "f", input: { x: 1 } },
-      { type: "tool_use" },
     ],
   }, "asked");
   assertEquals([r.id, r.model, r.content, r.finishReason], [
@@ -184,16 +183,62 @@ Deno.test("chatResponseFromAnthropic(): text blocks joined, tool_use blocks as c
     "ab",
     "tool_calls",
   ]);
-  assertEquals(r.toolCalls, [{ id: "t1", name: "f", args: { x: 1 } }, {
-    id: "",
-    name: "",
-    args: {},
-  }]);
+  assertEquals(r.toolCalls, [{ id: "t1", name: "f", args: { x: 1 } }]);
   assertEquals(
     chatResponseFromAnthropic({ content: [], stop_reason: "max_tokens" }, "m")
       .finishReason,
     "length",
   );
+});
+
+Deno.test("chatResponseFromAnthropic(): a body that is not the API's shape is a ProviderResponseError naming the field", () => {
+  const bad: Array<[unknown, string]> = [
+    [{}, "content must be an array"],
+    [null, "the body must be an object"],
+    [[], "the body must be an object"],
+    ["ok", "the body must be an object"],
+    [{ content: "hi" }, "content must be an array"],
+    [{ content: [{ type: "text" }] }, "content[0].text must be a string"],
+    [{ content: [{ type: "text", text: 5 }] }, "content[0].text must be a string"],
+    [{ content: [{ type: "tool_use", id: "t" }] }, "content[0].name must name the tool"],
+    [
+      { content: [{ type: "tool_use", id: "t", name: "f", input: "x" }] },
+      "content[0].input must be an object",
+    ],
+    [{ content: [{ text: "x" }] }, "content[0].type must be a string"],
+    [
+      { content: [], usage: { input_tokens: "7" } },
+      "usage.input_tokens must be a non-negative integer",
+    ],
+    [
+      { content: [], usage: { output_tokens: -1 } },
+      "usage.output_tokens must be a non-negative integer",
+    ],
+    [
+      { content: [], usage: { output_tokens: 1.5 } },
+      "usage.output_tokens must be a non-negative integer",
+    ],
+  ];
+  for (const [body, says] of bad) {
+    const e = assertThrows(() => chatResponseFromAnthropic(body, "m"), ProviderResponseError);
+    assert(e.message.includes(says), `${JSON.stringify(body)}: ${e.message}`);
+    assertEquals([e.retryable, e.phase], [false, "pre_stream"]);
+  }
+  // An error object in a 2xx body is the provider's error, classified by its type.
+  const overloaded = assertThrows(() =>
+    chatResponseFromAnthropic(
+      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      "m",
+    )
+  );
+  assertInstanceOf(overloaded, ProviderError);
+  assertEquals([overloaded.retryable, overloaded.phase], [true, "pre_stream"]);
+  const invalid = assertThrows(
+    () =>
+      chatResponseFromAnthropic({ type: "error", error: { type: "invalid_request_error" } }, "m"),
+    ProviderResponseError,
+  );
+  assertEquals(invalid.retryable, false);
 });
 
 function fold(
@@ -274,17 +319,7 @@ Deno.test("AnthropicStream: text and tool_use blocks by index, usage merged acro
       index: 1,
       delta: { type: "input_json_delta", partial_json: "1}" },
     },
-    {
-      type: "content_block_delta",
-      index: 7,
-      delta: { type: "input_json_delta", partial_json: "x" },
-    },
     { type: "content_block_stop", index: 2 },
-    {
-      type: "content_block_delta",
-      index: 2,
-      delta: { type: "input_json_delta", partial_json: "late" },
-    },
     { type: "content_block_stop", index: 1 },
     { type: "content_block_stop", index: 1 },
     {
@@ -321,6 +356,60 @@ Deno.test("AnthropicStream: text and tool_use blocks by index, usage merged acro
       usage: { inputTokens: 9, outputTokens: 12, cachedInputTokens: 2 },
     },
   ]);
+});
+
+Deno.test("AnthropicStream: arguments for a block no tool_use opened are a malformed answer, not dropped", () => {
+  for (const index of [7, 0]) {
+    const wire = new AnthropicStream();
+    const out: StreamEvent[] = [];
+    const push = (data: unknown) =>
+      wire.push({ event: undefined, data: JSON.stringify(data), id: undefined }, out);
+    push({ type: "message_start", message: { id: "m" } });
+    push({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "tool_use", id: "t", name: "f" },
+    });
+    push({ type: "content_block_stop", index: 0 });
+    const e = assertThrows(
+      () =>
+        push({
+          type: "content_block_delta",
+          index,
+          delta: { type: "input_json_delta", partial_json: "{}" },
+        }),
+      ProviderResponseError,
+    );
+    assert(e.message.includes(`content block ${index}`), e.message);
+  }
+});
+
+Deno.test("AnthropicStream: a tool_use block the message stopped without closing is still delivered", () => {
+  const out = fold([
+    { type: "message_start", message: { id: "m" } },
+    {
+      type: "content_block_start",
+      index: 1,
+      content_block: { type: "tool_use", id: "b", name: "g" },
+    },
+    {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "tool_use", id: "a", name: "f" },
+    },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: '{"x":1}' },
+    },
+    { type: "message_delta", delta: { stop_reason: "tool_use" } },
+    { type: "message_stop" },
+  ]);
+  assertEquals(
+    out.flatMap((e) => e.type === "tool_call" ? [e.call] : []),
+    [{ id: "a", name: "f", args: { x: 1 } }, { id: "b", name: "g", args: {} }],
+  );
+  assertEquals(out.at(-1)?.type, "message_end");
 });
 
 Deno.test("AnthropicStream: the SSE event name stands in for a missing type; no index is index 0", () => {
@@ -373,9 +462,10 @@ Deno.test("AnthropicStream: the SSE event name stands in for a missing type; no 
   assertEquals(tool.map((e) => e.type), ["message_start", "tool_call"]);
 });
 
-Deno.test("AnthropicStream: an error event ends the stream with the reported finish reason and usage", () => {
+Deno.test("AnthropicStream: an error event after content ends the stream with the reported finish reason and usage", () => {
   const out = fold([
     { type: "message_start", message: { id: "m", usage: { input_tokens: 4 } } },
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "Hi" } },
     {
       type: "message_delta",
       delta: { stop_reason: "max_tokens" },
@@ -387,19 +477,30 @@ Deno.test("AnthropicStream: an error event ends the stream with the reported fin
     },
     { type: "message_stop" },
   ]);
-  assertEquals(out.map((e) => e.type), ["message_start", "error"]);
-  const end = out[1] as Extract<StreamEvent, { type: "error" }>;
-  assertEquals([end.error.message, end.finishReason, end.usage], [
-    "Overloaded",
-    "length",
-    { inputTokens: 4, outputTokens: 6 },
-  ]);
-  const bare = fold([{ type: "error" }]);
-  assertEquals(
-    (bare[1] as Extract<StreamEvent, { type: "error" }>).error.message.length >
-      0,
-    true,
+  assertEquals(out.map((e) => e.type), ["message_start", "text_delta", "error"]);
+  const end = out[2] as Extract<StreamEvent, { type: "error" }>;
+  assertEquals([end.finishReason, end.usage], ["length", { inputTokens: 4, outputTokens: 6 }]);
+  assert(end.error.message.includes("(overloaded_error): Overloaded"), end.error.message);
+  assertEquals((end.error as ProviderError).phase, "mid_stream");
+});
+
+Deno.test("AnthropicStream: an error event before any content is thrown pre_stream, retryable as its type says", () => {
+  const overloaded = assertThrows(
+    () =>
+      fold([{ type: "message_start", message: { id: "m" } }, {
+        type: "error",
+        error: { type: "overloaded_error", message: "Overloaded" },
+      }]),
+    ProviderError,
   );
+  assertEquals([overloaded.phase, overloaded.retryable], ["pre_stream", true]);
+  const bad = assertThrows(
+    () => fold([{ type: "error", error: { type: "invalid_request_error", message: "no" } }]),
+    ProviderResponseError,
+  );
+  assertEquals([bad.phase, bad.retryable], ["pre_stream", false]);
+  const bare = assertThrows(() => fold([{ type: "error" }]), ProviderError);
+  assert(bare.message.length > 0);
 });
 
 Deno.test("Anthropic: an assistant message with no toolCalls field, a thinking block, text before message_start, usage after the stop reason", () => {

@@ -6,6 +6,7 @@ import {
   assertInstanceOf,
   assertRejects,
   assertStrictEquals,
+  assertStringIncludes,
   assertThrows,
 } from "@std/assert";
 import {
@@ -17,17 +18,22 @@ import {
 import { ModelRequestsDisallowed } from "@agentkit/testing/runtime";
 import {
   checkPortOptions,
+  DEFAULT_FETCH,
+  endpoint,
   errorForStatus,
+  errorFromBody,
   guard,
-  IN_PROCESS_FETCH,
+  keyFromEnv,
+  markInProcess,
   postJson,
   promptRequest,
   providerMessage,
   readEnv,
   readJson,
   retryAfterMs,
-  trimSlash,
+  shownURL,
 } from "../../../runtime/providers/_http.ts";
+import { underPolicy } from "../../../runtime/_ambient.ts";
 
 const now = () => 1_000_000;
 
@@ -43,6 +49,70 @@ Deno.test("checkPortOptions(): an absolute http(s) base URL, a fetch function, s
   checkPortOptions("P", { version: "1" }, { version: { accepts: "x", test: () => undefined } });
 });
 
+Deno.test("checkPortOptions(): configuration mistakes are TypeErrors where given, and a key is never quoted", () => {
+  const key = "sk-proj-SECRETSECRETSECRET";
+  for (
+    const [apiKey, says] of [
+      [`${key}\n`, "a line break at position 26"],
+      [` ${key}`, "whitespace at position 0"],
+      [`${key}é`, "a non-ASCII character"],
+      [`${key}\u0007`, "a control character"],
+      [`${key}\u007f`, "a control character"],
+      [`${key}\r`, "a line break"],
+      [`\t${key}`, "whitespace at position 0"],
+    ] as const
+  ) {
+    const e = assertThrows(() => checkPortOptions("P", { apiKey }), TypeError, says);
+    assert(!e.message.includes("SECRET"), e.message);
+  }
+  for (
+    const [headers, says] of [
+      [{ "bad header": "v" }, "not a valid HTTP field name"],
+      [{ "x-a": "v\r\nx-injected: 1" }, "a line break"],
+      [{ "x-a": "v\rx" }, "a line break"],
+      [{ "x-a": "v\0x" }, "a character fetch cannot send"],
+      [{ "x-a": "€" }, "a character fetch cannot send"],
+      [{ "x-a": 1 }, "must be a string"],
+    ] as const
+  ) {
+    assertThrows(() => checkPortOptions("P", { headers }), TypeError, says);
+  }
+  for (const headers of ["x", null, [], 5]) {
+    assertThrows(() => checkPortOptions("P", { headers }), TypeError, "an object of header names");
+  }
+  for (const apiKey of [5, null, {}]) {
+    assertThrows(() => checkPortOptions("P", { apiKey }), TypeError, "printable ASCII");
+  }
+  for (
+    const [baseURL, says] of [
+      ["http://local host/v1", "whitespace"],
+      ["http://user:pass@proxy.example/v1", "carries credentials"],
+      ["https://key@proxy.example/v1", "carries credentials"],
+    ] as const
+  ) {
+    const e = assertThrows(() => checkPortOptions("P", { baseURL }), TypeError, says);
+    assert(!e.message.includes("pass@"), e.message);
+  }
+});
+
+Deno.test("keyFromEnv(): a key from the environment is checked like the option", () => {
+  Deno.env.set("AGENTKIT_HTTP_TEST_KEY", "sk-from-file\n");
+  try {
+    assertThrows(
+      () => keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"),
+      TypeError,
+      "the AGENTKIT_HTTP_TEST_KEY environment variable contains a line break",
+    );
+    Deno.env.set("AGENTKIT_HTTP_TEST_KEY", "sk-ok");
+    assertEquals(keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"), "sk-ok");
+    Deno.env.set("AGENTKIT_HTTP_TEST_KEY", "");
+    assertEquals(keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"), "");
+  } finally {
+    Deno.env.delete("AGENTKIT_HTTP_TEST_KEY");
+  }
+  assertEquals(keyFromEnv("OpenAIChatLLM", "AGENTKIT_HTTP_TEST_KEY"), undefined);
+});
+
 Deno.test("readEnv(): the variable, or undefined when unset", () => {
   Deno.env.set("AGENTKIT_HTTP_TEST_VAR", "v");
   try {
@@ -55,9 +125,8 @@ Deno.test("readEnv(): the variable, or undefined when unset", () => {
 
 Deno.test("guard(): only a context that disallows model requests refuses, unless the fetch is in-process or the env opts in", () => {
   const real = () => Promise.resolve(new Response());
-  const inProcess = Object.assign(() => Promise.resolve(new Response()), {
-    [IN_PROCESS_FETCH]: true,
-  });
+  const inProcess = () => Promise.resolve(new Response());
+  markInProcess(inProcess);
   guard("P", undefined, real);
   guard("P", { allowModelRequests: true } as never, real);
   guard("P", {} as never, real);
@@ -67,10 +136,31 @@ Deno.test("guard(): only a context that disallows model requests refuses, unless
     ModelRequestsDisallowed,
   );
   assert(e.message.includes("P"), e.message);
-  const truthy = Object.assign(real, { [IN_PROCESS_FETCH]: "yes" });
+  // The old global marker is no way around the guard: only identity counts.
+  const marked = Object.assign(() => Promise.resolve(new Response()), {
+    [Symbol.for("agentkit.inProcessFetch")]: true,
+  });
   assertThrows(
-    () => guard("P", { allowModelRequests: false } as never, truthy),
+    () => guard("P", { allowModelRequests: false } as never, marked),
     ModelRequestsDisallowed,
+    "not a FakeProvider's own fetch",
+  );
+  // The port's own default fetch gets no note about wrappers.
+  const plain = assertThrows(
+    () => guard("P", { allowModelRequests: false } as never, DEFAULT_FETCH),
+    ModelRequestsDisallowed,
+  );
+  assert(!plain.message.includes("wraps provider.fetch"), plain.message);
+  // A call without a context meets the policy of the code around it.
+  underPolicy({ allowModelRequests: true }, () => guard("P", undefined, real));
+  assertThrows(
+    () => underPolicy({ allowModelRequests: false }, () => guard("P", undefined, real)),
+    ModelRequestsDisallowed,
+  );
+  // A context passed wins over the policy around the call.
+  underPolicy(
+    { allowModelRequests: false },
+    () => guard("P", { allowModelRequests: true } as never, real),
   );
   Deno.env.set("AGENTKIT_ALLOW_MODEL_REQUESTS", "0");
   try {
@@ -83,11 +173,37 @@ Deno.test("guard(): only a context that disallows model requests refuses, unless
   }
 });
 
-Deno.test("trimSlash() and promptRequest()", () => {
-  assertEquals([trimSlash("http://a/v1/"), trimSlash("http://a/v1")], [
-    "http://a/v1",
-    "http://a/v1",
-  ]);
+Deno.test("endpoint() joins the path and keeps the query; shownURL() hides it", () => {
+  assertEquals(
+    [endpoint("http://a/v1/", "/x"), endpoint("http://a/v1", "/x"), endpoint("http://a", "/x")],
+    ["http://a/v1/x", "http://a/v1/x", "http://a/x"],
+  );
+  // Azure's api-version travels as a query; a fragment is never sent.
+  assertEquals(
+    endpoint(
+      "https://r.openai.azure.com/openai/deployments/d?api-version=2024-10-21#f",
+      "/chat/completions",
+    ),
+    "https://r.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21",
+  );
+  assertEquals(endpoint("http://a/v1//", "/x"), "http://a/v1/x");
+  assertEquals(shownURL("https://h/v1/x?api_key=s3cr3t"), "https://h/v1/x?...");
+  assertEquals(shownURL("https://h/v1/x"), "https://h/v1/x");
+});
+
+Deno.test("promptRequest(): a prompt that is not { model, user, system? } is a TypeError", () => {
+  for (
+    const bad of [null, undefined, "hi", { model: "m" }, { model: "m", user: 1 }, {
+      model: "m",
+      user: "u",
+      system: 2,
+    }]
+  ) {
+    assertThrows(() => promptRequest(bad as never), TypeError, "complete() takes");
+  }
+});
+
+Deno.test("promptRequest()", () => {
   const signal = new AbortController().signal;
   assertEquals(promptRequest({ model: "m", system: "sys", user: "u", signal }), {
     model: "m",
@@ -114,7 +230,6 @@ Deno.test("postJson(): POSTs the JSON body with the headers and signal; an ok re
     { "x-h": "1" },
     { a: [1] },
     signal,
-    now,
   );
   assertStrictEquals(res, ok);
   assertEquals([seen[0].method, seen[0].url, seen[0].headers.get("x-h")], [
@@ -128,7 +243,7 @@ Deno.test("postJson(): POSTs the JSON body with the headers and signal; an ok re
 Deno.test("postJson(): a network failure is retryable pre_stream; an abort rethrows the reason", async () => {
   const cause = new TypeError("connection refused");
   const e = await assertRejects(
-    () => postJson("P", () => Promise.reject(cause), "http://x", {}, {}, undefined, now),
+    () => postJson("P", () => Promise.reject(cause), "http://x", {}, {}, undefined),
     ProviderError,
   );
   assertEquals([e.retryable, e.phase, e.cause], [true, "pre_stream", cause]);
@@ -137,7 +252,7 @@ Deno.test("postJson(): a network failure is retryable pre_stream; an abort rethr
   const reason = new Error("user cancelled");
   c.abort(reason);
   const aborted = await assertRejects(() =>
-    postJson("P", () => Promise.reject(new Error("aborted")), "http://x", {}, {}, c.signal, now)
+    postJson("P", () => Promise.reject(new Error("aborted")), "http://x", {}, {}, c.signal)
   );
   assertStrictEquals(aborted, reason);
 });
@@ -151,7 +266,6 @@ Deno.test("postJson(): a failed status is classified from its body; an unreadabl
       {},
       {},
       undefined,
-      now,
     );
   const e = await assertRejects(
     fail('{"error":{"message":"bad key"}}', 401),
@@ -181,7 +295,6 @@ Deno.test("postJson(): a failed status is classified from its body; an unreadabl
       {},
       {},
       c.signal,
-      now,
     )
   );
   assertStrictEquals(abortedRead, reason);
@@ -213,28 +326,32 @@ Deno.test("providerMessage(): the provider's own message from its error JSON, in
 
 Deno.test("retryAfterMs(): retry-after-ms first, then retry-after in seconds or as a date", () => {
   const h = (o: Record<string, string>) => new Headers(o);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "1500", "retry-after": "9" }), now), 1500);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "0" }), now), 0);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "-5", "retry-after": "2" }), now), 2000);
-  assertEquals(retryAfterMs(h({ "retry-after-ms": "soon", "retry-after": "2" }), now), 2000);
-  assertEquals(retryAfterMs(h({ "retry-after": "0" }), now), 0);
-  assertEquals(retryAfterMs(h({ "retry-after": "1.5" }), now), 1500);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "1500", "retry-after": "9" })), 1500);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "0" })), 0);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "-5", "retry-after": "2" })), 2000);
+  assertEquals(retryAfterMs(h({ "retry-after-ms": "soon", "retry-after": "2" })), 2000);
+  assertEquals(retryAfterMs(h({ "retry-after": "0" })), 0);
+  assertEquals(retryAfterMs(h({ "retry-after": "1.5" })), 1500);
+  const date = new Date(now()).toUTCString();
   const at = new Date(now() + 4_000).toUTCString();
-  assertEquals(retryAfterMs(h({ "retry-after": at }), now), 4_000);
+  assertEquals(retryAfterMs(h({ "retry-after": at, date })), 4_000);
   const past = new Date(now() - 60_000).toUTCString();
-  assertEquals(retryAfterMs(h({ "retry-after": past }), now), 0);
-  assertEquals(retryAfterMs(h({ "retry-after": "whenever" }), now), undefined);
-  assertEquals(retryAfterMs(h({}), now), undefined);
+  assertEquals(retryAfterMs(h({ "retry-after": past, date })), 0);
+  // Without a Date header, the wall clock: a date a minute ahead is about a minute.
+  const ahead = retryAfterMs(h({ "retry-after": new Date(Date.now() + 60_000).toUTCString() }))!;
+  assert(ahead > 55_000 && ahead <= 60_000, `${ahead}`);
+  assertEquals(retryAfterMs(h({ "retry-after": "whenever" })), undefined);
+  assertEquals(retryAfterMs(h({})), undefined);
   // A negative number of seconds is never a negative wait.
   for (const after of ["-1", "-0.5"]) {
-    const ms = retryAfterMs(h({ "retry-after": after }), now);
+    const ms = retryAfterMs(h({ "retry-after": after }));
     assert(ms === undefined || ms >= 0, `${after}: ${ms}`);
   }
 });
 
 Deno.test("errorForStatus(): each status class gets its error, retryability and phase", () => {
   const of = (status: number, text = "", headers: Record<string, string> = {}) =>
-    errorForStatus("P", status, new Headers(headers), text, now);
+    errorForStatus("P", status, new Headers(headers), text);
   const limited = of(429, "", { "retry-after-ms": "250" });
   assertInstanceOf(limited, RateLimitError);
   assertEquals([(limited as RateLimitError).retryAfterMs, limited.status, limited.retryable], [
@@ -274,4 +391,87 @@ Deno.test("errorForStatus(): each status class gets its error, retryability and 
   );
   assert(hinted[0] > 0 && hinted[1] > 0 && hinted[2] === 0, String(hinted));
   assert(hinted[0] !== hinted[1]);
+});
+
+Deno.test("errorFromBody(): the provider's error in our classes, by its documented type or code", () => {
+  const cases: Array<[unknown, string, boolean, number | undefined]> = [
+    [{ type: "rate_limit_error", message: "m" }, "RateLimitError", true, undefined],
+    [{ code: "rate_limit_exceeded", message: "m" }, "RateLimitError", true, undefined],
+    [{ status: "RESOURCE_EXHAUSTED", code: 429, message: "m" }, "RateLimitError", true, 429],
+    [{ code: 429 }, "RateLimitError", true, 429],
+    [{ type: "overloaded_error" }, "ProviderError", true, undefined],
+    [{ type: "api_error" }, "ProviderError", true, undefined],
+    [{ type: "server_error" }, "ProviderError", true, undefined],
+    [{ status: "UNAVAILABLE", code: 503 }, "ProviderError", true, 503],
+    [{ status: "INTERNAL" }, "ProviderError", true, undefined],
+    [{ status: "DEADLINE_EXCEEDED" }, "ProviderError", true, undefined],
+    [{ code: 500 }, "ProviderError", true, 500],
+    [{ code: 408 }, "ProviderError", true, 408],
+    [{ status: 409 }, "ProviderError", true, 409],
+    [{ code: 499 }, "ProviderResponseError", false, 499],
+    [{ type: "invalid_request_error", message: "m" }, "ProviderResponseError", false, undefined],
+    [{ type: "insufficient_quota", message: "m" }, "ProviderResponseError", false, undefined],
+    [{}, "ProviderResponseError", false, undefined],
+    ["a bare string", "ProviderResponseError", false, undefined],
+    [null, "ProviderResponseError", false, undefined],
+  ];
+  for (const [body, name, retryable, status] of cases) {
+    const e = errorFromBody("P", body, "pre_stream");
+    assertEquals(
+      [e.name, e.retryable, e.phase, e.status],
+      [name, retryable, "pre_stream", status],
+      JSON.stringify(body),
+    );
+  }
+  assertEquals(
+    errorFromBody("P", { type: "server_error", message: "boom" }, "pre_stream").message,
+    "P reported an error (server_error): boom",
+  );
+  assertEquals(
+    errorFromBody("P", { code: 503, message: "" }, "pre_stream").message,
+    "P reported an error with status 503: no message",
+  );
+  assertEquals(
+    errorFromBody("P", "plain words", "pre_stream").message,
+    "P reported an error: plain words",
+  );
+  assertStringIncludes(
+    errorFromBody("P", { type: "insufficient_quota" }, "pre_stream").message,
+    "add credit",
+  );
+  // After content nothing is retried, whatever the type; what was reported is kept.
+  const usage = { inputTokens: 1, outputTokens: 2 };
+  const mid = errorFromBody("P", { type: "overloaded_error" }, "mid_stream", {
+    finishReason: "length",
+    usage,
+  });
+  assertEquals([mid.name, mid.retryable, mid.phase, mid.usage, mid.finishReason], [
+    "ProviderResponseError",
+    false,
+    "mid_stream",
+    usage,
+    "length",
+  ]);
+});
+
+Deno.test("postJson(): a fetch that rejects with a non-Error still names what it said", async () => {
+  const e = await assertRejects(
+    () =>
+      postJson(
+        "P",
+        () => Promise.reject("socket hang up"),
+        "http://x/y?key=secret",
+        {},
+        {},
+        undefined,
+      ),
+    ProviderError,
+  );
+  assertStringIncludes(e.message, "(socket hang up)");
+  assertStringIncludes(e.message, "http://x/y?...");
+  assert(!e.message.includes("secret"), e.message);
+});
+
+Deno.test("retryAfterMs(): an empty retry-after is no hint", () => {
+  assertEquals(retryAfterMs(new Headers({ "retry-after": " " })), undefined);
 });

@@ -1,7 +1,13 @@
 // The OpenAI Chat Completions wire, client side, called directly: the request
 // JSON, the blocking answer and the fold of streamed chunks, edge by edge.
-import { assertEquals } from "@std/assert";
-import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
+import { assert, assertEquals, assertThrows } from "@std/assert";
+import {
+  type ChatRequest,
+  ProviderError,
+  ProviderResponseError,
+  RateLimitError,
+  type StreamEvent,
+} from "@agentkit/testing/ports";
 import {
   chatResponseFromOpenAI,
   finishFromOpenAI,
@@ -161,7 +167,7 @@ Deno.test("openAIChatBody(): messages, tools and settings in the wire's shape", 
 });
 
 Deno.test("chatResponseFromOpenAI(): defaults for a sparse body, a refusal, tool calls", () => {
-  assertEquals(chatResponseFromOpenAI({}, "asked"), {
+  assertEquals(chatResponseFromOpenAI({ choices: [{ message: { content: "" } }] }, "asked"), {
     id: "",
     model: "asked",
     content: "",
@@ -195,7 +201,7 @@ Deno.test("chatResponseFromOpenAI(): defaults for a sparse body, a refusal, tool
   );
   assertEquals([both.content, both.finishReason], ["yes", "stop"]);
   const empty = chatResponseFromOpenAI(
-    { choices: [{ message: { content: null, refusal: "" } }] },
+    { choices: [{ message: { content: "", refusal: "" } }] },
     "m",
   );
   assertEquals([empty.content, empty.finishReason], ["", "stop"]);
@@ -205,13 +211,14 @@ Deno.test("chatResponseFromOpenAI(): defaults for a sparse body, a refusal, tool
         tool_calls: [{
           id: "c1",
           function: { name: "f", arguments: '{"x":1}' },
-        }, {}],
+        }, { id: "c2", function: { name: "g", arguments: { y: 2 } } }],
       },
     }],
   }, "m");
   assertEquals([calls.toolCalls, calls.finishReason], [[
     { id: "c1", name: "f", args: { x: 1 } },
-    { id: "", name: "", args: {} },
+    // Arguments sent as an object (some compatible servers) are the arguments.
+    { id: "c2", name: "g", args: { y: 2 } },
   ], "tool_calls"]);
   assertEquals(
     chatResponseFromOpenAI(
@@ -219,6 +226,59 @@ Deno.test("chatResponseFromOpenAI(): defaults for a sparse body, a refusal, tool
       "m",
     ).finishReason,
     "length",
+  );
+});
+
+Deno.test("chatResponseFromOpenAI(): a body that is not the API's shape is a ProviderResponseError naming the field", () => {
+  const bad: Array<[unknown, string]> = [
+    [{}, "choices must be a non-empty array"],
+    [{ choices: [] }, "choices must be a non-empty array"],
+    [[], "the body must be an object"],
+    ["ok", "the body must be an object"],
+    [42, "the body must be an object"],
+    [null, "the body must be an object"],
+    [{ choices: "x" }, "choices must be a non-empty array"],
+    [{ choices: [{}] }, "choices[0].message must be an object"],
+    [{ choices: ["x"] }, "choices[0] must be an object"],
+    [{ choices: [{ message: "hi" }] }, "choices[0].message must be an object"],
+    [{ choices: [{ message: { content: null } }] }, "must carry content, a refusal or tool_calls"],
+    [{ choices: [{ message: { content: 7 } }] }, "choices[0].message.content must be a string"],
+    [{ choices: [{ message: { tool_calls: [{}] } }] }, "tool_calls[0].function must be an object"],
+    [
+      { choices: [{ message: { tool_calls: [{ function: { name: "" } }] } }] },
+      "must name the tool",
+    ],
+    [
+      { choices: [{ message: { tool_calls: [{ function: { name: "f", arguments: 5 } }] } }] },
+      "arguments must be a string of JSON",
+    ],
+    [
+      { choices: [{ message: { content: "a" } }], usage: { prompt_tokens: "7" } },
+      "usage.prompt_tokens must be a non-negative integer",
+    ],
+    [
+      { choices: [{ message: { content: "a" } }], usage: { completion_tokens: -2 } },
+      "usage.completion_tokens",
+    ],
+    [{
+      choices: [{ message: { content: "a" } }],
+      usage: { prompt_tokens: 3, prompt_tokens_details: { cached_tokens: 10 } },
+    }, "must not exceed usage.prompt_tokens"],
+  ];
+  for (const [body, says] of bad) {
+    const e = assertThrows(() => chatResponseFromOpenAI(body, "m"), ProviderResponseError);
+    assert(e.message.includes(says), `${JSON.stringify(body)}: ${e.message}`);
+    assertEquals([e.retryable, e.phase], [false, "pre_stream"]);
+  }
+  const server = assertThrows(
+    () => chatResponseFromOpenAI({ error: { message: "boom", type: "server_error" } }, "m"),
+    ProviderError,
+  );
+  assertEquals([server.retryable, server.phase], [true, "pre_stream"]);
+  assertThrows(
+    () => chatResponseFromOpenAI({ error: { message: "no", type: "insufficient_quota" } }, "m"),
+    ProviderResponseError,
+    "add credit",
   );
 });
 
@@ -375,17 +435,15 @@ Deno.test("OpenAIChatStream: an error chunk delivers the finished calls, then th
   ]);
   assertEquals(out.map((e) => e.type), ["message_start", "tool_call", "error"]);
   const end = out[2] as Extract<StreamEvent, { type: "error" }>;
-  assertEquals([end.error.message, end.usage], ["overloaded", {
+  assertEquals([end.error.message, end.usage], ["OpenAI reported an error: overloaded", {
     inputTokens: 3,
     outputTokens: 1,
   }]);
-  const bare = fold([{ error: {} }]);
-  assertEquals(bare.map((e) => e.type), ["message_start", "error"]);
-  assertEquals(
-    (bare[1] as Extract<StreamEvent, { type: "error" }>).error.message.length >
-      0,
-    true,
-  );
+  assertEquals((end.error as ProviderError).phase, "mid_stream");
+  // Before any content, the error is thrown pre_stream, so retry() can act on it.
+  const bare = assertThrows(() => fold([{ error: {} }]), ProviderError);
+  assert(bare.message.length > 0);
+  assertEquals(bare.phase, "pre_stream");
   // Calls flushed at the finish reason are not delivered twice by the end.
   const once = fold([
     {
@@ -427,9 +485,10 @@ Deno.test("OpenAIChatStream: sparse chunks (no choices, no delta, no function, n
       usage: { inputTokens: 4, outputTokens: 1 },
     },
   ]);
-  // An error as the very first chunk still opens the message under its id.
-  assertEquals(fold([{ id: "e2", error: { message: "x" } }])[0], {
-    type: "message_start",
-    messageId: "e2",
-  });
+  // An error as the very first chunk is classified by its type, before any content.
+  const limited = assertThrows(
+    () => fold([{ id: "e2", error: { message: "x", code: "rate_limit_exceeded" } }]),
+    RateLimitError,
+  );
+  assertEquals([limited.phase, limited.retryable], ["pre_stream", true]);
 });

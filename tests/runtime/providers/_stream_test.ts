@@ -6,6 +6,7 @@ import {
   assertInstanceOf,
   assertRejects,
   assertStrictEquals,
+  assertThrows,
 } from "@std/assert";
 import { ProviderError, ProviderResponseError, type StreamEvent } from "@agentkit/testing/ports";
 import { readWireStream, WireStream } from "../../../runtime/providers/_stream.ts";
@@ -220,22 +221,34 @@ Deno.test("readWireStream(): a read failing under an aborted signal rethrows the
   assertEquals(seen, ["message_start", "text_delta"]);
 });
 
-Deno.test("WireStream: start() once, with an empty id when none; fail() before any event starts the message", () => {
+Deno.test("WireStream: fail() before any content throws a pre_stream error; after content it is an error event", () => {
   const wire = new ListWire();
   const out: StreamEvent[] = [];
-  assertEquals(wire.started, false);
-  wire.fail(out, "nothing came");
-  assertEquals(summary(out), ["message_start", "error"]);
-  assertEquals([wire.messageId, wire.started, wire.done], ["", true, true]);
-  wire.start("other", out);
-  assertEquals(out.length, 2);
+  wire.start(undefined, out);
+  const cutEarly = assertThrows(() => wire.fail(out, "nothing came", { cut: true }), ProviderError);
+  assertEquals([cutEarly.phase, cutEarly.retryable, out.length, wire.done], [
+    "pre_stream",
+    true,
+    0,
+    true,
+  ]);
+  const malformed = assertThrows(() => new ListWire().fail([], "not the shape"), ProviderError);
+  assertEquals([malformed.phase, malformed.retryable], ["pre_stream", false]);
   const cut = new ListWire();
   const cutOut: StreamEvent[] = [];
   cut.start("m9", cutOut);
+  cutOut.push({ type: "text_delta", messageId: "m9", content: "Hel" });
   cut.fail(cutOut, "cut", { cut: true });
-  const ev = cutOut[1] as Extract<StreamEvent, { type: "error" }>;
+  const ev = cutOut[2] as Extract<StreamEvent, { type: "error" }>;
   assertEquals([ev.messageId, isCut(ev.error), ev.error.constructor], ["m9", true, ProviderError]);
+  assertEquals((ev.error as ProviderError).phase, "mid_stream");
   assertEquals(["usage" in ev, "finishReason" in ev], [false, false]);
+  // Once content reached the caller, even an empty batch fails as an event.
+  const later = new ListWire();
+  later.delivered = true;
+  const laterOut: StreamEvent[] = [];
+  later.fail(laterOut, "cut", { cut: true });
+  assertEquals(summary(laterOut), ["message_start", "error"]);
 });
 
 Deno.test("readWireStream(): a body that fails with no reason at all is still a retryable pre_stream error", async () => {

@@ -21,7 +21,9 @@ const sse = () =>
   new Response("data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
 
 Deno.test("WireClient: JSON headers on a blocking call, text/event-stream on a stream, the caller's headers last", async () => {
-  const { fetch, seen } = recording(() => Response.json({ choices: [] }));
+  const { fetch, seen } = recording(() =>
+    Response.json({ choices: [{ message: { content: "ok" } }] })
+  );
   const openai = new OpenAIChatLLM({ apiKey: "k", fetch, headers: { "x-org": "o" } });
   await openai.chat(hi);
   const streamed = recording(sse);
@@ -40,7 +42,9 @@ Deno.test("WireClient: JSON headers on a blocking call, text/event-stream on a s
 });
 
 Deno.test("WireClient: the request's own signal wins over the context's", async () => {
-  const { fetch, seen } = recording(() => Response.json({ choices: [] }));
+  const { fetch, seen } = recording(() =>
+    Response.json({ choices: [{ message: { content: "ok" } }] })
+  );
   const openai = new OpenAIChatLLM({ apiKey: "k", fetch });
   const own = new AbortController().signal;
   const ctx = new RunContext({ services: new Services(), signal: new AbortController().signal });
@@ -50,11 +54,17 @@ Deno.test("WireClient: the request's own signal wins over the context's", async 
   assertStrictEquals(seen[1].init.signal, ctx.signal);
 });
 
-Deno.test("WireClient: a retry-after date is read against the context's clock", async () => {
-  const clock = new FakeClock();
-  const at = new Date(clock.now() + 7_000).toUTCString();
+Deno.test("WireClient: a retry-after date is read against the response's Date, never the context's virtual clock", async () => {
+  const clock = new FakeClock(); // at 0 ms: 1970, which no server's date is near
+  const sent = Date.parse("2026-12-01T12:00:00Z");
   const { fetch } = recording(() =>
-    Response.json({ error: { message: "slow" } }, { status: 429, headers: { "retry-after": at } })
+    Response.json({ error: { message: "slow" } }, {
+      status: 429,
+      headers: {
+        "retry-after": new Date(sent + 7_000).toUTCString(),
+        date: new Date(sent).toUTCString(),
+      },
+    })
   );
   const ctx = new RunContext({ services: new Services({ clock }) });
   const e = await assertRejects(

@@ -15,7 +15,8 @@ import { FakeClock, makeTestCtx } from "@agentkit/testing/testing";
 import { SECRET_CASES } from "../../_secret_cases.ts";
 
 const KEY = "vllm-secret-token-42";
-const BASE = "https://alice:pa55word@gw.example.com/v1?api_key=qk-1234";
+// userinfo in a baseURL is refused where it is given, so the URL's secret is a query key.
+const BASE = "https://gw.example.com/v1?api_key=qk-1234&api-version=2024-06-01";
 const HEADERS = {
   "api-key": "azure-0123456789abcdef",
   "x-portkey-api-key": "pk-live-abcdef",
@@ -23,7 +24,7 @@ const HEADERS = {
   cookie: "session=sess-998877",
 };
 // What the port itself sends and must never let out in an error.
-const OWN = [KEY, "pa55word", "qk-1234", ...Object.values(HEADERS), "sess-998877"];
+const OWN = [KEY, "qk-1234", ...Object.values(HEADERS), "sess-998877"];
 const hi: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }] };
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -103,11 +104,8 @@ Deno.test("a port's error keeps its class and fields once scrubbed", async () =>
   const [, anthropic] = ports(echo(401));
   const refused = await assertRejects(() => anthropic.chat(hi, ctx()), ProviderResponseError);
   assertEquals([refused.retryable, refused.status, refused.phase], [false, 401, "pre_stream"]);
-  assert(
-    refused.message.startsWith(
-      "Anthropic answered 401: refused https://[REDACTED]@gw.example.com/",
-    ),
-  );
+  assert(refused.message.includes("refused https://gw.example.com/"), refused.message);
+  assert(refused.message.includes("?api_key=[REDACTED]&api-version=2024-06-01"), refused.message);
 });
 
 Deno.test("a fetch that fails quoting the URL: message and cause chain scrubbed", async () => {
@@ -181,12 +179,31 @@ Deno.test("a mid-stream error event echoing the key is scrubbed before it is yie
     headers: HEADERS,
     fetch: sse(
       'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3,"output_tokens":0}}}\n\n' +
+        'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}\n\n' +
         `event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"overloaded for key ${KEY}, Bearer ${KEY}"}}\n\n`,
     ),
   });
   const b = await errorEvent(anthropic.stream(hi, ctx()));
   assertEquals((b as ProviderError).phase, "mid_stream");
   assertClean(b, OWN);
+});
+
+Deno.test("an error event before any content, thrown pre_stream, is scrubbed too", async () => {
+  const anthropic = new AnthropicLLM({
+    apiKey: KEY,
+    baseURL: BASE,
+    headers: HEADERS,
+    fetch: sse(
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3,"output_tokens":0}}}\n\n' +
+        `event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"overloaded for ${KEY} ${
+          HEADERS["x-portkey-api-key"]
+        }"}}\n\n`,
+    ),
+  });
+  const e = await assertRejects(() => Array.fromAsync(anthropic.stream(hi, ctx())), ProviderError);
+  assertEquals([e.phase, e.retryable], ["pre_stream", true]);
+  assertClean(e, OWN);
 });
 
 const completion = {

@@ -224,7 +224,7 @@ Deno.test("AnthropicLLM reads Anthropic's documented responses", async (t) => {
       if (end?.type !== "error") throw new Error("expected an error event");
       const error = end.error as ProviderError;
       assertEquals([error.message, error.phase, error.retryable], [
-        "Overloaded",
+        "Anthropic reported an error (overloaded_error): Overloaded",
         "mid_stream",
         false,
       ]);

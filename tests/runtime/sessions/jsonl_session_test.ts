@@ -79,7 +79,7 @@ Deno.test("JsonlSession.append() copies the message and rejects what is not one"
     // deno-lint-ignore no-explicit-any
     const bad = (x: any) => session.append(x);
     await assertRejects(() => bad({ role: "robot", content: "x" }), TypeError, 'role "robot"');
-    await assertRejects(() => bad({ role: "user" }), TypeError, "no string content");
+    await assertRejects(() => bad({ role: "user" }), TypeError, "content must be a string");
     assertEquals(session.messages.length, 1);
   }));
 

@@ -341,3 +341,43 @@ Deno.test("Session.endRun() without a beginRun() does not unbalance later nested
   await session.endRun();
   assertEquals(session.volatile.size, 0);
 });
+
+Deno.test("Session refuses a message without a valid role or string content, wherever it comes in", async () => {
+  assertThrows(
+    () => new Session("s", { transcript: [{ role: "robot", content: "x" } as never] }),
+    TypeError,
+    'new Session(): transcript: message 1 has role "robot"; the roles are system, user, assistant, tool',
+  );
+  const s = new Session("s");
+  assertThrows(
+    () => s.append({ role: "user", content: "ok" }, { role: "user", content: 5 } as never),
+    TypeError,
+    'Session.append(): message 2 has content 5; content must be a string ("" for a turn that only calls tools)',
+  );
+  assertThrows(() => s.append(null as never), TypeError, "message 1 is not a message object");
+  assertEquals(s.transcript.length, 0, "none of a refused batch is added");
+  const loads = (state: unknown) => ({
+    load: () => Promise.resolve(state),
+    save: () => Promise.resolve(),
+    delete: () => Promise.resolve(false),
+  });
+  await assertRejects(
+    () =>
+      Session.open("s", {
+        store: loads({ persistent: {}, transcript: [{ role: "x", content: "" }] }) as never,
+      }),
+    TypeError,
+    'Session.open(): the transcript of session "s" as loaded: message 1 has role "x"',
+  );
+  await assertRejects(
+    () => Session.open("s", { store: loads(5) as never }),
+    TypeError,
+    'the store loaded session "s" as 5, not a SessionState',
+  );
+  await assertRejects(
+    () => Session.open("s", { store: loads({ transcript: "hi" }) as never }),
+    TypeError,
+    'with transcript "hi", not an array of messages',
+  );
+  assertThrows(() => s.run(5 as never), TypeError, "Session.run(): fn must be a function, got 5");
+});

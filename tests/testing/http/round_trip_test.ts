@@ -2,13 +2,13 @@
 // script served by FakeProvider and read back by a real port, give identical
 // responses and stream events, and the model sees the same request.
 import fc from "fast-check";
-import { assertEquals } from "@std/assert";
-import type {
-  ChatRequest,
-  ChatResponse,
-  LLMPort,
+import { assert, assertEquals } from "@std/assert";
+import {
+  type ChatRequest,
+  type ChatResponse,
+  type LLMPort,
   ProviderError,
-  StreamEvent,
+  type StreamEvent,
 } from "@agentkit/testing/ports";
 import { AnthropicLLM, OpenAIChatLLM } from "@agentkit/testing/runtime";
 import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
@@ -142,7 +142,25 @@ for (const [name, make] of Object.entries(ports)) {
         const served = FakeLLM.script(turns);
         const port = make(new FakeProvider({ llm: served }).fetch);
         for (let i = 0; i < turns.length; i++) {
-          assertEquals(await drain(port.stream(request)), await drain(direct.stream(request)));
+          const want = await drain(direct.stream(request));
+          const got = await drain(port.stream(request)).catch((e: ProviderError) => e);
+          const failed = want.at(-1) as { type: string; error: { message: string } } | undefined;
+          // A script's error before any content is, on the wire, the provider's
+          // error event first: the port throws it pre_stream, so retry() can act.
+          if (want.length === 2 && failed?.type === "error") {
+            if (!(got instanceof ProviderError)) throw new Error(`expected a throw, got ${got}`);
+            assertEquals(got.phase, "pre_stream");
+            assert(got.message.endsWith(`: ${failed.error.message}`), got.message);
+            continue;
+          }
+          if (got instanceof Error) throw got;
+          // The port names the provider and the error's type before the script's message.
+          const last = got.at(-1) as { type: string; error: { message: string } } | undefined;
+          if (failed?.type === "error" && last?.type === "error") {
+            assert(last.error.message.endsWith(`: ${failed.error.message}`), last.error.message);
+            last.error.message = failed.error.message;
+          }
+          assertEquals(got, want);
         }
       }),
       { numRuns: 60 },

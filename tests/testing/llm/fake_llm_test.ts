@@ -879,3 +879,56 @@ Deno.test("FakeLLM.requests read between calls keeps each record's transcript, a
     ["again"],
   ]);
 });
+
+Deno.test("new FakeLLM({ '': ... }) is refused: the empty key would answer every prompt", () => {
+  assertThrows(() => new FakeLLM({ "": "x" }), InvalidScript, 'the key "" matches every prompt');
+  assertThrows(() => new FakeLLM({ cert: "a", "": "x" }), InvalidScript, "non-empty");
+  assertEquals(new FakeLLM({ " ": "space" }).unusedTurns, 0, "a space is a key like any other");
+});
+
+Deno.test("FakeLLM refuses tool-call arguments that are not JSON, naming the call or turn", async () => {
+  const cyc: Record<string, unknown> = {};
+  cyc.self = cyc;
+  const request: ChatRequest = { model: "m", messages: [{ role: "user", content: "go" }] };
+  const big = new FakeLLM(() => ({ toolCalls: [toolCall("c1", "t", { n: 1n as never })] }));
+  await assertRejects(
+    () => big.chat(request),
+    InvalidScript,
+    "FakeLLM: the responder's answer to call 1: toolCalls[0].args.n is a BigInt (1n)",
+  );
+  const loop = new FakeLLM(() => Promise.resolve({ toolCalls: [toolCall("c1", "t", cyc)] }));
+  await assertRejects(
+    () => loop.chat(request),
+    InvalidScript,
+    "toolCalls[0].args.self refers back",
+  );
+  assertThrows(
+    () => FakeLLM.script(["a", { toolCalls: [toolCall("c", "t", { at: NaN })] }]),
+    InvalidScript,
+    "turn 2: toolCalls[0].args.at is NaN",
+  );
+  assertThrows(
+    () => new FakeLLM({ go: { toolCalls: [toolCall("c", "t", { m: new Map() as never })] } }),
+    InvalidScript,
+    'the answer for key "go": toolCalls[0].args.m is a Map',
+  );
+});
+
+Deno.test("FakeLLM.chat(), complete() and stream() refuse a request that is not a ChatRequest", async () => {
+  const llm = new FakeLLM("ok");
+  for (const bad of [undefined, null, "hi", { model: "m", messages: "hi" }]) {
+    await assertRejects(
+      () => llm.chat(bad as never),
+      TypeError,
+      "FakeLLM.chat(): the request must be a ChatRequest ({ model, messages: [...] }), got",
+    );
+    await assertRejects(
+      async () => {
+        for await (const _ of llm.stream(bad as never)) { /* drain */ }
+      },
+      TypeError,
+      "FakeLLM.stream(): the request must be a ChatRequest",
+    );
+  }
+  assertEquals(llm.calls, 0, "a refused request is not a call");
+});

@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import {
   assertEquals,
   assertInstanceOf,
@@ -123,4 +125,20 @@ Deno.test("FakeAsker answers nothing to a cancelled run, and keeps the answer fo
   assertEquals([asker.questions, asker.turnsTaken], [["deploy?"], 0]);
   assertEquals(await asker.ask("deploy?", new FakeCtx()), "yes");
   assertThrows(() => new FakeAsker([], { allowUnused: 1 } as never), TypeError, "new FakeAsker()");
+});
+
+Deno.test("FakeAsker.ask() refuses a question that is not text, or no context", async () => {
+  const asker = new K.FakeAsker(["y"]);
+  await A.assertRejects(
+    () => asker.ask(5 as never, new K.FakeCtx()),
+    TypeError,
+    "FakeAsker.ask(): the question must be a string, got 5",
+  );
+  await A.assertRejects(
+    () => asker.ask("ok?", undefined as never),
+    TypeError,
+    "the ctx must be a context (makeTestCtx() or new FakeCtx())",
+  );
+  A.assertEquals([asker.questions, asker.unusedAnswers], [[], 1]);
+  A.assertEquals(await asker.ask("ok?", new K.FakeCtx()), "y");
 });

@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import { assert, assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
 import { Agent, RequestBuilder } from "@agentkit/testing/runtime";
 import type { Message } from "@agentkit/testing/ports";
@@ -68,5 +70,18 @@ Deno.test("FakeCompactor works without a run, and names what returns must be", a
     () => new FakeCompactor({ returns: 5 as never }),
     TypeError,
     'new FakeCompactor(): option "returns" must be an array of messages or a function of the input',
+  );
+});
+
+Deno.test("FakeCompactor refuses messages, or a returns function's answer, that are not an array of messages", async () => {
+  await A.assertRejects(
+    () => new K.FakeCompactor().compact(5 as never, new K.FakeCtx()),
+    TypeError,
+    "FakeCompactor.compact(): the messages must be an array of messages (objects), got 5",
+  );
+  await A.assertRejects(
+    () => new K.FakeCompactor({ returns: () => 5 as never }).compact([], new K.FakeCtx()),
+    TypeError,
+    "FakeCompactor: what returns gave must be an array of messages (objects), got 5",
   );
 });

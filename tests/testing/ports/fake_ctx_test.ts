@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import {
   assert,
   assertEquals,
@@ -69,4 +71,19 @@ Deno.test("new FakeCtx() names itself and says what a clock needs", () => {
     TypeError,
     "new FakeCtx(): clock must be a clock, got an object with now without sleep()",
   );
+});
+
+Deno.test("FakeCtx.emit() refuses a kind or a text that is not a string", async () => {
+  const ctx = new K.FakeCtx();
+  await A.assertRejects(
+    () => ctx.emit(5 as never, "x"),
+    TypeError,
+    "FakeCtx.emit(): the kind must be a string, got 5",
+  );
+  await A.assertRejects(
+    () => ctx.emit("step", {} as never),
+    TypeError,
+    "the text must be a string, got {}",
+  );
+  A.assertEquals(ctx.observations, []);
 });

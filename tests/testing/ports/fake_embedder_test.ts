@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
 import { FakeEmbedder } from "@agentkit/testing/testing";
 
@@ -64,4 +66,30 @@ Deno.test("FakeEmbedder gives the same vectors on every machine: pinned values",
   const one = new FakeEmbedder({ dimensions: 1 });
   assertEquals(await one.embed(["hello", "agents", "cat", "dog"]), [[1], [-1], [1], [-1]]);
   assertEquals(await one.similarity("hello", "agents"), -1);
+});
+
+Deno.test("FakeEmbedder: at most 65536 dimensions; embed() takes an array of strings", async () => {
+  A.assertThrows(
+    () => new K.FakeEmbedder({ dimensions: 1e9 }),
+    RangeError,
+    "an integer from 1 to 65536, got 1000000000",
+  );
+  A.assertEquals(new K.FakeEmbedder({ dimensions: 65_536 }).dimensions, 65_536);
+  const e = new K.FakeEmbedder({ dimensions: 8 });
+  await A.assertRejects(
+    () => e.embed("abc" as never),
+    TypeError,
+    'FakeEmbedder.embed(): the texts must be an array of strings, got "abc"',
+  );
+  await A.assertRejects(
+    () => e.embed([5] as never),
+    TypeError,
+    "the texts[0] must be a string, got 5",
+  );
+  await A.assertRejects(
+    () => e.similarity(5 as never, "x"),
+    TypeError,
+    "the texts[0] must be a string",
+  );
+  A.assertEquals(e.calls, []);
 });

@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import {
   assert,
   assertEquals,
@@ -144,4 +146,19 @@ Deno.test("FakeFetch reads the media type of a Content-Type header with spaces",
     "https://ex/1": { headers: { "Content-Type": " text/html ; charset=utf-8" }, body: "" },
   });
   assertEquals((await fetch.fetch("https://ex/1")).contentType, "text/html");
+});
+
+Deno.test("FakeFetch.fetch() refuses a url that is not a string, naming it", async () => {
+  const fetch = new K.FakeFetch({ "https://ex/1": "hi" });
+  await A.assertRejects(
+    () => fetch.fetch(5 as never),
+    TypeError,
+    "FakeFetch.fetch(): the url must be a string, got 5",
+  );
+  await A.assertRejects(
+    () => fetch.fetch("https://ex/1", "x" as never),
+    TypeError,
+    "the options must be an object",
+  );
+  A.assertEquals(fetch.calls, []);
 });

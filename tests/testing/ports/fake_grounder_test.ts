@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import { assertEquals, assertStrictEquals, assertThrows } from "@std/assert";
 import { Agent, RequestBuilder } from "@agentkit/testing/runtime";
 import { Scope } from "@agentkit/testing/ports";
@@ -62,4 +64,22 @@ Deno.test("FakeGrounder takes a fact, facts or a function, and nothing else", as
   for (const bad of [5, ["a", 5], [5, "a"], null]) {
     assertThrows(() => new FakeGrounder(bad as never), TypeError, "Cannot build a FakeGrounder");
   }
+});
+
+Deno.test("FakeGrounder: a grounding function that returns no facts is named with its call", async () => {
+  const g = new K.FakeGrounder(() => 5 as never);
+  await A.assertRejects(
+    () => g.ground(new K.FakeCtx(), "t"),
+    TypeError,
+    "FakeGrounder: the grounding function returned 5 for call 1; return a fact (a string) or an array of facts",
+  );
+  await A.assertRejects(
+    () => new K.FakeGrounder(() => [1] as never).ground(new K.FakeCtx(), "t"),
+    TypeError,
+    "returned an array ([1])",
+  );
+  A.assertEquals(
+    await new K.FakeGrounder(() => Promise.resolve(["a"])).ground(new K.FakeCtx(), "t"),
+    ["a"],
+  );
 });

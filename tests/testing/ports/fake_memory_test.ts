@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
 import { FakeCtx, FakeMemory, InvalidScript } from "@agentkit/testing/testing";
 
@@ -104,4 +106,34 @@ Deno.test("FakeMemory.query() takes any non-negative integer k, with or without 
   }
   await memory.write(RUNBOOK, undefined as never);
   assertEquals(memory.writes, [RUNBOOK]);
+});
+
+Deno.test('FakeMemory refuses the key "", a query, options or an item that is not one', async () => {
+  A.assertThrows(
+    () => new K.FakeMemory({ responses: { "": [] } }),
+    K.InvalidScript,
+    'the key "" matches every query',
+  );
+  const memory = new K.FakeMemory({ items: [] });
+  await A.assertRejects(
+    () => memory.query(5 as never, { k: 1 } as never),
+    TypeError,
+    "FakeMemory.query(): the query must be a string, got 5",
+  );
+  await A.assertRejects(
+    () => memory.query("x", undefined as never),
+    TypeError,
+    "the options ({ k, ctx }) must be an object, got undefined",
+  );
+  await A.assertRejects(
+    () => memory.write(null as never, new K.FakeCtx()),
+    K.InvalidScript,
+    "FakeMemory.write(): the item",
+  );
+  await A.assertRejects(
+    () => memory.write({ text: 1 } as never, new K.FakeCtx()),
+    K.InvalidScript,
+    "text",
+  );
+  A.assertEquals([memory.queries, memory.writes], [[], []]);
 });

@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
 import { FakeSearch, InvalidScript } from "@agentkit/testing/testing";
 
@@ -74,4 +76,24 @@ Deno.test("FakeSearch takes only a map of key to hits, and a k of 0 finds nothin
     );
   }
   assertEquals(await new FakeSearch({ cert: [HIT] }).search("cert", { k: 0 }), []);
+});
+
+Deno.test('FakeSearch refuses the key "" and a query that is not text, naming them', async () => {
+  A.assertThrows(
+    () => new K.FakeSearch({ "": [] }),
+    K.InvalidScript,
+    'the key "" matches every query',
+  );
+  const search = new K.FakeSearch({ cert: [] });
+  await A.assertRejects(
+    () => search.search(5 as never),
+    TypeError,
+    "FakeSearch.search(): the query must be a string, got 5",
+  );
+  await A.assertRejects(
+    () => search.search("x", 5 as never),
+    TypeError,
+    "the options must be an object",
+  );
+  A.assertEquals(search.calls, []);
 });

@@ -1,3 +1,5 @@
+import * as A from "@std/assert";
+import * as K from "@agentkit/testing/testing";
 import { assertEquals, assertThrows } from "@std/assert";
 import { Agent, ReActCognition } from "@agentkit/testing/runtime";
 import { toolCall } from "@agentkit/testing/ports";
@@ -75,4 +77,30 @@ Deno.test("RecordingTracer: a span's event keeps a copy of its attrs; disposing 
     TypeError,
     "new RecordingTracer(): option",
   );
+});
+
+Deno.test("RecordingTracer.span() and named() refuse names, kinds and attributes of the wrong type", () => {
+  const t = new K.RecordingTracer();
+  A.assertThrows(
+    () => t.span(5 as never, "llm"),
+    TypeError,
+    "RecordingTracer.span(): the name must be a string, got 5",
+  );
+  A.assertThrows(
+    () => t.span("x", undefined as never),
+    TypeError,
+    "the kind must be a string, got undefined",
+  );
+  A.assertThrows(
+    () => t.span("x", "llm", [] as never),
+    TypeError,
+    "the attributes must be an object",
+  );
+  A.assertThrows(
+    () => t.named(5 as never),
+    TypeError,
+    "RecordingTracer.named(): the name must be a string",
+  );
+  A.assertEquals(t.spans, []);
+  A.assertEquals(t.span("x", "custom-kind").kind, "custom-kind", "a kind is any string");
 });

@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
 import { Agent, NullCtx, ReActCognition, ToolArgsInvalid } from "@agentkit/testing/runtime";
 import {
   FakeLLM,
@@ -220,4 +220,59 @@ Deno.test("FakeTool's ready path validates the arguments unless told the runtime
   // Told: taken as given, the schema's output included.
   assertEquals(now({ s: 3 }, ctx, true), { s: 3 });
   assertEquals(tool.calls, [{ s: 3 }, { s: "ab" }, { s: 3 }]);
+});
+
+Deno.test("FakeTool refuses a name a provider would refuse, saying the rule", () => {
+  for (const name of ["my tool", "a".repeat(65), "a".repeat(1 << 20), "fs.read", "9lives"]) {
+    const e = assertThrows(() => new FakeTool({ name, responder: "ok" }), RangeError);
+    assert(e.message.startsWith('new FakeTool(): name "'), e.message);
+    assert(e.message.includes("a tool name is 1 to 64 letters, digits"), e.message);
+  }
+  assertEquals(new FakeTool({ name: "a".repeat(64), responder: 1 }).name.length, 64);
+});
+
+Deno.test("FakeTool refuses parameters that are not a schema, naming the part", () => {
+  const bad: [unknown, string][] = [
+    ["x", 'option "parameters" must be a zod schema or a JSON Schema object'],
+    [[], "got an array"],
+    [{ type: "bogus" }, 'new FakeTool(): parameters.type is "bogus", not a JSON-schema type'],
+    [{ type: "object", properties: 5 }, "parameters.properties must be an object"],
+  ];
+  for (const [parameters, message] of bad) {
+    assertThrows(
+      () => new FakeTool({ name: "t", responder: "ok", parameters: parameters as never }),
+      TypeError,
+      message,
+    );
+  }
+});
+
+Deno.test("FakeTool refuses an answer that is not JSON: a value at build, a function's per call", async () => {
+  const cyc: Record<string, unknown> = {};
+  cyc.self = cyc;
+  assertThrows(
+    () => new FakeTool({ name: "t", responder: { n: 1n } }),
+    TypeError,
+    "new FakeTool(): responder.n is a BigInt (1n), which JSON cannot hold; a tool's answer reaches the model as JSON",
+  );
+  const sync = new FakeTool({ name: "sync", responder: (a: { big?: boolean }) => a.big ? 1n : 1 });
+  assertEquals(await sync.call({}, ctx), 1);
+  const e = await assertRejects(() => sync.call({ big: true }, ctx), InvalidScript);
+  assertEquals(
+    e.message.startsWith(
+      'FakeTool "sync": the responder\'s answer to call 2 is not JSON: the answer is a BigInt (1n)',
+    ),
+    true,
+    e.message,
+  );
+  const cyclic = new FakeTool({ name: "cyclic", responder: () => Promise.resolve(cyc) });
+  await assertRejects(
+    () => cyclic.call({}, ctx),
+    InvalidScript,
+    "answer to call 1 is not JSON: the answer.self refers back",
+  );
+  const nan = new FakeTool({ name: "nan", responder: () => ({ score: NaN }) });
+  await assertRejects(() => nan.call({}, ctx), InvalidScript, "the answer.score is NaN");
+  // undefined (a void responder) stays an answer.
+  assertEquals(await new FakeTool({ name: "v", responder: () => {} }).call({}, ctx), undefined);
 });
