@@ -496,9 +496,34 @@ export async function outcomeOfPort(c: HostileCase, baseURL: string): Promise<st
 
 /** What the official client made of a case, in the same words where they apply. */
 export async function outcomeOfClient(c: HostileCase, baseURL: string): Promise<string> {
+  // An official client leaves some bodies unread (a stream answered with a
+  // JSON document): they are released here, so the leak sanitizer judges ours.
+  const responses: Response[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const r = await globalThis.fetch(input, init);
+    responses.push(r);
+    return r;
+  };
+  try {
+    return await clientOutcome(c, baseURL, fetch);
+  } finally {
+    for (const r of responses) if (!r.bodyUsed) await r.body?.cancel().catch(() => {});
+  }
+}
+
+async function clientOutcome(
+  c: HostileCase,
+  baseURL: string,
+  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>,
+): Promise<string> {
   try {
     if (c.api === "openai") {
-      const client = new OpenAI({ apiKey: "sk-test", baseURL: `${baseURL}/v1`, maxRetries: 0 });
+      const client = new OpenAI({
+        apiKey: "sk-test",
+        baseURL: `${baseURL}/v1`,
+        maxRetries: 0,
+        fetch,
+      });
       if (!c.stream) {
         const r = await client.chat.completions.create(request("m"));
         const m = r?.choices?.[0]?.message;
@@ -521,7 +546,7 @@ export async function outcomeOfClient(c: HostileCase, baseURL: string): Promise<
       }
       return `stream ${JSON.stringify(text)}, ${finish ?? "no finish reason"}`;
     }
-    const client = new Anthropic({ apiKey: "sk-ant-test", baseURL, maxRetries: 0 });
+    const client = new Anthropic({ apiKey: "sk-ant-test", baseURL, maxRetries: 0, fetch });
     if (!c.stream) {
       const r = await client.messages.create({ ...request("m"), max_tokens: 16 });
       const text = (r?.content ?? []).map((b) => (b as { text?: string }).text ?? "").join("");
