@@ -12,6 +12,7 @@ import { ProviderError, ProviderResponseError, type StreamEvent } from "@agentki
 import { readWireStream, WireStream } from "../../../runtime/providers/_stream.ts";
 import type { SseMessage } from "../../../runtime/providers/_sse.ts";
 import { isCut } from "../../../runtime/stream/_stream_cut.ts";
+import { MalformedAnswer } from "../../../runtime/providers/_wire_shape.ts";
 
 class ListWire extends WireStream {
   ends = 0;
@@ -258,4 +259,160 @@ Deno.test("readWireStream(): a body that fails with no reason at all is still a 
     ProviderError,
   );
   assertEquals([e.retryable, e.phase], [true, "pre_stream"]);
+});
+
+Deno.test("readWireStream(): message_start waits for content, so a failure right after it is thrown pre_stream", async () => {
+  // [] opens the message with nothing in it; the failure then comes in its own read.
+  const cutEarly = await assertRejects(
+    () =>
+      Array.fromAsync(
+        readWireStream(
+          respond(sse(["data: []\n\n"], new Error("reset"))),
+          new ListWire(),
+          undefined,
+        ),
+      ),
+    ProviderError,
+  );
+  assertEquals([cutEarly.phase, cutEarly.retryable], ["pre_stream", true]);
+  assert(
+    cutEarly.message.includes("stream was cut (reset) before its first event"),
+    cutEarly.message,
+  );
+  const malformed = await assertRejects(
+    () =>
+      Array.fromAsync(
+        readWireStream(respond(sse(["data: []\n\n", "data: {x\n\n"])), new ListWire(), undefined),
+      ),
+    ProviderResponseError,
+  );
+  assertEquals(malformed.phase, "pre_stream");
+  assert(
+    malformed.message.includes("not JSON") && malformed.message.includes("{x"),
+    malformed.message,
+  );
+  // Held, then released with the content that follows it, in order.
+  const events = await Array.fromAsync(
+    readWireStream(
+      respond(sse(["data: []\n\n", 'data: ["a"]\n\n', 'data: ["end"]\n\n'])),
+      new ListWire(),
+      undefined,
+    ),
+  );
+  assertEquals(summary(events), ["message_start", "a", "message_end"]);
+  // A cut after content is an error event, not a throw.
+  const late = await Array.fromAsync(
+    readWireStream(
+      respond(sse(['data: ["a"]\n\n'], new Error("reset"))),
+      new ListWire(),
+      undefined,
+    ),
+  );
+  assertEquals(summary(late), ["message_start", "a", "error"]);
+  const err = late.at(-1) as Extract<StreamEvent, { type: "error" }>;
+  assert(err.error.message.includes("stream was cut (reset) after it started"), err.error.message);
+  // A failure that is not an Error still says what it was.
+  const odd = await assertRejects(
+    () =>
+      Array.fromAsync(
+        readWireStream(respond(sse([], "gone" as unknown as Error)), new ListWire(), undefined),
+      ),
+    ProviderError,
+  );
+  assert(odd.message.includes("(gone)"), odd.message);
+});
+
+Deno.test("readWireStream(): a stream request answered with a JSON or HTML document", async () => {
+  const doc = (body: string, type: string) => () =>
+    Promise.resolve(new Response(body, { headers: { "content-type": type } }));
+  const error = await assertRejects(
+    () =>
+      Array.fromAsync(
+        readWireStream(
+          doc('{"error":{"type":"overloaded_error","message":"busy"}}', "application/json"),
+          new ListWire(),
+          undefined,
+        ),
+      ),
+    ProviderError,
+  );
+  assertEquals([error.retryable, error.phase], [true, "pre_stream"]);
+  assert(error.message.includes("(overloaded_error): busy"), error.message);
+  const blocking = await assertRejects(
+    () =>
+      Array.fromAsync(
+        readWireStream(
+          doc('{"choices":[]}', "application/json; charset=utf-8"),
+          new ListWire(),
+          undefined,
+        ),
+      ),
+    ProviderResponseError,
+  );
+  assertEquals([blocking.retryable, blocking.phase], [false, "pre_stream"]);
+  assert(
+    blocking.message.startsWith(
+      'Wire answered a stream request with application/json instead of an event stream ({"choices":[]})',
+    ),
+    blocking.message,
+  );
+  const page = await assertRejects(
+    () => Array.fromAsync(readWireStream(doc("  ", "text/html"), new ListWire(), undefined)),
+    ProviderResponseError,
+  );
+  assert(
+    page.message.includes("text/html instead of an event stream (an empty body)"),
+    page.message,
+  );
+  // An event stream with no content type at all is still read as one.
+  const untyped = await Array.fromAsync(
+    readWireStream(respond(sse(['data: ["a","end"]\n\n'])), new ListWire(), undefined),
+  );
+  assertEquals(summary(untyped), ["message_start", "a", "message_end"]);
+  // Cancelled while the document is read: the signal's reason.
+  const c = new AbortController();
+  const reason = new Error("stop");
+  const broken = new ReadableStream({
+    pull: (x) => {
+      c.abort(reason);
+      x.error(new Error("r"));
+    },
+  });
+  const aborted = await assertRejects(() =>
+    Array.fromAsync(
+      readWireStream(
+        () =>
+          Promise.resolve(
+            new Response(broken, { headers: { "content-type": "application/json" } }),
+          ),
+        new ListWire(),
+        c.signal,
+      ),
+    )
+  );
+  assertStrictEquals(aborted, reason);
+});
+
+Deno.test("readWireStream(): a fold that finds the wire's shape broken ends the stream with that message", async () => {
+  class ShapeWire extends ListWire {
+    override push(message: SseMessage, out: StreamEvent[]): void {
+      if (message.data === "bad") {
+        throw new MalformedAnswer("Wire", "delta.text must be a string", 5);
+      }
+      super.push(message, out);
+    }
+  }
+  const events = await Array.fromAsync(
+    readWireStream(respond(sse(['data: ["a"]\n\n', "data: bad\n\n"])), new ShapeWire(), undefined),
+  );
+  assertEquals(summary(events), ["message_start", "a", "error"]);
+  const err = (events.at(-1) as Extract<StreamEvent, { type: "error" }>).error as ProviderError;
+  assertEquals([err.name, err.phase], ["ProviderResponseError", "mid_stream"]);
+  assert(err.message.includes("delta.text must be a string, got 5"), err.message);
+  const early = await assertRejects(
+    () =>
+      Array.fromAsync(readWireStream(respond(sse(["data: bad\n\n"])), new ShapeWire(), undefined)),
+    ProviderResponseError,
+  );
+  assertEquals(early.phase, "pre_stream");
 });
