@@ -64,7 +64,6 @@ const loads = (state: unknown) =>
     save: () => Promise.resolve(),
     delete: () => Promise.resolve(false),
   }) as never;
-const INTEGER = "safe integer, 0 or more";
 const TOOL_NAME = "a tool name is 1 to 64 letters, digits, underscores or dashes";
 const MS = "a finite number of milliseconds, 0 or more";
 const ROLES = "the roles are system, user, assistant, tool";

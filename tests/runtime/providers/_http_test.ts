@@ -475,3 +475,19 @@ Deno.test("postJson(): a fetch that rejects with a non-Error still names what it
 Deno.test("retryAfterMs(): an empty retry-after is no hint", () => {
   assertEquals(retryAfterMs(new Headers({ "retry-after": " " })), undefined);
 });
+
+Deno.test("ModelRequestsDisallowed: the wrapper note only when the port was given a fetch of its own", () => {
+  const plain = new ModelRequestsDisallowed("OpenAIChatLLM");
+  assert(
+    plain.message.startsWith(
+      "Cannot send a real model request from a test: OpenAIChatLLM was called under a test context (makeTestCtx), which refuses real provider requests so that no test spends money or reaches the network by accident. Script the model",
+    ),
+    plain.message,
+  );
+  const wrapped = new ModelRequestsDisallowed("OpenAIChatLLM", true);
+  assertStringIncludes(
+    wrapped.message,
+    "by accident. Its fetch option is not a FakeProvider's own fetch",
+  );
+  assertEquals([plain.port, plain.name], ["OpenAIChatLLM", "ModelRequestsDisallowed"]);
+});
