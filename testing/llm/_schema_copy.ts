@@ -5,7 +5,7 @@
 // reads (an object cycle, a dangling $ref, a bad regular expression) with
 // the path, and is bounded in size before any work is done on it.
 import { dereference } from "@cfworker/json-schema";
-import { bound, LIMITS } from "./_schema_limits.ts";
+import { bound, keywordAt, LIMITS } from "./_schema_limits.ts";
 import { pointer, SchemaUnsatisfiable } from "./_schema_unsatisfiable.ts";
 
 /**
@@ -185,7 +185,13 @@ class Copier {
       );
     }
     this.#count(path);
-    bound("nesting", path, nesting, LIMITS.nesting, "levels of nesting in the schema document");
+    bound(
+      keywordAt(path),
+      path,
+      nesting,
+      LIMITS.nesting,
+      "levels of nesting in the schema document",
+    );
     this.#open.add(node);
     try {
       return copy();
@@ -195,7 +201,7 @@ class Copier {
   }
 
   #count(path: string): void {
-    bound("schema", path, ++this.#nodes, LIMITS.schemaNodes, "values in the schema");
+    bound(keywordAt(path), path, ++this.#nodes, LIMITS.schemaNodes, "values in the schema");
   }
 }
 

@@ -43,21 +43,31 @@ export class Budget {
   #steps = 0;
   #characters = 0;
 
+  /** The steps spent so far. */
+  get steps(): number {
+    return this.#steps;
+  }
+
   /** Spends `n` steps at `path`; throws when the budget is gone. */
   step(path: string, n = 1): void {
     this.#steps += n;
-    bound(keywordAt(path), path, this.#steps, LIMITS.steps, "steps of work");
+    // Checked before the keyword is worked out: this runs at every step.
+    if (this.#steps > LIMITS.steps) {
+      bound(keywordAt(path), path, this.#steps, LIMITS.steps, "steps of work");
+    }
   }
 
   /** Spends `n` characters of output at `path`. */
   characters(path: string, n: number): void {
     this.#characters += n;
-    bound(keywordAt(path), path, this.#characters, LIMITS.characters, "characters of output");
+    if (this.#characters > LIMITS.characters) {
+      bound(keywordAt(path), path, this.#characters, LIMITS.characters, "characters of output");
+    }
   }
 }
 
-// Keywords whose value maps names to schemas, and those holding a list:
-// the segment after one is a name or an index, not a keyword.
+// Keywords whose value maps names to schemas: the segment after one is a
+// name, not a keyword (as an all-digit segment is an index).
 const NAMED = new Set([
   "properties",
   "patternProperties",
@@ -66,17 +76,15 @@ const NAMED = new Set([
   "dependentSchemas",
   "dependencies",
 ]);
-const LISTED = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 
 /** The last keyword in a JSON pointer (`#/properties/anyOf/oneOf/2` → `oneOf`). */
 export function keywordAt(path: string): string {
   let keyword = "schema";
-  let after = "";
+  let named = false;
   for (const segment of path.split("/").slice(1)) {
-    // A property name or a list index says where, not which keyword.
-    const position = NAMED.has(after) || (LISTED.has(after) && /^\d+$/.test(segment));
-    after = position ? "" : segment.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!position) keyword = after;
+    const position: boolean = named || /^\d+$/.test(segment);
+    named = !position && NAMED.has(segment);
+    if (!position) keyword = segment.replace(/~1/g, "/").replace(/~0/g, "~");
   }
   return keyword;
 }

@@ -17,10 +17,12 @@ import { SchemaLimitExceeded } from "./schema_limit_exceeded.ts";
 
 export { SchemaUnsatisfiable };
 
-/** A value satisfying `schema`, checked by the validator; the same schema gives the same value. */
-export function sample(schema: unknown): unknown {
+/**
+ * A value satisfying `schema`, checked by the validator; the same schema
+ * gives the same value. The work is drawn from `budget`.
+ */
+export function sample(schema: unknown, budget: Budget = new Budget()): unknown {
   const { root, lookup } = prepare(schema);
-  const budget = new Budget();
   const at: At = { path: "#", depth: 0, index: 0, variant: 0, refs: [ROOT_URI], minimal: false };
   return new Sampler(lookup, budget).value(root, at, true);
 }
@@ -59,6 +61,31 @@ const CHECKED = [
   "unevaluatedItems",
 ];
 const RECURSES = "the schema recurses without an end";
+// What a failed branch costs, in steps.
+const FAILURE = 10;
+// Keywords that say nothing of what is valid.
+const NEUTRAL = new Set([
+  "title",
+  "description",
+  "$comment",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$defs",
+  "definitions",
+  "$schema",
+  "$id",
+  "$anchor",
+]);
+
+// Whether `s` asks anything of a value (beyond what `except` says).
+function constrains(s: Schema, except?: string): boolean {
+  // Own enumerable keys: the validator's stamps are hidden, the copy's symbols are not.
+  const keys = [...Object.keys(s), ...Object.getOwnPropertySymbols(s)];
+  return keys.some((k) => k !== except && !NEUTRAL.has(k as string));
+}
 // How often one $ref may recur on one path.
 const ENDLESS = 4;
 // Every type, in the order tried when a schema names none.
@@ -71,6 +98,7 @@ class Sampler {
   readonly #budget: Budget;
   readonly #checker: Checker;
   readonly #regexps = new Map<string, RegExp>();
+  readonly #failures = new Map<string, string>();
 
   constructor(lookup: Readonly<Record<string, unknown>>, budget: Budget) {
     this.#lookup = lookup;
@@ -105,7 +133,7 @@ class Sampler {
     }
     throw new SchemaUnsatisfiable(
       at.path,
-      `no value FakeLLM.auto built satisfies the schema (${seen.size} tried); the first: ${problem}`,
+      `no value FakeLLM.auto built satisfies the schema (${seen.size} tried); the validator's first error: ${problem}`,
     );
   }
 
@@ -220,7 +248,7 @@ class Sampler {
     }
     const [resolved, there] = this.#deref(target, here);
     const { $ref: _, ...siblings } = schema;
-    if (Reflect.ownKeys(siblings).length === 0) return [resolved, there];
+    if (!constrains(siblings)) return [resolved, there];
     if (resolved === true) return [siblings, there];
     return [isObject(resolved) ? { allOf: [resolved, siblings] } : resolved, there];
   }
@@ -292,12 +320,43 @@ class Sampler {
       key,
       order.map(([branch, i]) => () => {
         const path = `${at.path}/${key}/${i}`;
-        // The branch holds with the schema around it.
-        const [merged, mergedAt] = this.#with(rest, [[branch, path]], at);
-        return this.#candidates(merged, { ...mergedAt, path, depth: at.depth + 1 });
+        return this.#remembered(this.#memo(rest, branch, at), path, () => {
+          // The branch holds with the schema around it.
+          const [merged, mergedAt] = this.#with(rest, [[branch, path]], at);
+          return this.#candidates(merged, { ...mergedAt, path, depth: at.depth + 1 });
+        });
       }),
       at,
     );
+  }
+
+  // A branch that is a bare $ref, with nothing around it, poses the same
+  // problem wherever it is met: its failure is remembered, so that $refs
+  // whose branches lead to the same $refs cost their number, not the
+  // number of paths through them (2^n for n levels of two).
+  #memo(rest: Schema, branch: unknown, at: At): string | undefined {
+    if (constrains(rest) || !isObject(branch) || typeof branch.$ref !== "string") return undefined;
+    if (constrains(branch, "$ref")) return undefined;
+    return `${absoluteRef(branch)} ${at.index} ${at.variant} ${at.minimal}`;
+  }
+
+  *#remembered(key: string | undefined, path: string, make: () => Candidates): Candidates {
+    const known = key === undefined ? undefined : this.#failures.get(key);
+    if (known !== undefined) throw new SchemaUnsatisfiable(path, known);
+    let yielded = false;
+    try {
+      for (const value of make()) {
+        yielded = true;
+        yield value;
+      }
+    } catch (error) {
+      // A recursion ends by the path it took: that failure is not the $ref's.
+      if (
+        key !== undefined && !yielded && error instanceof SchemaUnsatisfiable &&
+        !error.message.includes(RECURSES)
+      ) this.#failures.set(key, error.reason);
+      throw error;
+    }
   }
 
   // Candidates from each alternative in turn, one at a time, so that the
@@ -316,6 +375,9 @@ class Sampler {
           next = live[i]!.next();
         } catch (error) {
           if (!(error instanceof SchemaUnsatisfiable)) throw error;
+          // A failure unwinds the generators it passed through: it costs
+          // more than a step, and the budget says so.
+          this.#budget.step(at.path, FAILURE);
           if (!yielded) reasons.push(clip(error.message));
           dead.add(i);
           continue;
@@ -349,7 +411,13 @@ class Sampler {
       const shift = Math.floor(variant / types.length);
       let value: unknown;
       try {
-        value = this.#build(type, s, { ...at, index: at.index + shift, variant }, shift % 2 === 1);
+        // The type used the variant up to `shift`: what is inside varies by the rest.
+        value = this.#build(
+          type,
+          s,
+          { ...at, index: at.index + shift, variant: shift },
+          shift % 2 === 1,
+        );
       } catch (error) {
         // With no type named, the one the keywords suggest failing says
         // more than a value of another type would.
@@ -452,8 +520,9 @@ class Sampler {
       }
       if (!keys.has(name)) keys.set(name, extra);
       else if (++misses > LIMITS.tries) {
+        const from = s.propertyNames === undefined ? "patternProperties" : "propertyNames";
         throw new SchemaUnsatisfiable(
-          `${at.path}/propertyNames`,
+          `${at.path}/${from}`,
           `cannot make ${min} distinct property names`,
         );
       }

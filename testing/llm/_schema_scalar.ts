@@ -75,7 +75,9 @@ export function string(s: Schema, path: string, index: number, budget: Budget): 
   else candidates = plain.map((c) => fit(c, min, max, first));
   if (pattern && !candidates.some((c) => pattern.test(c))) {
     const made = fromPattern(source as string, path);
-    if (made !== undefined) candidates.unshift(fit(made, min, max, first), made);
+    // Later items try the made string with their letter, so that they differ.
+    const own = index > 0 && made !== undefined ? [made + first] : [];
+    if (made !== undefined) candidates.unshift(...own, fit(made, min, max, first), made);
   }
   const length = (c: string) => [...c].length;
   const ok = candidates.find((c) =>

@@ -13,7 +13,16 @@ export class SchemaUnsatisfiable extends Error {
    * @param reason Why.
    */
   constructor(path: string, reason: string) {
-    super(`at ${path}: ${reason}`);
+    // A failing branch is control flow, met thousands of times in one
+    // search: its stack says nothing and capturing it was most of the
+    // search's time.
+    const depth = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(`at ${path}: ${reason}`);
+    } finally {
+      Error.stackTraceLimit = depth;
+    }
     this.name = "SchemaUnsatisfiable";
     this.path = path;
     this.reason = reason;
