@@ -13,16 +13,7 @@ export class SchemaUnsatisfiable extends Error {
    * @param reason Why.
    */
   constructor(path: string, reason: string) {
-    // A failing branch is control flow, met thousands of times in one
-    // search: its stack says nothing and capturing it was most of the
-    // search's time.
-    const depth = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(`at ${path}: ${reason}`);
-    } finally {
-      Error.stackTraceLimit = depth;
-    }
+    super(`at ${path}: ${reason}`);
     this.name = "SchemaUnsatisfiable";
     this.path = path;
     this.reason = reason;
