@@ -618,32 +618,52 @@ class Sampler {
     const length = at.minimal
       ? Math.max(min, need)
       : Math.min(Math.max(min, prefix.length, 1, need), max);
-    // The items contains counts go after the prefix where items allow it.
     const open = rest !== false;
-    const positions = open
-      ? [...range(prefix.length, length), ...range(0, Math.min(prefix.length, length))]
-      : range(0, length);
-    const matching = new Set(positions.slice(0, need));
-    const out: unknown[] = [];
-    const seen = new Set<string>();
-    for (let i = 0; i < length; i++) {
-      let item: unknown;
-      let path: string;
-      if (i < prefix.length) [item, path] = [prefix[i], `${at.path}/${prefixAt}/${i}`];
-      else if (open) [item, path] = [rest, `${at.path}/${restAt}`];
-      else {
-        if (i < min) throw new SchemaUnsatisfiable(at.path, `minItems ${min} but items is false`);
-        break;
+    if (!open && min > prefix.length) {
+      throw new SchemaUnsatisfiable(at.path, `minItems ${min} but items is false`);
+    }
+    const size = open ? length : Math.min(length, prefix.length);
+    // The items contains counts go after the prefix where items allow it,
+    // else at the first places that can hold one.
+    const order = contains === undefined
+      ? range(0, size)
+      : [...range(prefix.length, size), ...range(0, Math.min(prefix.length, size))];
+    const seen = s.uniqueItems === true ? new Set<string>() : undefined;
+    const out: unknown[] = new Array(size);
+    let owed = need;
+    let refused: SchemaUnsatisfiable | undefined;
+    for (const i of order) {
+      const here = i < prefix.length
+        ? { ...at, path: `${at.path}/${prefixAt}/${i}`, depth: at.depth + 1, index: i }
+        : { ...at, path: `${at.path}/${restAt}`, depth: at.depth + 1, index: i };
+      const base = i < prefix.length ? prefix[i] : rest;
+      // One item of `rest` that cannot hold contains says that none can.
+      if (owed > 0 && !(refused && i >= prefix.length)) {
+        try {
+          out[i] = this.#item(
+            both(base, contains),
+            { ...here, path: `${at.path}/contains` },
+            seen,
+            size,
+          );
+          owed--;
+          continue;
+        } catch (error) {
+          if (!(error instanceof SchemaUnsatisfiable)) throw error;
+          refused ??= error;
+        }
       }
-      if (matching.has(i)) [item, path] = [both(item, contains), `${at.path}/contains`];
-      else if (most !== Infinity) item = both(item, { not: contains });
-      out.push(
-        this.#item(
-          item,
-          { ...at, path, depth: at.depth + 1, index: i },
-          s.uniqueItems === true ? seen : undefined,
-          length,
-        ),
+      out[i] = this.#item(
+        most === Infinity ? base : both(base, { not: contains }),
+        here,
+        seen,
+        size,
+      );
+    }
+    if (owed > 0) {
+      throw refused && owed === need ? refused : new SchemaUnsatisfiable(
+        `${at.path}/contains`,
+        `${need} items must satisfy contains, and only ${need - owed} can`,
       );
     }
     return out;
