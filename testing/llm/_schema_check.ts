@@ -39,7 +39,16 @@ export class Checker {
         return target[uri] ?? target[`${ROOT_URI}${uri}`];
       },
     });
-    const result = validate(value, schema as never, "2020-12", counted as never, true);
+    let result: ReturnType<typeof validate>;
+    try {
+      result = validate(value, schema as never, "2020-12", counted as never, true);
+    } catch (error) {
+      // A cycle of $refs that never steps into the value (`not` → $ref →
+      // `else` → $ref back) recurses until the stack runs out: the value
+      // cannot be judged, which is the schema's fault, and says so.
+      if (!(error instanceof RangeError)) throw error;
+      return `the validator cannot finish (${error.message}): a cycle of $refs returns to the same value without a keyword that steps into it; break the cycle`;
+    }
     if (result.valid) return undefined;
     // The innermost error of the first failure says what is wrong, not only where.
     const error = result.errors[result.errors.length - 1];

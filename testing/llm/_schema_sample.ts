@@ -594,17 +594,19 @@ class Sampler {
     const prefix =
       (Array.isArray(s.prefixItems) ? s.prefixItems : tuple ? s.items : []) as unknown[];
     const rest = (tuple ? s.additionalItems : s.items) ?? s.unevaluatedItems ?? true;
-    const [prefixAt, restAt] = tuple ? ["items", "additionalItems"] : ["prefixItems", "items"];
     const min = typeof s.minItems === "number" ? s.minItems : 0;
     const max = typeof s.maxItems === "number" ? s.maxItems : Infinity;
     if (min > max) {
       throw new SchemaUnsatisfiable(at.path, `minItems ${min} is above maxItems ${max}`);
     }
     bound("minItems", at.path, min, LIMITS.items, "items in one array");
-    const { contains } = s;
-    const need = contains === undefined ? 0 : typeof s.minContains === "number" ? s.minContains : 1;
+    const need = s.contains === undefined
+      ? 0
+      : typeof s.minContains === "number"
+      ? s.minContains
+      : 1;
     bound("minContains", at.path, need, LIMITS.items, "items in one array");
-    const most = contains !== undefined && typeof s.maxContains === "number"
+    const most = s.contains !== undefined && typeof s.maxContains === "number"
       ? s.maxContains
       : Infinity;
     if (need > most) {
@@ -613,15 +615,32 @@ class Sampler {
     if (need > max) {
       throw new SchemaUnsatisfiable(at.path, `contains needs ${need} items, above maxItems ${max}`);
     }
-    // One item says more than none, where the schema allows it; in a
-    // recursion, no more than it needs.
-    const length = at.minimal
-      ? Math.max(min, need)
-      : Math.min(Math.max(min, prefix.length, 1, need), max);
     const open = rest !== false;
     if (!open && min > prefix.length) {
       throw new SchemaUnsatisfiable(at.path, `minItems ${min} but items is false`);
     }
+    // One item says more than none, where the schema allows it; in a
+    // recursion, no more than it needs. An item schema nothing satisfies is
+    // reported even where no item is needed: it is a mistake worth naming.
+    const length = at.minimal
+      ? Math.max(min, need)
+      : Math.min(Math.max(min, prefix.length, 1, need), max);
+    return this.#items(s, at, length, prefix, rest, need, most);
+  }
+
+  #items(
+    s: Schema,
+    at: At,
+    length: number,
+    prefix: readonly unknown[],
+    rest: unknown,
+    need: number,
+    most: number,
+  ): unknown[] {
+    const { contains } = s;
+    const open = rest !== false;
+    const tuple = Array.isArray(s.items);
+    const [prefixAt, restAt] = tuple ? ["items", "additionalItems"] : ["prefixItems", "items"];
     const size = open ? length : Math.min(length, prefix.length);
     // The items contains counts go after the prefix where items allow it,
     // else at the first places that can hold one.
