@@ -185,13 +185,9 @@ class Copier {
       );
     }
     this.#count(path);
-    bound(
-      keywordAt(path),
-      path,
-      nesting,
-      LIMITS.nesting,
-      "levels of nesting in the schema document",
-    );
+    if (nesting > LIMITS.nesting) {
+      bound(keywordAt(path), path, nesting, LIMITS.nesting, "levels of nesting in the schema");
+    }
     this.#open.add(node);
     try {
       return copy();
@@ -201,7 +197,10 @@ class Copier {
   }
 
   #count(path: string): void {
-    bound(keywordAt(path), path, ++this.#nodes, LIMITS.schemaNodes, "values in the schema");
+    // The keyword is worked out only for the error: this runs for every value.
+    if (++this.#nodes > LIMITS.schemaNodes) {
+      bound(keywordAt(path), path, this.#nodes, LIMITS.schemaNodes, "values in the schema");
+    }
   }
 }
 
