@@ -59,6 +59,8 @@ const CHECKED = [
   "uniqueItems",
   "unevaluatedProperties",
   "unevaluatedItems",
+  // A $ref's target is merged with its siblings, and may hold any of these.
+  "$ref",
 ];
 const RECURSES = "the schema recurses without an end";
 // What a failed branch costs, in steps.
@@ -75,8 +77,6 @@ const NEUTRAL = new Set([
   "writeOnly",
   "$defs",
   "definitions",
-  "$schema",
-  "$id",
   "$anchor",
 ]);
 
@@ -137,18 +137,10 @@ class Sampler {
     );
   }
 
-  // Whether a value for `schema` must be checked: it, or what its $refs
-  // lead to, holds a keyword the building only approximates.
+  // Whether a value for `schema` must be checked: it holds a keyword the
+  // building only approximates.
   #checked(schema: unknown): boolean {
-    let s = schema;
-    for (let hops = 0; isObject(s) && hops <= LIMITS.depth; hops++) {
-      const part = s;
-      if (CHECKED.some((k) => k in part)) return true;
-      if (typeof part.$ref !== "string") return false;
-      if (Object.keys(part).length > 1) return true;
-      s = this.#lookup[absoluteRef(part) ?? ""];
-    }
-    return false;
+    return isObject(schema) && CHECKED.some((k) => k in schema);
   }
 
   *#candidates(schema: unknown, at: At): Candidates {
@@ -227,11 +219,9 @@ class Sampler {
   // `schema` with its $refs followed; siblings of a $ref hold too.
   #deref(schema: unknown, at: At): [unknown, At] {
     if (!isObject(schema) || typeof schema.$ref !== "string") return [schema, at];
-    const uri = absoluteRef(schema) ?? `${ROOT_URI}${schema.$ref}`;
+    // prepare() resolved every $ref, and only its parts hold one.
+    const uri = absoluteRef(schema) as string;
     const target = this.#lookup[uri];
-    if (target === undefined) {
-      throw new SchemaUnsatisfiable(at.path, `$ref ${schema.$ref} points at nothing`);
-    }
     const here: At = {
       ...at,
       depth: at.depth + 1,
@@ -255,7 +245,6 @@ class Sampler {
 
   // Every part of allOf holds: merged into one schema to build from.
   #merge(s: Schema, at: At): [Schema, At] {
-    this.#deep(at);
     const { allOf, ...rest } = s;
     const parts = (allOf as unknown[]).map((p, i) => [p, `${at.path}/allOf/${i}`] as const);
     return this.#with(rest, parts, at);
@@ -365,7 +354,6 @@ class Sampler {
     const live: (Candidates | undefined)[] = options.map(() => undefined);
     const dead = new Set<number>();
     const reasons: string[] = [];
-    let yielded = false;
     while (dead.size < options.length) {
       for (let i = 0; i < options.length; i++) {
         if (dead.has(i)) continue;
@@ -378,7 +366,7 @@ class Sampler {
           // A failure unwinds the generators it passed through: it costs
           // more than a step, and the budget says so.
           this.#budget.step(at.path, FAILURE);
-          if (!yielded) reasons.push(clip(error.message));
+          reasons.push(clip(error.message));
           dead.add(i);
           continue;
         }
@@ -386,16 +374,15 @@ class Sampler {
           dead.add(i);
           continue;
         }
-        yielded = true;
         yield next.value;
       }
     }
-    if (!yielded) {
-      throw new SchemaUnsatisfiable(
-        at.path,
-        `no branch of ${key} can be satisfied (${reasons.join("; ")})`,
-      );
-    }
+    // Out of branches. After values the check refused, what it said is
+    // reported instead (see value()).
+    throw new SchemaUnsatisfiable(
+      at.path,
+      `no branch of ${key} can be satisfied (${reasons.join("; ")})`,
+    );
   }
 
   // Values of the schema's types in turn, then the same with other items
@@ -404,7 +391,7 @@ class Sampler {
     const types = typesOf(s, at.minimal);
     const failed = new Set<string>();
     let first: SchemaUnsatisfiable | undefined;
-    for (let v = 0; v < LIMITS.tries && failed.size < types.length; v++) {
+    for (let v = 0; v < LIMITS.tries; v++) {
       const variant = at.variant + v;
       const type = types[variant % types.length];
       if (failed.has(type)) continue;
