@@ -17,6 +17,12 @@ Deno.test("keywordAt() names the last keyword of a path, not a property name or 
     ["#/dependencies/a", "dependencies"],
     ["#/enum/49999", "enum"],
     ["#/const/0/0", "const"],
+    ["#/items/not", "not"],
+    ["#/$defs/anyOf", "$defs"],
+    ["#/patternProperties/not", "patternProperties"],
+    ["#/dependentSchemas/items", "dependentSchemas"],
+    ["#/a1", "a1"],
+    ["#/1a", "1a"],
     ["#/a~1b", "a/b"],
     ["#/a~0b", "a~b"],
   ];
