@@ -286,6 +286,70 @@ export function sseParse(n: number): BenchCase {
   };
 }
 
+// A realistic tool: what a search tool of a support agent takes, written
+// as zod writes it (enums, bounds, a format, nested objects and arrays).
+const SEARCH_TOOL = {
+  name: "search_tickets",
+  description: "Search the support tickets.",
+  parameters: z.toJSONSchema(z.object({
+    query: z.string().min(3).max(200),
+    status: z.enum(["open", "pending", "closed"]),
+    priority: z.number().int().min(1).max(5).optional(),
+    assignee: z.email().optional(),
+    created: z.object({ from: z.iso.date(), to: z.iso.date().optional() }),
+    tags: z.array(z.string().regex(/^[a-z-]+$/)).min(1).max(10),
+    page: z.object({ size: z.number().int().min(1).max(100), cursor: z.string().nullable() }),
+  })) as Record<string, unknown>,
+};
+const SEARCH_ARGS = {
+  query: "aaa",
+  status: "open",
+  created: { from: "2024-01-01" },
+  tags: ["a"],
+  page: { size: 1, cursor: "a" },
+};
+const ASK = { model: MODEL, messages: [{ role: "user" as const, content: "find it" }] };
+
+/**
+ * Case 9: one `FakeLLM.auto` call that generates a tool call from the
+ * tool's schema and checks it with the validator, next to case 10.
+ */
+export function autoToolCall(): BenchCase {
+  return {
+    id: "auto_tool_call",
+    title: "`FakeLLM.auto` tool call generated from a 7-field schema, validated",
+    uses: RECORD_ROTATION,
+    steps: 1,
+    prepare() {
+      const llm = FakeLLM.auto();
+      return async () => {
+        const r = await llm.chat({ ...ASK, tools: [SEARCH_TOOL] });
+        check(JSON.stringify(r.toolCalls?.[0].args) === JSON.stringify(SEARCH_ARGS), "auto args");
+        return r;
+      };
+    },
+  };
+}
+
+/** Case 10: the same tool call, scripted: the nearest peer of case 9. */
+export function scriptedToolCall(): BenchCase {
+  return {
+    id: "scripted_tool_call",
+    title: "the same tool call, scripted (`FakeLLM.script`)",
+    uses: RECORD_ROTATION,
+    steps: 1,
+    prepare() {
+      const call = toolCall("c1", SEARCH_TOOL.name, SEARCH_ARGS);
+      const llm = FakeLLM.script([{ toolCalls: [call] }], { repeatLast: true });
+      return async () => {
+        const r = await llm.chat({ ...ASK, tools: [SEARCH_TOOL] });
+        check(r.toolCalls?.[0].name === SEARCH_TOOL.name, "scripted args");
+        return r;
+      };
+    },
+  };
+}
+
 /** Every case, in results-table order. */
 export function allCases(): BenchCase[] {
   return [
@@ -299,5 +363,7 @@ export function allCases(): BenchCase[] {
     construction(),
     sseParse(100),
     sseParse(1000),
+    autoToolCall(),
+    scriptedToolCall(),
   ];
 }

@@ -5,6 +5,7 @@ import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
 import { InvalidScript } from "../errors.ts";
 import type { Turn } from "./turn.ts";
 import { sample, SchemaUnsatisfiable } from "./_schema_sample.ts";
+import { SchemaLimitExceeded } from "./schema_limit_exceeded.ts";
 
 /** What the rule reads from a request. */
 export interface AutoRequest {
@@ -50,7 +51,7 @@ export function autoTurn(rule: AutoRule, request: AutoRequest): Turn {
           `FakeLLM.auto cannot answer with JSON for the output schema: ${error.message}; pass { answer } with valid JSON`,
         );
       }
-      throw error;
+      throw named(error, "JSON for the output schema");
     }
   }
   return { content: summary(since, results) };
@@ -91,7 +92,7 @@ export function toolArgs(tool: ToolSpec): Record<string, unknown> {
         { cause: error },
       );
     }
-    throw error;
+    throw named(error, `arguments for tool "${tool.name}"`);
   }
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new InvalidScript(
@@ -101,6 +102,13 @@ export function toolArgs(tool: ToolSpec): Record<string, unknown> {
     );
   }
   return args as Record<string, unknown>;
+}
+
+// A limit error says what was being generated; others pass as they are.
+function named(error: unknown, subject: string): unknown {
+  return error instanceof SchemaLimitExceeded
+    ? new SchemaLimitExceeded(error, subject, { cause: error })
+    : error;
 }
 
 // `{"lookup":{...},"search":[...]}`: each tool's result by name, parsed when JSON.

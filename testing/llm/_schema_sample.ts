@@ -1,391 +1,725 @@
-// A deterministic value that satisfies a JSON Schema, for FakeLLM.auto():
-// required properties, const/enum (first value), anyOf/oneOf (first branch
-// that can be satisfied), allOf (merged keyword by keyword: the stricter
-// bound, the common type, both patterns, both schemas of a property or an
-// item), local $refs (followed through $refs), string formats and
-// lengths, number bounds and multipleOf, array lengths and unique items.
-// What it cannot satisfy it reports with the path into the schema.
+// A deterministic value that satisfies a JSON Schema, for FakeLLM.auto().
+// Each schema part yields candidate values lazily, the most telling first
+// (required properties, the first enum value, the first branch that can be
+// satisfied, a real value before null); a part whose keywords relate values
+// (not, oneOf, if, contains, propertyNames, dependencies, allOf, ...) and
+// the root take the first candidate that a real validator accepts, so that
+// what is served is valid however it was reached. Sizes are checked before
+// they are built and all work draws on one budget (see _schema_limits.ts);
+// what cannot be satisfied is reported with the path into the schema.
+import { Checker } from "./_schema_check.ts";
+import { absoluteRef, prepare, ROOT_URI } from "./_schema_copy.ts";
+import { bound, Budget, keywordAt, LIMITS } from "./_schema_limits.ts";
+import { AND, both, isObject, mergeTwo, type Schema } from "./_schema_merge.ts";
+import { number, string } from "./_schema_scalar.ts";
+import { clip, pointer, SchemaUnsatisfiable } from "./_schema_unsatisfiable.ts";
+import { SchemaLimitExceeded } from "./schema_limit_exceeded.ts";
 
-type Schema = Readonly<Record<string, unknown>>;
-
-/** A schema no value can satisfy (or that uses what the generator cannot); `path` points into it. */
-export class SchemaUnsatisfiable extends Error {
-  /** The JSON pointer of the part that failed (`#/properties/port`). */
-  readonly path: string;
-  /** Why, in a few words. */
-  readonly reason: string;
-  /**
-   * @param path The JSON pointer.
-   * @param reason Why.
-   */
-  constructor(path: string, reason: string) {
-    super(`at ${path}: ${reason}`);
-    this.name = "SchemaUnsatisfiable";
-    this.path = path;
-    this.reason = reason;
-  }
-}
-
-// Candidates per string format; the first that fits the length and pattern wins.
-const FORMATS: Readonly<Record<string, readonly string[]>> = {
-  email: ["user@example.com", "a@example.com"],
-  "idn-email": ["user@example.com"],
-  uri: ["https://example.com/", "https://example.com"],
-  url: ["https://example.com/", "https://example.com"],
-  "uri-reference": ["https://example.com/", "/a"],
-  iri: ["https://example.com/"],
-  hostname: ["example.com"],
-  "idn-hostname": ["example.com"],
-  date: ["2024-01-01"],
-  "date-time": ["2024-01-01T00:00:00Z", "2024-01-01T00:00:00.000Z", "2024-01-01T00:00:00"],
-  time: ["00:00:00", "00:00:00Z", "00:00"],
-  duration: ["P1D", "PT1S"],
-  uuid: ["00000000-0000-4000-8000-000000000000"],
-  guid: ["00000000-0000-4000-8000-000000000000"],
-  ipv4: ["192.0.2.1"],
-  ipv6: ["2001:db8::1"],
-  cidrv4: ["192.0.2.0/24"],
-  cidrv6: ["2001:db8::/32"],
-  base64: ["YQ==", ""],
-  base64url: ["YQ", ""],
-  "json-pointer": ["/a", ""],
-  regex: ["a", ".*"],
-  emoji: ["😀"],
-  nanoid: ["V1StGXR8_Z5jdHi6B-myT"],
-  cuid: ["cjld2cjxh0000qzrmn831i7rn"],
-  cuid2: ["tz4a98xxat96iws9zmbrgj3a"],
-  ulid: ["01ARZ3NDEKTSV4RRFFQ69G5FAV"],
-  e164: ["+14155552671"],
-  jwt: ["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"],
-};
+export { SchemaUnsatisfiable };
 
 /**
- * A value satisfying `schema`; `index` varies strings and numbers so that
- * the items of one array differ.
+ * A value satisfying `schema`, checked by the validator; the same schema
+ * gives the same value. The work is drawn from `budget`.
  */
-export function sample(schema: unknown, root: unknown = schema): unknown {
-  return new Sampler(root).value(schema, "#", 0, 0);
+export function sample(schema: unknown, budget: Budget = new Budget()): unknown {
+  const { root, lookup } = prepare(schema);
+  const at: At = { path: "#", depth: 0, index: 0, variant: 0, refs: [ROOT_URI], minimal: false };
+  return new Sampler(lookup, budget).value(root, at, true);
 }
 
+// Where generation is: the path into the schema, how deep, which item
+// (`index` varies strings and numbers so that items differ), which variant
+// of the choices, the $refs followed on the way, and whether one of them
+// recurs (then only what is required is built, so a recursion ends).
+interface At {
+  readonly path: string;
+  readonly depth: number;
+  readonly index: number;
+  readonly variant: number;
+  readonly refs: readonly string[];
+  readonly minimal: boolean;
+}
+
+// Keywords whose meaning the building only approximates: the value is
+// checked by the validator where one of them is.
+const CHECKED = [
+  "not",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "if",
+  "const",
+  "enum",
+  "contains",
+  "propertyNames",
+  "patternProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "uniqueItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  // A $ref's target is merged with its siblings, and may hold any of these.
+  "$ref",
+];
+const RECURSES = "the schema recurses without an end";
+// What a failed branch costs, in steps.
+const FAILURE = 10;
+// Keywords that say nothing of what is valid.
+const NEUTRAL = new Set([
+  "title",
+  "description",
+  "$comment",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$defs",
+  "definitions",
+  "$anchor",
+]);
+
+// Whether `s` asks anything of a value (beyond what `except` says).
+function constrains(s: Schema, except?: string): boolean {
+  // Own enumerable keys: the validator's stamps are hidden, the copy's symbols are not.
+  const keys = [...Object.keys(s), ...Object.getOwnPropertySymbols(s)];
+  return keys.some((k) => k !== except && !NEUTRAL.has(k as string));
+}
+// How often one $ref may recur on one path.
+const ENDLESS = 4;
+// Every type, in the order tried when a schema names none.
+const ANY = ["string", "number", "boolean", "null", "object", "array"];
+
+type Candidates = Generator<unknown, void, undefined>;
+
 class Sampler {
-  readonly #root: unknown;
-  constructor(root: unknown) {
-    this.#root = root;
+  readonly #lookup: Readonly<Record<string, unknown>>;
+  readonly #budget: Budget;
+  readonly #checker: Checker;
+  readonly #regexps = new Map<string, RegExp>();
+  readonly #failures = new Map<string, string>();
+
+  constructor(lookup: Readonly<Record<string, unknown>>, budget: Budget) {
+    this.#lookup = lookup;
+    this.#budget = budget;
+    this.#checker = new Checker(lookup, budget);
   }
 
-  value(schema: unknown, path: string, index: number, depth: number): unknown {
-    if (depth > 32) throw new SchemaUnsatisfiable(path, "the schema recurses without an end");
-    if (schema === true || schema === undefined) return "a";
-    if (schema === false) {
-      throw new SchemaUnsatisfiable(path, "the schema is false (nothing is valid)");
+  // The first candidate for `schema`, or, where it is checked (and always
+  // at the root), the first the validator accepts among a few.
+  value(schema: unknown, at: At, root = false): unknown {
+    this.#budget.step(at.path);
+    const candidates = this.#candidates(schema, at);
+    if (!root && !this.#checked(schema)) return candidates.next().value;
+    const seen = new Set<string>();
+    let problem: string | undefined;
+    for (let tries = 0; tries < LIMITS.tries; tries++) {
+      let next: IteratorResult<unknown>;
+      try {
+        next = candidates.next();
+      } catch (error) {
+        // Out of candidates after some were refused: the refusal says more.
+        if (problem === undefined || !(error instanceof SchemaUnsatisfiable)) throw error;
+        break;
+      }
+      if (next.done) break;
+      const key = JSON.stringify(next.value);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const found = this.#checker.problem(next.value, schema ?? true, at.path);
+      if (found === undefined) return next.value;
+      problem ??= found;
     }
-    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+    throw new SchemaUnsatisfiable(
+      at.path,
+      `no value FakeLLM.auto built satisfies the schema (${seen.size} tried); the validator's first error: ${problem}`,
+    );
+  }
+
+  // Whether a value for `schema` must be checked: it holds a keyword the
+  // building only approximates.
+  #checked(schema: unknown): boolean {
+    return isObject(schema) && CHECKED.some((k) => k in schema);
+  }
+
+  *#candidates(schema: unknown, at: At): Candidates {
+    this.#budget.step(at.path);
+    this.#deep(at);
+    const [target, derefAt] = this.#deref(schema, at);
+    let here = derefAt;
+    // Anything will do: "a", whatever the item (another type or index is
+    // only a variant).
+    if (target === true || target === undefined) {
+      return yield* this.#typed({}, { ...here, index: 0 });
+    }
+    if (target === false) {
+      throw new SchemaUnsatisfiable(here.path, "the schema is false (nothing is valid)");
+    }
+    if (!isObject(target)) {
       throw new SchemaUnsatisfiable(
-        path,
-        `a schema must be an object, got ${JSON.stringify(schema)}`,
+        here.path,
+        `a schema must be an object, got ${JSON.stringify(target)}`,
       );
     }
-    let s = schema as Schema;
-    if (typeof s.$ref === "string") {
-      const { $ref, ...rest } = s;
-      const target = this.#resolve($ref, path);
-      // The target is a schema of its own: a boolean one stays boolean, and
-      // one with a $ref of its own is followed in turn.
-      return this.value(
-        isObject(target) ? { ...target, ...rest } : target === true ? rest : target,
-        path,
-        index,
-        depth + 1,
-      );
-    }
-    if (Array.isArray(s.allOf)) s = this.#merge(s, path, depth);
+    const [s, at2] = Array.isArray(target.allOf) ? this.#merge(target, here) : [target, here];
+    here = at2;
     // A const or an enum value is taken as it is, but only one of the type
     // the schema asks for (an allOf part may add the type).
     const fits = (v: unknown) => s.type === undefined || [s.type].flat().some((t) => isOf(v, t));
     if ("const" in s) {
-      if (fits(s.const)) return s.const;
+      if (fits(s.const)) return yield s.const;
       throw new SchemaUnsatisfiable(
-        path,
+        here.path,
         `const ${JSON.stringify(s.const)} is not of type ${JSON.stringify(s.type)}`,
       );
     }
     if (Array.isArray(s.enum)) {
       const values = s.enum.filter(fits);
-      if (values.length > 0) return values[index % values.length];
-      throw new SchemaUnsatisfiable(
-        path,
-        s.enum.length ? `no enum value is of type ${JSON.stringify(s.type)}` : "enum is empty",
-      );
+      if (values.length === 0) {
+        throw new SchemaUnsatisfiable(
+          here.path,
+          s.enum.length ? `no enum value is of type ${JSON.stringify(s.type)}` : "enum is empty",
+        );
+      }
+      const start = here.index + here.variant;
+      for (let k = 0; k < values.length; k++) yield values[(start + k) % values.length];
+      return;
     }
+    if ("if" in s) return yield* this.#condition(s, here);
     for (const key of ["anyOf", "oneOf"] as const) {
-      const branches = s[key];
-      if (!Array.isArray(branches)) continue;
-      const reasons: string[] = [];
-      // A nullable branch is the last resort: a real value says more.
-      const order = branches.map((b, i) => [b, i] as const).sort(([a], [b]) =>
-        Number(isNull(a)) - Number(isNull(b))
-      );
-      for (const [branch, i] of order) {
+      if (Array.isArray(s[key])) return yield* this.#branches(s, key, here);
+    }
+    const later = s[AND];
+    if (Array.isArray(later) && later.length) {
+      // A second list of branches, folded in now that the first is chosen.
+      const { [AND]: _, ...rest } = s;
+      const [next, ...more] = later;
+      const [merged, mergedAt] = this.#with(more.length ? { ...rest, [AND]: more } : rest, [[
+        next,
+        here.path,
+      ]], here);
+      return yield* this.#candidates(merged, mergedAt);
+    }
+    yield* this.#typed(s, here);
+  }
+
+  #deep(at: At): void {
+    if (at.depth <= LIMITS.depth) return;
+    if (at.minimal) throw new SchemaUnsatisfiable(at.path, RECURSES);
+    throw new SchemaLimitExceeded({
+      keyword: keywordAt(at.path),
+      path: at.path,
+      value: at.depth,
+      limit: LIMITS.depth,
+      measure: "levels of schema nesting",
+    });
+  }
+
+  // `schema` with its $refs followed; siblings of a $ref hold too.
+  #deref(schema: unknown, at: At): [unknown, At] {
+    if (!isObject(schema) || typeof schema.$ref !== "string") return [schema, at];
+    // prepare() resolved every $ref, and only its parts hold one.
+    const uri = absoluteRef(schema) as string;
+    const target = this.#lookup[uri];
+    const here: At = {
+      ...at,
+      depth: at.depth + 1,
+      refs: [...at.refs, uri],
+      minimal: at.minimal || at.refs.includes(uri),
+    };
+    this.#deep(here);
+    // Building only what is required, a $ref met again poses the same
+    // problem again: a few times over, it is one without an end (and
+    // giving up early keeps two recursive branches from doubling the work
+    // at every level).
+    if (here.refs.filter((r) => r === uri).length > ENDLESS) {
+      throw new SchemaUnsatisfiable(at.path, RECURSES);
+    }
+    const [resolved, there] = this.#deref(target, here);
+    const { $ref: _, ...siblings } = schema;
+    if (!constrains(siblings)) return [resolved, there];
+    if (resolved === true) return [siblings, there];
+    return [isObject(resolved) ? { allOf: [resolved, siblings] } : resolved, there];
+  }
+
+  // Every part of allOf holds: merged into one schema to build from.
+  #merge(s: Schema, at: At): [Schema, At] {
+    const { allOf, ...rest } = s;
+    const parts = (allOf as unknown[]).map((p, i) => [p, `${at.path}/allOf/${i}`] as const);
+    return this.#with(rest, parts, at);
+  }
+
+  // `rest` with each part merged in; the $refs followed on the way are
+  // on the path from then on, so a recursion through them is seen.
+  #with(rest: Schema, parts: readonly (readonly [unknown, string])[], at: At): [Schema, At] {
+    let out = rest;
+    const refs = [...at.refs];
+    let minimal = at.minimal;
+    for (const [part, path] of parts) {
+      const partAt = { ...at, path, depth: at.depth + 1 };
+      this.#deep(partAt);
+      const [p, there] = this.#deref(part, partAt);
+      if (p === true) continue;
+      if (p === false) {
+        throw new SchemaUnsatisfiable(path, "the schema is false (nothing is valid)");
+      }
+      if (!isObject(p)) {
+        throw new SchemaUnsatisfiable(path, `a schema must be an object, got ${JSON.stringify(p)}`);
+      }
+      const [merged, mergedAt] = Array.isArray(p.allOf) ? this.#merge(p, there) : [p, there];
+      refs.push(...mergedAt.refs.slice(at.refs.length));
+      minimal ||= mergedAt.minimal;
+      out = mergeTwo(out, merged, path);
+    }
+    return [out, { ...at, refs, minimal }];
+  }
+
+  // if/then/else: a value that meets `if` and `then`, else one for `else`
+  // (which the check then holds to failing `if`).
+  #condition(s: Schema, at: At): Candidates {
+    const { if: condition, then: yes, else: no, ...rest } = s;
+    const options: [string, readonly (readonly [unknown, string])[]][] = [
+      ["then", [[condition, `${at.path}/if`], [yes ?? true, `${at.path}/then`]]],
+      ["else", [[no ?? true, `${at.path}/else`]]],
+    ];
+    return this.#alternatives(
+      "if/then/else",
+      options.map(([key, parts]) => () => {
+        const [merged, mergedAt] = this.#with(rest, parts, at);
+        return this.#candidates(merged, {
+          ...mergedAt,
+          path: `${at.path}/${key}`,
+          depth: at.depth + 1,
+        });
+      }),
+      at,
+    );
+  }
+
+  #branches(s: Schema, key: "anyOf" | "oneOf", at: At): Candidates {
+    const { [key]: list, ...rest } = s;
+    // A nullable branch is the last resort, as a real value says more;
+    // in a recursion it is the first, as it ends the recursion.
+    const weight = (b: unknown) => Number(isNull(b)) * (at.minimal ? -1 : 1);
+    const order = (list as unknown[]).map((b, i) => [b, i] as const).sort(([a], [b]) =>
+      weight(a) - weight(b)
+    );
+    return this.#alternatives(
+      key,
+      order.map(([branch, i]) => () => {
+        const path = `${at.path}/${key}/${i}`;
+        return this.#remembered(this.#memo(rest, branch, at), path, () => {
+          // The branch holds with the schema around it.
+          const [merged, mergedAt] = this.#with(rest, [[branch, path]], at);
+          return this.#candidates(merged, { ...mergedAt, path, depth: at.depth + 1 });
+        });
+      }),
+      at,
+    );
+  }
+
+  // A branch that is a bare $ref, with nothing around it, poses the same
+  // problem wherever it is met: its failure is remembered, so that $refs
+  // whose branches lead to the same $refs cost their number, not the
+  // number of paths through them (2^n for n levels of two).
+  #memo(rest: Schema, branch: unknown, at: At): string | undefined {
+    if (constrains(rest) || !isObject(branch) || typeof branch.$ref !== "string") return undefined;
+    if (constrains(branch, "$ref")) return undefined;
+    return `${absoluteRef(branch)} ${at.index} ${at.variant} ${at.minimal}`;
+  }
+
+  *#remembered(key: string | undefined, path: string, make: () => Candidates): Candidates {
+    const known = key === undefined ? undefined : this.#failures.get(key);
+    if (known !== undefined) throw new SchemaUnsatisfiable(path, known);
+    let yielded = false;
+    try {
+      for (const value of make()) {
+        yielded = true;
+        yield value;
+      }
+    } catch (error) {
+      // A recursion ends by the path it took: that failure is not the $ref's.
+      if (
+        key !== undefined && !yielded && error instanceof SchemaUnsatisfiable &&
+        !error.message.includes(RECURSES)
+      ) this.#failures.set(key, error.reason);
+      throw error;
+    }
+  }
+
+  // Candidates from each alternative in turn, one at a time, so that the
+  // second is tried before the first has given all of its variants.
+  *#alternatives(key: string, options: readonly (() => Candidates)[], at: At): Candidates {
+    const live: (Candidates | undefined)[] = options.map(() => undefined);
+    const dead = new Set<number>();
+    const reasons: string[] = [];
+    while (dead.size < options.length) {
+      for (let i = 0; i < options.length; i++) {
+        if (dead.has(i)) continue;
+        let next: IteratorResult<unknown>;
         try {
-          const { [key]: _, ...rest } = s;
-          const at = `${path}/${key}/${i}`;
-          // The branch holds with the schema around it (merged as allOf
-          // parts are); a boolean branch is a schema of its own: `false`
-          // admits nothing, `true` adds nothing.
-          return this.value(
-            isObject(branch) ? mergeTwo(rest, branch, at) : branch === true ? rest : branch,
-            at,
-            index,
-            depth + 1,
-          );
+          live[i] ??= options[i]();
+          next = live[i]!.next();
         } catch (error) {
           if (!(error instanceof SchemaUnsatisfiable)) throw error;
-          reasons.push(error.message);
+          // A failure unwinds the generators it passed through: it costs
+          // more than a step, and the budget says so.
+          this.#budget.step(at.path, FAILURE);
+          reasons.push(clip(error.message));
+          dead.add(i);
+          continue;
         }
+        if (next.done) {
+          dead.add(i);
+          continue;
+        }
+        yield next.value;
       }
-      throw new SchemaUnsatisfiable(
-        path,
-        `no branch of ${key} can be satisfied (${reasons.join("; ")})`,
-      );
     }
-    const type = pickType(s);
+    // Out of branches. After values the check refused, what it said is
+    // reported instead (see value()).
+    throw new SchemaUnsatisfiable(
+      at.path,
+      `no branch of ${key} can be satisfied (${reasons.join("; ")})`,
+    );
+  }
+
+  // Values of the schema's types in turn, then the same with other items
+  // and variants: a type that cannot be built is not tried again.
+  *#typed(s: Schema, at: At): Candidates {
+    const types = typesOf(s, at.minimal);
+    const failed = new Set<string>();
+    let first: SchemaUnsatisfiable | undefined;
+    for (let v = 0; v < LIMITS.tries; v++) {
+      const variant = at.variant + v;
+      const type = types[variant % types.length];
+      if (failed.has(type)) continue;
+      const shift = Math.floor(variant / types.length);
+      let value: unknown;
+      try {
+        // The type used the variant up to `shift`: what is inside varies by the rest.
+        value = this.#build(
+          type,
+          s,
+          { ...at, index: at.index + shift, variant: shift },
+          shift % 2 === 1,
+        );
+      } catch (error) {
+        // With no type named, the one the keywords suggest failing says
+        // more than a value of another type would.
+        if (
+          !(error instanceof SchemaUnsatisfiable) || (s.type === undefined && type === types[0])
+        ) {
+          throw error;
+        }
+        failed.add(type);
+        first ??= error;
+        continue;
+      }
+      yield value;
+    }
+    if (failed.size === types.length) throw first;
+  }
+
+  #build(type: string, s: Schema, at: At, half: boolean): unknown {
     switch (type) {
       case "object":
-        return this.#object(s, path, depth);
+        return this.#object(s, at);
       case "array":
-        return this.#array(s, path, depth);
+        return this.#array(s, at);
       case "string":
-        return string(s, path, index);
+        return string(s, at.path, at.index, this.#budget);
       case "number":
       case "integer":
-        return number(s, path, index, type === "integer");
+        return number(s, at.path, at.index, type === "integer", half);
       case "boolean":
-        return index % 2 === 1;
+        return at.index % 2 === 1;
       case "null":
         return null;
       default:
-        throw new SchemaUnsatisfiable(path, `unknown type ${JSON.stringify(type)}`);
+        throw new SchemaUnsatisfiable(at.path, `unknown type ${JSON.stringify(type)}`);
     }
   }
 
-  #resolve(ref: string, path: string): unknown {
-    if (!ref.startsWith("#")) {
-      throw new SchemaUnsatisfiable(
-        path,
-        `only local $refs are supported, got ${JSON.stringify(ref)}`,
-      );
-    }
-    let at: unknown = this.#root;
-    for (const raw of ref.slice(1).split("/").filter(Boolean)) {
-      const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-      at = (at as Record<string, unknown> | undefined)?.[part];
-      if (at === undefined) throw new SchemaUnsatisfiable(path, `$ref ${ref} points at nothing`);
-    }
-    return at;
-  }
-
-  // Every part must hold: bounds take the stricter value, types their
-  // common one, and schemas both parts give (a property, `items`) become the
-  // allOf of the two, merged in turn when they are sampled.
-  #merge(s: Schema, path: string, depth: number): Schema {
-    if (depth > 32) throw new SchemaUnsatisfiable(path, "the schema recurses without an end");
-    const { allOf, ...rest } = s;
-    let out: Schema = rest;
-    (allOf as unknown[]).forEach((part, i) => {
-      const at = `${path}/allOf/${i}`;
-      let p: unknown = part;
-      if (isObject(p) && typeof p.$ref === "string") {
-        const { $ref, ...siblings } = p;
-        const target = this.#resolve($ref, at);
-        p = isObject(target) ? { ...target, ...siblings } : target;
-      }
-      if (p === true) return;
-      if (p === false) throw new SchemaUnsatisfiable(at, "the schema is false (nothing is valid)");
-      if (!isObject(p)) {
-        throw new SchemaUnsatisfiable(at, `a schema must be an object, got ${JSON.stringify(p)}`);
-      }
-      if (Array.isArray(p.allOf)) p = this.#merge(p, at, depth + 1);
-      out = mergeTwo(out, p as Schema, at);
-    });
-    return out;
-  }
-
-  #object(s: Schema, path: string, depth: number): Record<string, unknown> {
-    const properties = (s.properties ?? {}) as Record<string, unknown>;
-    const required = Array.isArray(s.required) ? s.required as string[] : [];
-    const keys = [...new Set(required)];
-    // Fill up to minProperties with the optional properties, in order.
-    const min = typeof s.minProperties === "number" ? s.minProperties : 0;
-    for (const k of Object.keys(properties)) {
-      if (keys.length >= min) break;
-      if (!keys.includes(k)) keys.push(k);
+  #object(schema: Schema, at: At): Record<string, unknown> {
+    let s = schema;
+    // A present key's dependent schema holds for the whole object: merged
+    // in, and the keys chosen again.
+    const applied = new Set<string>();
+    let keys = this.#keys(s, at);
+    for (;;) {
+      const deps = dependentSchemas(s);
+      const key = [...keys.keys()].find((k) => Object.hasOwn(deps, k) && !applied.has(k));
+      if (key === undefined) break;
+      applied.add(key);
+      [s] = this.#with(s, [[deps[key], `${at.path}/dependentSchemas/${pointer(key)}`]], at);
+      keys = this.#keys(s, at);
     }
     const out: Record<string, unknown> = {};
-    for (const key of keys) {
-      const sub = Object.hasOwn(properties, key) ? properties[key] : s.additionalProperties;
-      if (sub === false || (sub === undefined && s.additionalProperties === false)) {
+    for (const [key, extra] of keys) {
+      const [sub, from] = this.#propertySchema(s, key, at);
+      const path = extra === 0 ? `${at.path}/properties/${pointer(key)}` : from;
+      if (sub === false) {
         throw new SchemaUnsatisfiable(
-          `${path}/required`,
+          `${at.path}/required`,
           `"${key}" is required but no property schema allows it`,
         );
       }
-      out[key] = this.value(sub ?? true, `${path}/properties/${pointer(key)}`, 0, depth + 1);
+      out[key] = this.value(sub, { ...at, path, depth: at.depth + 1, index: extra || at.index });
+    }
+    if (typeof s.maxProperties === "number" && keys.size > s.maxProperties) {
+      throw new SchemaUnsatisfiable(
+        at.path,
+        `maxProperties ${s.maxProperties} is below the ${keys.size} required properties`,
+      );
+    }
+    return out;
+  }
+
+  // The keys to build, each with 0 or, for a name made up to reach
+  // minProperties, its 1-based number.
+  #keys(s: Schema, at: At): Map<string, number> {
+    const properties = isObject(s.properties) ? s.properties : {};
+    const keys = new Map<string, number>();
+    for (const k of listOf(s.required)) keys.set(k as string, 0);
+    const min = typeof s.minProperties === "number" ? s.minProperties : 0;
+    bound("minProperties", at.path, min, LIMITS.properties, "properties in one object");
+    // Up to minProperties with the optional properties, in order.
+    for (const k of Object.keys(properties)) {
+      if (keys.size >= min) break;
+      if (properties[k] !== false) keys.set(k, 0);
+    }
+    // A present key's dependentRequired names are present too.
+    for (const k of keys.keys()) {
+      for (const d of dependents(s, k)) if (!keys.has(d)) keys.set(d, 0);
     }
     let extra = 0;
-    while (Object.keys(out).length < min) {
-      const add = s.additionalProperties;
-      if (add === false) {
+    let misses = 0;
+    while (keys.size < min) {
+      this.#budget.step(at.path);
+      const name = this.#extraName(s, at, ++extra);
+      if (name === undefined) {
         throw new SchemaUnsatisfiable(
-          path,
+          at.path,
           `minProperties ${min} needs more properties than it allows`,
         );
       }
-      out[`key${++extra}`] = this.value(
-        add ?? true,
-        `${path}/additionalProperties`,
-        extra,
-        depth + 1,
-      );
+      if (!keys.has(name)) keys.set(name, extra);
+      else if (++misses > LIMITS.tries) {
+        const from = s.propertyNames === undefined ? "patternProperties" : "propertyNames";
+        throw new SchemaUnsatisfiable(
+          `${at.path}/${from}`,
+          `cannot make ${min} distinct property names`,
+        );
+      }
     }
-    if (typeof s.maxProperties === "number" && Object.keys(out).length > s.maxProperties) {
-      throw new SchemaUnsatisfiable(
-        path,
-        `maxProperties ${s.maxProperties} is below the ${keys.length} required properties`,
-      );
-    }
-    return out;
+    return keys;
   }
 
-  #array(s: Schema, path: string, depth: number): unknown[] {
-    const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
+  // The `n`th name for a property no schema names: one propertyNames
+  // allows, else one a patternProperties matches when no other is
+  // allowed, else `key<n>`.
+  #extraName(s: Schema, at: At, n: number): string | undefined {
+    if (s.propertyNames !== undefined && s.propertyNames !== true) {
+      const name = this.value({ allOf: [{ type: "string" }, s.propertyNames] }, {
+        ...at,
+        path: `${at.path}/propertyNames`,
+        depth: at.depth + 1,
+        index: n - 1,
+      });
+      return name as string;
+    }
+    const closed = s.additionalProperties === false ||
+      (s.additionalProperties === undefined && s.unevaluatedProperties === false);
+    if (!closed) return `key${n}`;
+    const patterns = Object.entries(isObject(s.patternProperties) ? s.patternProperties : {})
+      .filter(([, sub]) => sub !== false).map(([p]) => p);
+    if (patterns.length === 0) return undefined;
+    const pattern = patterns[(n - 1) % patterns.length];
+    return this.value({ type: "string", pattern }, {
+      ...at,
+      path: `${at.path}/patternProperties/${pointer(pattern)}`,
+      depth: at.depth + 1,
+      index: Math.floor((n - 1) / patterns.length),
+    }) as string;
+  }
+
+  // The schema a key's value must satisfy: its property's and every
+  // matching patternProperties', else additionalProperties; with the path
+  // of the first.
+  #propertySchema(s: Schema, key: string, at: At): [unknown, string] {
+    const parts: unknown[] = [];
+    const paths: string[] = [];
+    if (isObject(s.properties) && Object.hasOwn(s.properties, key)) {
+      parts.push(s.properties[key]);
+      paths.push(`${at.path}/properties/${pointer(key)}`);
+    }
+    for (
+      const [p, sub] of Object.entries(isObject(s.patternProperties) ? s.patternProperties : {})
+    ) {
+      if (!this.#regexp(p).test(key)) continue;
+      parts.push(sub);
+      paths.push(`${at.path}/patternProperties/${pointer(p)}`);
+    }
+    if (parts.length === 0) {
+      const other = s.additionalProperties ?? s.unevaluatedProperties ?? true;
+      return [other, `${at.path}/additionalProperties`];
+    }
+    return [parts.reduce(both), paths[0]];
+  }
+
+  #regexp(pattern: string): RegExp {
+    let r = this.#regexps.get(pattern);
+    if (!r) this.#regexps.set(pattern, r = new RegExp(pattern, "u"));
+    return r;
+  }
+
+  #array(s: Schema, at: At): unknown[] {
+    // draft 7's tuple: a list of items, then additionalItems.
+    const tuple = Array.isArray(s.items);
+    const prefix =
+      (Array.isArray(s.prefixItems) ? s.prefixItems : tuple ? s.items : []) as unknown[];
+    const rest = (tuple ? s.additionalItems : s.items) ?? s.unevaluatedItems ?? true;
     const min = typeof s.minItems === "number" ? s.minItems : 0;
     const max = typeof s.maxItems === "number" ? s.maxItems : Infinity;
-    if (min > max) throw new SchemaUnsatisfiable(path, `minItems ${min} is above maxItems ${max}`);
-    // One item says more than none, where the schema allows it.
-    const length = Math.min(Math.max(min, prefix.length, 1), max);
-    const out: unknown[] = [];
-    for (let i = 0; i < length; i++) {
-      if (i < prefix.length) {
-        out.push(this.value(prefix[i], `${path}/prefixItems/${i}`, i, depth + 1));
-        continue;
-      }
-      if (s.items === false) {
-        if (i < min) throw new SchemaUnsatisfiable(path, `minItems ${min} but items is false`);
-        break;
-      }
-      out.push(this.value(s.items ?? true, `${path}/items`, i, depth + 1));
+    if (min > max) {
+      throw new SchemaUnsatisfiable(at.path, `minItems ${min} is above maxItems ${max}`);
     }
-    if (s.uniqueItems === true) {
-      const seen = new Set(out.map((v) => JSON.stringify(v)));
-      if (seen.size < out.length) {
-        throw new SchemaUnsatisfiable(`${path}/items`, `cannot make ${out.length} distinct items`);
+    bound("minItems", at.path, min, LIMITS.items, "items in one array");
+    const need = s.contains === undefined
+      ? 0
+      : typeof s.minContains === "number"
+      ? s.minContains
+      : 1;
+    bound("minContains", at.path, need, LIMITS.items, "items in one array");
+    const most = s.contains !== undefined && typeof s.maxContains === "number"
+      ? s.maxContains
+      : Infinity;
+    if (need > most) {
+      throw new SchemaUnsatisfiable(at.path, `minContains ${need} is above maxContains ${most}`);
+    }
+    if (need > max) {
+      throw new SchemaUnsatisfiable(at.path, `contains needs ${need} items, above maxItems ${max}`);
+    }
+    const open = rest !== false;
+    if (!open && min > prefix.length) {
+      throw new SchemaUnsatisfiable(at.path, `minItems ${min} but items is false`);
+    }
+    // One item says more than none, where the schema allows it; in a
+    // recursion, no more than it needs. An item schema nothing satisfies is
+    // reported even where no item is needed: it is a mistake worth naming.
+    const length = at.minimal
+      ? Math.max(min, need)
+      : Math.min(Math.max(min, prefix.length, 1, need), max);
+    return this.#items(s, at, length, prefix, rest, need, most);
+  }
+
+  #items(
+    s: Schema,
+    at: At,
+    length: number,
+    prefix: readonly unknown[],
+    rest: unknown,
+    need: number,
+    most: number,
+  ): unknown[] {
+    const { contains } = s;
+    const open = rest !== false;
+    const tuple = Array.isArray(s.items);
+    const [prefixAt, restAt] = tuple ? ["items", "additionalItems"] : ["prefixItems", "items"];
+    const size = open ? length : Math.min(length, prefix.length);
+    // The items contains counts go after the prefix where items allow it,
+    // else at the first places that can hold one.
+    const order = contains === undefined
+      ? range(0, size)
+      : [...range(prefix.length, size), ...range(0, Math.min(prefix.length, size))];
+    const seen = s.uniqueItems === true ? new Set<string>() : undefined;
+    const out: unknown[] = new Array(size);
+    let owed = need;
+    let refused: SchemaUnsatisfiable | undefined;
+    for (const i of order) {
+      const here = i < prefix.length
+        ? { ...at, path: `${at.path}/${prefixAt}/${i}`, depth: at.depth + 1, index: i }
+        : { ...at, path: `${at.path}/${restAt}`, depth: at.depth + 1, index: i };
+      const base = i < prefix.length ? prefix[i] : rest;
+      // One item of `rest` that cannot hold contains says that none can.
+      if (owed > 0 && !(refused && i >= prefix.length)) {
+        try {
+          out[i] = this.#item(
+            both(base, contains),
+            { ...here, path: `${at.path}/contains` },
+            seen,
+            size,
+          );
+          owed--;
+          continue;
+        } catch (error) {
+          if (!(error instanceof SchemaUnsatisfiable)) throw error;
+          refused ??= error;
+        }
       }
+      out[i] = this.#item(
+        most === Infinity ? base : both(base, { not: contains }),
+        here,
+        seen,
+        size,
+      );
+    }
+    if (owed > 0) {
+      throw refused && owed === need ? refused : new SchemaUnsatisfiable(
+        `${at.path}/contains`,
+        `${need} items must satisfy contains, and only ${need - owed} can`,
+      );
     }
     return out;
   }
-}
 
-const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
-const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
-
-function mergeTwo(a: Schema, b: Schema, path: string): Schema {
-  const out: Record<string, unknown> = { ...a, ...b };
-  for (const key of LOWER) {
-    if (typeof a[key] === "number" && typeof b[key] === "number") {
-      out[key] = Math.max(a[key] as number, b[key] as number);
+  // An item; under uniqueItems, one unlike those before it, found among
+  // the values of later indexes.
+  #item(schema: unknown, at: At, seen: Set<string> | undefined, length: number): unknown {
+    for (let k = 0; k <= (seen ? LIMITS.tries : 0); k++) {
+      const value = this.value(schema, {
+        ...at,
+        index: at.index + k * length,
+        variant: at.variant + k,
+      });
+      const key = JSON.stringify(value);
+      if (!seen || !seen.has(key)) {
+        seen?.add(key);
+        return value;
+      }
     }
+    const parent = at.path.replace(/\/(?:contains|items|prefixItems\/\d+)$/, "");
+    throw new SchemaUnsatisfiable(`${parent}/items`, `cannot make ${length} distinct items`);
   }
-  for (const key of UPPER) {
-    if (typeof a[key] === "number" && typeof b[key] === "number") {
-      out[key] = Math.min(a[key] as number, b[key] as number);
-    }
-  }
-  if (typeof a.multipleOf === "number" && typeof b.multipleOf === "number") {
-    out.multipleOf = commonMultiple(a.multipleOf, b.multipleOf, path);
-  }
-  if (a.type !== undefined && b.type !== undefined) out.type = commonType(a.type, b.type, path);
-  if (a.additionalProperties !== undefined && b.additionalProperties !== undefined) {
-    out.additionalProperties = both(a.additionalProperties, b.additionalProperties);
-  }
-  if (Array.isArray(a.prefixItems) || Array.isArray(b.prefixItems)) {
-    // Position by position: each part's prefix item there, else its items.
-    const at = (s: Schema, i: number) =>
-      (Array.isArray(s.prefixItems) ? s.prefixItems[i] : undefined) ?? s.items ?? true;
-    const length = Math.max(lengthOf(a.prefixItems), lengthOf(b.prefixItems));
-    out.prefixItems = Array.from({ length }, (_, i) => both(at(a, i), at(b, i)));
-  }
-  if (a.items !== undefined && b.items !== undefined) out.items = both(a.items, b.items);
-  if (a.uniqueItems === true) out.uniqueItems = true;
-  if (typeof a.pattern === "string" && typeof b.pattern === "string" && a.pattern !== b.pattern) {
-    // Both must match: lookaheads from the start (a `^` in either still
-    // anchors there, as nothing is consumed before it).
-    out.pattern = `^(?=[\\s\\S]*?(?:${a.pattern}))(?=[\\s\\S]*?(?:${b.pattern}))`;
-  }
-  // (a1 | a2) & (b1 | b2) is (a1 & b1) | (a1 & b2) | (a2 & b1) | (a2 & b2).
-  for (const key of ["anyOf", "oneOf"]) {
-    const [x, y] = [a[key], b[key]];
-    if (Array.isArray(x) && Array.isArray(y)) {
-      out[key] = x.flatMap((p) => y.map((q) => ({ allOf: [p, q] })));
-    }
-  }
-  if (isObject(a.properties) || isObject(b.properties)) {
-    // A key one part names and the other does not is, for the other, an
-    // additional property.
-    const keys = new Set([...keysOf(a.properties), ...keysOf(b.properties)]);
-    out.properties = Object.fromEntries(
-      [...keys].map((key) => [key, both(propertyOf(a, key), propertyOf(b, key))]),
-    );
-  }
-  if (Array.isArray(a.required) && Array.isArray(b.required)) {
-    out.required = [...a.required, ...b.required];
-  }
-  return out;
 }
 
-function keysOf(properties: unknown): string[] {
-  return isObject(properties) ? Object.keys(properties) : [];
+function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 }
 
-function propertyOf(s: Schema, key: string): unknown {
-  const own = isObject(s.properties) && Object.hasOwn(s.properties, key);
-  return (own ? (s.properties as Schema)[key] : s.additionalProperties) ?? true;
+function listOf(list: unknown): unknown[] {
+  return Array.isArray(list) ? list : [];
 }
 
-function lengthOf(list: unknown): number {
-  return Array.isArray(list) ? list.length : 0;
-}
-
-// The schema of what satisfies both `a` and `b`.
-function both(a: unknown, b: unknown): unknown {
-  return a === false || b === false ? false : { allOf: [a, b] };
-}
-
-function commonType(a: unknown, b: unknown, path: string): string[] {
-  const common = new Set<string>();
-  for (const x of [a].flat() as string[]) {
-    for (const y of [b].flat() as string[]) {
-      if (x === y) common.add(x);
-      else if ([x, y].includes("integer") && [x, y].includes("number")) common.add("integer");
-    }
+// dependentRequired, and draft 7's dependencies that list names.
+function dependents(s: Schema, key: string): string[] {
+  const names = [];
+  for (const deps of [s.dependentRequired, s.dependencies]) {
+    if (!isObject(deps) || !Object.hasOwn(deps, key)) continue;
+    names.push(...listOf(deps[key]).filter((d): d is string => typeof d === "string"));
   }
-  if (common.size === 0) {
-    throw new SchemaUnsatisfiable(
-      path,
-      `allOf asks for type ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
-    );
+  return names;
+}
+
+// dependentSchemas, and draft 7's dependencies that are schemas.
+function dependentSchemas(s: Schema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (isObject(s.dependencies)) {
+    for (const [k, v] of Object.entries(s.dependencies)) if (!Array.isArray(v)) out[k] = v;
   }
-  return [...common];
-}
-
-function commonMultiple(a: number, b: number, path: string): number {
-  if (isMultiple(a, b)) return a;
-  if (isMultiple(b, a)) return b;
-  if (Number.isInteger(a) && Number.isInteger(b)) return a / gcd(a, b) * b;
-  throw new SchemaUnsatisfiable(path, `cannot combine multipleOf ${a} and ${b}`);
-}
-
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
+  return isObject(s.dependentSchemas) ? { ...out, ...s.dependentSchemas } : out;
 }
 
 // Whether `v` is of the JSON Schema type `type`.
@@ -410,192 +744,37 @@ function isOf(v: unknown, type: unknown): boolean {
   }
 }
 
-function isObject(s: unknown): s is Schema {
-  return s !== null && typeof s === "object" && !Array.isArray(s);
-}
-
 function isNull(s: unknown): boolean {
   return (s as Schema | null)?.type === "null";
 }
 
-function pickType(s: Schema): string {
+// The types to try, in order: the one named, a real one before null (null
+// first in a recursion), or, with none named, the one the keywords suggest
+// and then every other.
+function typesOf(s: Schema, minimal: boolean): string[] {
   const t = s.type;
-  if (typeof t === "string") return t;
+  if (typeof t === "string") return [t];
   if (Array.isArray(t)) {
-    if (t.length === 0) return "never";
-    return (t.find((x) => x !== "null") ?? "null") as string;
+    if (t.length === 0) return ["never"];
+    const real = t.filter((x) => x !== "null");
+    const nulls = t.length > real.length ? ["null"] : [];
+    return [...new Set((minimal ? [...nulls, ...real] : [...real, ...nulls]) as string[])];
   }
-  // No type: infer from the keywords, else any value will do.
-  if (s.properties || s.required || s.additionalProperties !== undefined) return "object";
-  if (s.items || s.prefixItems || s.minItems !== undefined) return "array";
+  const inferred = infer(s);
+  return [inferred, ...ANY.filter((x) => x !== inferred)];
+}
+
+// No type: infer one from the keywords, else any value will do.
+function infer(s: Schema): string {
+  if (
+    s.properties || s.required || s.additionalProperties !== undefined || s.patternProperties ||
+    s.dependentSchemas || s.dependentRequired
+  ) return "object";
+  if (s.items || s.prefixItems || s.minItems !== undefined || s.contains !== undefined) {
+    return "array";
+  }
   if (s.minimum !== undefined || s.maximum !== undefined || s.multipleOf !== undefined) {
     return "number";
   }
   return "string";
-}
-
-function string(s: Schema, path: string, index: number): string {
-  const min = typeof s.minLength === "number" ? s.minLength : 0;
-  const max = typeof s.maxLength === "number" ? s.maxLength : Infinity;
-  if (min > max) throw new SchemaUnsatisfiable(path, `minLength ${min} is above maxLength ${max}`);
-  const pattern = typeof s.pattern === "string" ? safeRegExp(s.pattern, path) : undefined;
-  const format = typeof s.format === "string" ? s.format : undefined;
-  const letter = String.fromCharCode(97 + (index % 26));
-  const plain = [letter, "a", "example", "A", "0", "a1", "aa", "a-b", "a_b", "a.b", ""];
-  let candidates: string[];
-  if (format && FORMATS[format]) candidates = [...FORMATS[format]];
-  else candidates = plain.map((c) => fit(c, min, max, letter));
-  if (pattern && !candidates.some((c) => pattern.test(c))) {
-    const made = fromPattern(s.pattern as string);
-    if (made !== undefined) candidates.unshift(fit(made, min, max, letter), made);
-  }
-  const length = (c: string) => [...c].length;
-  const ok = candidates.find((c) =>
-    length(c) >= min && length(c) <= max && (!pattern || pattern.test(c))
-  );
-  if (ok !== undefined) return ok;
-  throw new SchemaUnsatisfiable(
-    path,
-    pattern
-      ? `cannot generate a string matching pattern ${JSON.stringify(s.pattern)}${
-        format ? ` with format "${format}"` : ""
-      } within length ${min}..${max}; give the tool a simpler schema or script the call`
-      : `no ${format ? `"${format}" ` : ""}string fits length ${min}..${max}`,
-  );
-}
-
-// Pads or cuts `base` into [min, max] characters.
-function fit(base: string, min: number, max: number, pad: string): string {
-  let out = base;
-  while (out.length < min) out += pad;
-  return out.length > max ? out.slice(0, Math.max(min, max === Infinity ? out.length : max)) : out;
-}
-
-// A string for the simplest patterns: literal text with ^ and $ anchors,
-// character classes and counted repeats (`^[a-z]{3}-\d+$`).
-function fromPattern(pattern: string): string | undefined {
-  let out = "";
-  let i = pattern.startsWith("^") ? 1 : 0;
-  while (i < pattern.length) {
-    let atom: string;
-    const c = pattern[i];
-    // A last `$` met here is the end anchor: an escaped one (`\$`) was
-    // taken with its backslash, and `\\$` is a backslash, then the anchor.
-    if (c === "$" && i === pattern.length - 1) break;
-    if (c === "\\") {
-      const e = pattern[i + 1];
-      atom = e === "d" ? "0" : e === "w" ? "a" : e === "s" ? " " : /[a-zA-Z]/.test(e) ? "" : e;
-      if (atom === "") return undefined;
-      i += 2;
-    } else if (c === "[") {
-      const close = pattern.indexOf("]", i + 1);
-      if (close < 0) return undefined;
-      const body = pattern.slice(i + 1, close);
-      if (body.startsWith("^")) return undefined;
-      atom = body.startsWith("\\d") ? "0" : body[0] === "\\" ? body[1] : body[0];
-      i = close + 1;
-    } else if ("()|.*+?{".includes(c)) {
-      return undefined;
-    } else {
-      atom = c;
-      i++;
-    }
-    let count = 1;
-    const q = pattern[i];
-    if (q === "+") i++;
-    else if (q === "*" || q === "?") {
-      count = 0;
-      i++;
-    } else if (q === "{") {
-      const m = /^\{(\d+)(?:,(\d*))?\}/.exec(pattern.slice(i));
-      if (!m) return undefined;
-      count = Number(m[1]);
-      i += m[0].length;
-    }
-    out += atom.repeat(count);
-  }
-  return out;
-}
-
-function safeRegExp(pattern: string, path: string): RegExp {
-  try {
-    return new RegExp(pattern, "u");
-  } catch {
-    try {
-      return new RegExp(pattern);
-    } catch {
-      throw new SchemaUnsatisfiable(
-        `${path}/pattern`,
-        `${JSON.stringify(pattern)} is not a valid regular expression`,
-      );
-    }
-  }
-}
-
-function number(s: Schema, path: string, index: number, integer: boolean): number {
-  let lo = -Infinity;
-  let hi = Infinity;
-  let loOpen = false;
-  let hiOpen = false;
-  if (typeof s.minimum === "number") lo = s.minimum;
-  if (typeof s.exclusiveMinimum === "number" && s.exclusiveMinimum >= lo) {
-    [lo, loOpen] = [s.exclusiveMinimum, true];
-  } else if (s.exclusiveMinimum === true) loOpen = true; // draft 4
-  if (typeof s.maximum === "number") hi = s.maximum;
-  if (typeof s.exclusiveMaximum === "number" && s.exclusiveMaximum <= hi) {
-    [hi, hiOpen] = [s.exclusiveMaximum, true];
-  } else if (s.exclusiveMaximum === true) hiOpen = true;
-  const step = typeof s.multipleOf === "number" && s.multipleOf > 0
-    ? s.multipleOf
-    : integer
-    ? 1
-    : 0;
-  const inRange = (v: number) =>
-    (loOpen ? v > lo : v >= lo) && (hiOpen ? v < hi : v <= hi) &&
-    (!integer || Number.isInteger(v)) && (!step || isMultiple(v, step));
-  // Near zero when allowed (0, 1, 2, ... by index), else the smallest valid value above the minimum.
-  const preferred = index;
-  if (inRange(preferred)) return preferred;
-  if (inRange(0)) return 0;
-  const candidates: number[] = [];
-  if (lo !== -Infinity) {
-    const from = step ? Math.ceil(lo / step) * step : integer ? Math.ceil(lo) : lo;
-    candidates.push(
-      from,
-      from + (step || 1),
-      loOpen && !step && !integer ? lo + (hi - lo) / 2 : from,
-    );
-  }
-  if (hi !== Infinity) {
-    const from = step ? Math.floor(hi / step) * step : integer ? Math.floor(hi) : hi;
-    candidates.push(from, from - (step || 1));
-  }
-  // Closest to zero first.
-  candidates.sort((a, b) => Math.abs(a) - Math.abs(b));
-  for (const c of candidates) {
-    const v = roundTo(c, step);
-    if (Number.isFinite(v) && inRange(v)) return v;
-  }
-  throw new SchemaUnsatisfiable(
-    path,
-    `no ${integer ? "integer" : "number"} is ${loOpen ? ">" : ">="} ${lo} and ${
-      hiOpen ? "<" : "<="
-    } ${hi}${step && step !== 1 ? ` and a multiple of ${step}` : ""}`,
-  );
-}
-
-function isMultiple(v: number, step: number): boolean {
-  const q = v / step;
-  return Math.abs(q - Math.round(q)) < 1e-9;
-}
-
-// Undoes float noise (0.1 * 3 = 0.30000000000000004) in multiples of a decimal step.
-function roundTo(v: number, step: number): number {
-  if (!step) return v;
-  const decimals = (String(step).split(".")[1] ?? "").length;
-  return Number(v.toFixed(Math.min(decimals + 2, 20)));
-}
-
-function pointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }

@@ -334,12 +334,18 @@ export class FakeLLM implements LLMPort, Disposable {
    * object of the tool results by tool name. A request that asks for JSON
    * (`settings.jsonSchema`, as an agent with `output` sends) gets JSON valid
    * against that schema. A schema nothing can satisfy fails with an
-   * `InvalidScript` naming the tool and the path into its schema.
+   * `InvalidScript` naming the tool and the path into its schema. Every
+   * value is checked by a JSON Schema validator (`@cfworker/json-schema`,
+   * draft 2020-12) before it is served, and generation is bounded (10,000
+   * characters per string, 1,000 items or properties, 100 levels, 100,000
+   * steps): a schema over a limit fails at once with a
+   * `SchemaLimitExceeded`.
    *
    * @param options `answer`, `tools`, and the common options.
    * @returns The fake.
    * @throws {InvalidScript} When an option is malformed; a call throws it
-   * for an unsatisfiable schema or a named tool the request does not offer.
+   * for an unsatisfiable schema or a named tool the request does not offer,
+   * and its `SchemaLimitExceeded` for a schema over a limit.
    *
    * @example Every tool called once, then a summary
    * ```ts

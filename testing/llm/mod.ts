@@ -21,3 +21,4 @@
  */
 export * from "./turn.ts";
 export * from "./fake_llm.ts";
+export * from "./schema_limit_exceeded.ts";

@@ -2,6 +2,8 @@ import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/a
 import fc from "fast-check";
 import { z } from "zod";
 import { sample, SchemaUnsatisfiable } from "../../../testing/llm/_schema_sample.ts";
+import { LIMITS } from "../../../testing/llm/_schema_limits.ts";
+import { SchemaLimitExceeded } from "../../../testing/llm/schema_limit_exceeded.ts";
 
 function valid(schema: z.ZodType): unknown {
   const json = z.toJSONSchema(schema, { unrepresentable: "any" });
@@ -232,23 +234,27 @@ Deno.test("sample() reads boolean and missing schemas as JSON Schema does", asyn
   });
 });
 
-Deno.test("sample() ends a recursion at a depth of 32", () => {
+Deno.test("sample() follows a schema 100 levels deep, ends the recursions it can and names the others", () => {
   const nest = (depth: number): unknown =>
     depth === 0
       ? { type: "integer", minimum: 7 }
       : { type: "object", properties: { n: nest(depth - 1) }, required: ["n"] };
-  let value = sample(nest(32));
-  for (let i = 0; i < 32; i++) value = (value as { n: unknown }).n;
+  let value = sample(nest(LIMITS.depth));
+  for (let i = 0; i < LIMITS.depth; i++) value = (value as { n: unknown }).n;
   assertEquals(value, 7);
-  assertEquals(unsatisfiable(nest(33)).reason, "the schema recurses without an end");
-  // Each way down counts: properties, items, prefixItems, additionalProperties, anyOf.
+  const deeper = assertThrows(() => sample(nest(LIMITS.depth + 1)), SchemaLimitExceeded);
+  assertEquals([deeper.keyword, deeper.value, deeper.limit], ["properties", 101, 100]);
+  // A recursion that can end does: a recursive $ref builds only what is required.
+  assertEquals(sample({ type: "array", items: { $ref: "#" } }), [[]]);
+  assertEquals(sample({ type: "array", prefixItems: [{ $ref: "#" }] }), [[]]);
+  // Each way down that cannot end counts: properties, additionalProperties, anyOf, allOf.
   for (
     const schema of [
       { type: "object", properties: { a: { $ref: "#" } }, required: ["a"] },
-      { type: "array", items: { $ref: "#" } },
-      { type: "array", prefixItems: [{ $ref: "#" }] },
       { type: "object", minProperties: 1, additionalProperties: { $ref: "#" } },
       { anyOf: [{ $ref: "#" }] },
+      { anyOf: [{ $ref: "#" }, { $ref: "#" }] },
+      { allOf: [{ $ref: "#" }] },
     ]
   ) {
     assertStringIncludes(unsatisfiable(schema).message, "the schema recurses without an end");
@@ -347,9 +353,8 @@ Deno.test("sample() follows $refs with escaped names and refuses dangling ones",
     unsatisfiable({ $defs: { n: null }, $ref: "#/$defs/n/x" }).reason,
     "$ref #/$defs/n/x points at nothing",
   );
-  // The root passed in resolves the $refs of a part of it.
-  const root = { $defs: { id: { type: "integer", minimum: 9 } } };
-  assertEquals(sample({ $ref: "#/$defs/id" }, root), 9);
+  // A $ref beside $defs at the root resolves into them.
+  assertEquals(sample({ $defs: { id: { type: "integer", minimum: 9 } }, $ref: "#/$defs/id" }), 9);
 });
 
 Deno.test("sample() fills objects up to minProperties and within maxProperties", () => {
@@ -809,14 +814,17 @@ Deno.test("sample() holds every part of allOf, not only the last", async (t) => 
       sample({ $defs: { any: true }, allOf: [{ $ref: "#/$defs/any" }, { minimum: 2 }] }),
       2,
     );
-    // 33 allOf inside one another still merge; the 34th is taken for a loop.
+    // 100 allOf inside one another still merge; the 101st is over the depth limit.
     const chain = (n: number): unknown => {
       let schema: unknown = { type: "integer", minimum: 3 };
       for (let i = 0; i < n; i++) schema = { allOf: [schema] };
       return schema;
     };
-    assertEquals(sample(chain(33)), 3);
-    assertEquals(unsatisfiable(chain(34)).reason, "the schema recurses without an end");
+    assertEquals(sample(chain(LIMITS.depth)), 3);
+    assertEquals(
+      assertThrows(() => sample(chain(LIMITS.depth + 1)), SchemaLimitExceeded).keyword,
+      "allOf",
+    );
     assertStringIncludes(
       unsatisfiable({ allOf: [{ $ref: "#" }] }).reason,
       "the schema recurses without an end",
