@@ -4,7 +4,6 @@
 // scrubbed from the message, the stack and the whole cause chain. Errors are
 // scrubbed in place, so their class and fields (retryable, phase, status,
 // retryAfterMs, usage, finishReason) are what retry() and meter() read.
-import type { StreamEvent } from "../ports/stream_event.ts";
 import { isSecretHeader, isSecretName, Redactor } from "./_redact.ts";
 
 // Shorter values would mask common words and digits in every message; a key
@@ -148,59 +147,5 @@ function safeDecode(s: string): string {
     return decodeURIComponent(s);
   } catch {
     return s;
-  }
-}
-
-/**
- * `inner` with what it throws scrubbed, and the error of each `error` event
- * scrubbed before it is yielded. A plain iterator rather than a generator:
- * one more promise step per event, no generator frame.
- */
-export function scrubbedStream(
-  inner: AsyncGenerator<StreamEvent, void, undefined>,
-  redactor: Redactor,
-): AsyncGenerator<StreamEvent, void, undefined> {
-  return new ScrubbedStream(inner, redactor);
-}
-
-class ScrubbedStream implements AsyncGenerator<StreamEvent, void, undefined> {
-  readonly #inner: AsyncGenerator<StreamEvent, void, undefined>;
-  readonly #redactor: Redactor;
-  readonly #event = (result: IteratorResult<StreamEvent, void>) => {
-    if (!result.done && result.value.type === "error") {
-      const error = scrubError(result.value.error, this.#redactor);
-      if (error !== result.value.error) {
-        return { done: false as const, value: { ...result.value, error: error as Error } };
-      }
-    }
-    return result;
-  };
-  readonly #failure = (error: unknown): never => {
-    throw scrubError(error, this.#redactor);
-  };
-
-  constructor(inner: AsyncGenerator<StreamEvent, void, undefined>, redactor: Redactor) {
-    this.#inner = inner;
-    this.#redactor = redactor;
-  }
-
-  next(): Promise<IteratorResult<StreamEvent, void>> {
-    return this.#inner.next().then(this.#event, this.#failure);
-  }
-
-  return(value?: void | PromiseLike<void>): Promise<IteratorResult<StreamEvent, void>> {
-    return this.#inner.return(value).then(this.#event, this.#failure);
-  }
-
-  throw(error?: unknown): Promise<IteratorResult<StreamEvent, void>> {
-    return this.#inner.throw(error).then(this.#event, this.#failure);
-  }
-
-  [Symbol.asyncIterator](): AsyncGenerator<StreamEvent, void, undefined> {
-    return this;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.return();
   }
 }

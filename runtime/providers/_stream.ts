@@ -140,45 +140,62 @@ export async function* readWireStream(
   open: () => Promise<Response>,
   wire: WireStream,
   signal: AbortSignal | undefined,
+  scrub?: (error: unknown) => unknown,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  const response = await open();
-  if (!response.body) {
-    throw new ProviderResponseError(`${wire.provider} answered a stream request with no body`);
-  }
-  const type = response.headers.get("content-type") ?? "";
-  if (/json|html/i.test(type)) throw await notAStream(wire.provider, response, type, signal);
-  const reader = new SseReader(response.body);
-  const out: StreamEvent[] = [];
+  // Scrubbing happens here, not in a wrapping iterator, so a stream costs no
+  // extra promise per event: the try costs nothing until something throws.
   try {
-    while (!wire.done) {
-      let batch: SseMessage[] | undefined;
-      try {
-        batch = await reader.next();
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        wire.fail(out, `${wire.provider} stream was cut (${(error as Error)?.message ?? error})`, {
-          cut: true,
-          cause: error,
-        });
-        batch = [];
-      }
-      if (batch === undefined) fold(wire, out, () => wire.endOfBody(out));
-      else {
-        for (let i = 0; i < batch.length && !wire.done; i++) {
-          const message = batch[i];
-          fold(wire, out, () => wire.push(message, out), message.data);
-        }
-      }
-      if (!wire.delivered) {
-        // Only message_start so far: hold it until content (or a failure) decides the phase.
-        if (!wire.done && out.every((e) => e.type === "message_start")) continue;
-        wire.delivered = true;
-      }
-      for (let i = 0; i < out.length; i++) yield out[i];
-      out.length = 0;
+    const response = await open();
+    if (!response.body) {
+      throw new ProviderResponseError(`${wire.provider} answered a stream request with no body`);
     }
-  } finally {
-    await reader.cancel();
+    const type = response.headers.get("content-type") ?? "";
+    if (/json|html/i.test(type)) throw await notAStream(wire.provider, response, type, signal);
+    const reader = new SseReader(response.body);
+    const out: StreamEvent[] = [];
+    try {
+      while (!wire.done) {
+        let batch: SseMessage[] | undefined;
+        try {
+          batch = await reader.next();
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          wire.fail(
+            out,
+            `${wire.provider} stream was cut (${(error as Error)?.message ?? error})`,
+            {
+              cut: true,
+              cause: error,
+            },
+          );
+          batch = [];
+        }
+        if (batch === undefined) fold(wire, out, () => wire.endOfBody(out));
+        else {
+          for (let i = 0; i < batch.length && !wire.done; i++) {
+            const message = batch[i];
+            fold(wire, out, () => wire.push(message, out), message.data);
+          }
+        }
+        if (!wire.delivered) {
+          // Only message_start so far: hold it until content (or a failure) decides the phase.
+          if (!wire.done && out.every((e) => e.type === "message_start")) continue;
+          wire.delivered = true;
+        }
+        for (let i = 0; i < out.length; i++) {
+          const event = out[i];
+          if (scrub && event.type === "error") {
+            const error = scrub(event.error) as Error;
+            yield error === event.error ? event : { ...event, error };
+          } else yield event;
+        }
+        out.length = 0;
+      }
+    } finally {
+      await reader.cancel();
+    }
+  } catch (error) {
+    throw scrub ? scrub(error) : error;
   }
 }
 

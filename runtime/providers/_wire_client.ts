@@ -12,7 +12,7 @@ import { DEFAULT_FETCH, type FetchFn, guard, postJson, promptRequest, readJson }
 import { readWireStream, type WireStream } from "./_stream.ts";
 import { checkRequest } from "./_check_request.ts";
 import type { Redactor } from "../_redact.ts";
-import { portRedactor, scrubbedStream, scrubError } from "../_scrub_error.ts";
+import { portRedactor, scrubError } from "../_scrub_error.ts";
 
 /** What makes one provider's wire: fixed when its port is built. */
 export interface WireSpec<T> {
@@ -43,6 +43,7 @@ export class WireClient<T> {
   readonly #headers: Record<string, string>;
   readonly #streamHeaders: Record<string, string>;
   readonly #redactor: Redactor;
+  readonly #scrub = (error: unknown): unknown => scrubError(error, this.#redactor);
 
   constructor(spec: WireSpec<T>) {
     this.#spec = spec;
@@ -77,9 +78,11 @@ export class WireClient<T> {
   /** One streamed call; the request is sent on the first `next()`. */
   stream(request: ChatRequest, ctx: Ctx | undefined): AsyncGenerator<StreamEvent, void, undefined> {
     const signal = request?.signal ?? ctx?.signal;
-    return scrubbedStream(
-      readWireStream(() => this.#post(request, ctx, signal, true), this.#spec.fold(), signal),
-      this.#redactor,
+    return readWireStream(
+      () => this.#post(request, ctx, signal, true),
+      this.#spec.fold(),
+      signal,
+      this.#scrub,
     );
   }
 

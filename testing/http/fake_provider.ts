@@ -114,6 +114,28 @@ function mask(headers: Headers): Record<string, string> {
   return out;
 }
 
+// The record of one request. Its headers are masked when first read: the
+// redaction engine is the costly part of a request, and most tests never
+// look at the headers. The record reads the same either way (an enumerable
+// property, masked once).
+function recorded(
+  request: { readonly method: string; readonly headers: Headers },
+  path: string,
+  api: ProviderApi | undefined,
+  stream: boolean,
+  body: unknown,
+): FakeProviderRequest {
+  const raw = request.headers;
+  let headers: Record<string, string> | undefined;
+  const record = { method: request.method, path, api, stream } as FakeProviderRequest;
+  Object.defineProperty(record, "headers", {
+    enumerable: true,
+    get: () => headers ??= mask(raw),
+  });
+  (record as { body: unknown }).body = body;
+  return record;
+}
+
 /**
  * Serves any `LLMPort` (a `FakeLLM` script, with every turn form and fault)
  * over the real provider wire protocols, so an unchanged client of any
@@ -282,14 +304,7 @@ export class FakeProvider implements Disposable {
       }
     }
     const stream = (body as { stream?: unknown } | null)?.stream === true;
-    this.#requests.push({
-      method: request.method,
-      path,
-      api: wire?.api,
-      stream,
-      headers: mask(request.headers),
-      body,
-    });
+    this.#requests.push(recorded(request, path, wire?.api, stream, body));
     const requestId = `req_${++this.#ids}`;
     if (!wire || request.method !== "POST") {
       return reply(

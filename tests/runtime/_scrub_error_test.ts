@@ -5,13 +5,11 @@ import {
   assertEquals,
   assertFalse,
   assertInstanceOf,
-  assertRejects,
   assertStrictEquals,
 } from "@std/assert";
 import { ProviderError, RateLimitError } from "@agentkit/testing/ports";
-import type { StreamEvent } from "@agentkit/testing/ports";
 import { REDACTED, Redactor } from "../../runtime/_redact.ts";
-import { portRedactor, scrubbedStream, scrubError } from "../../runtime/_scrub_error.ts";
+import { portRedactor, scrubError } from "../../runtime/_scrub_error.ts";
 
 Deno.test("portRedactor(): the key, the caller's header values and the baseURL's credentials", () => {
   const r = portRedactor(
@@ -234,75 +232,4 @@ Deno.test("scrubError(): what holds no secret is left as it is", () => {
   assertEquals([e.message, e.stack], ["nothing here", stack]);
   assertFalse(Object.hasOwn(e, "cause"));
   for (const v of [undefined, null, 42, true]) assertStrictEquals(scrubError(v, r), v);
-});
-
-async function* events(
-  list: StreamEvent[],
-  fail?: Error,
-): AsyncGenerator<StreamEvent, void, undefined> {
-  for (const e of list) yield e;
-  if (fail) throw fail;
-}
-
-Deno.test("scrubbedStream(): error events and what the stream throws are scrubbed", async () => {
-  const r = new Redactor({ literals: ["stream-key-9"] });
-  const error = new ProviderError("cut, key stream-key-9", { phase: "mid_stream" });
-  const seen = await Array.fromAsync(
-    scrubbedStream(
-      events([
-        { type: "message_start", messageId: "m" },
-        { type: "error", messageId: "m", error },
-      ]),
-      r,
-    ),
-  );
-  assertEquals(seen.length, 2);
-  assertStrictEquals((seen[1] as { error: Error }).error, error);
-  const clean = { type: "error" as const, messageId: "m", error: new Error("nothing") };
-  const [same] = await Array.fromAsync(scrubbedStream(events([clean]), r));
-  assertStrictEquals(same, clean, "an event without secrets is the same event");
-  assertEquals(error.message, `cut, key ${REDACTED}`);
-  const thrown = await assertRejects(
-    () => Array.fromAsync(scrubbedStream(events([], new Error("pre stream-key-9")), r)),
-    Error,
-  );
-  assertEquals(thrown.message, `pre ${REDACTED}`);
-});
-
-Deno.test("scrubbedStream(): a frozen error event is replaced by its scrubbed copy", async () => {
-  const r = new Redactor({ literals: ["stream-key-9"] });
-  const frozen = Object.freeze(new Error("x stream-key-9"));
-  const [event] = await Array.fromAsync(
-    scrubbedStream(events([{ type: "error", messageId: "m", error: frozen }]), r),
-  );
-  assertEquals((event as { error: Error }).error.message, `x ${REDACTED}`);
-});
-
-Deno.test("scrubbedStream(): return, throw, dispose and iteration reach the inner stream", async () => {
-  const r = new Redactor({ literals: ["stream-key-9"] });
-  let finalized = 0;
-  const inner = async function* (): AsyncGenerator<StreamEvent, void, undefined> {
-    try {
-      yield { type: "message_start", messageId: "a" };
-      yield { type: "message_start", messageId: "b" };
-    } finally {
-      finalized++;
-    }
-  };
-  const s = scrubbedStream(inner(), r);
-  assertStrictEquals(s[Symbol.asyncIterator](), s);
-  assertEquals((await s.next()).value, { type: "message_start", messageId: "a" });
-  assertEquals(await s.return(), { done: true, value: undefined });
-  assertEquals(finalized, 1);
-
-  const t = scrubbedStream(inner(), r);
-  await t.next();
-  const e = await assertRejects(() => t.throw(new Error("thrown stream-key-9")), Error);
-  assertEquals(e.message, `thrown ${REDACTED}`);
-
-  const d = scrubbedStream(inner(), r);
-  await d.next();
-  await d[Symbol.asyncDispose]();
-  assertEquals(finalized, 3);
-  assertEquals(await d.next(), { done: true, value: undefined });
 });

@@ -416,3 +416,49 @@ Deno.test("readWireStream(): a fold that finds the wire's shape broken ends the 
   );
   assertEquals(early.phase, "pre_stream");
 });
+
+Deno.test("readWireStream(): with a scrub, what it throws and each error event's error pass through it", async () => {
+  const scrubbed: unknown[] = [];
+  const scrub = (e: unknown) => {
+    scrubbed.push(e);
+    return e instanceof Error && e.message.includes("key-9") ? new ProviderError("[REDACTED]") : e;
+  };
+  const events = await Array.fromAsync(
+    readWireStream(
+      respond(sse(['data: ["a"]\n\n'], new Error("reset key-9"))),
+      new ListWire(),
+      undefined,
+      scrub,
+    ),
+  );
+  const last = events.at(-1) as Extract<StreamEvent, { type: "error" }>;
+  assertEquals([last.type, last.error.message], ["error", "[REDACTED]"]);
+  assertEquals(summary(events.slice(0, 2)), ["message_start", "a"]);
+  const clean = await Array.fromAsync(
+    readWireStream(
+      respond(sse(['data: ["a"]\n\n'], new Error("reset"))),
+      new ListWire(),
+      undefined,
+      scrub,
+    ),
+  );
+  const kept = clean.at(-1) as Extract<StreamEvent, { type: "error" }>;
+  assertStrictEquals(
+    kept.error,
+    scrubbed.at(-1),
+    "an error with nothing to scrub is the same error",
+  );
+  const thrown = await assertRejects(
+    () =>
+      Array.fromAsync(
+        readWireStream(
+          () => Promise.reject(new Error("refused key-9")),
+          new ListWire(),
+          undefined,
+          scrub,
+        ),
+      ),
+    ProviderError,
+  );
+  assertEquals(thrown.message, "[REDACTED]");
+});

@@ -68,3 +68,21 @@ Deno.test("FakeProvider.requests shows no secret shape in any header", async (t)
     });
   }
 });
+
+Deno.test("FakeProvider.requests: a record masked when first read reads the same every way", async () => {
+  const provider = new FakeProvider({ llm: new FakeLLM("ok") });
+  const res = await provider.fetch(CHAT, {
+    method: "POST",
+    headers: { authorization: "Bearer sk-live-1234567890abcdef", "x-api-key": "k-1234567890" },
+    body,
+  });
+  await res.body?.cancel();
+  const [record] = provider.requests;
+  const text = JSON.stringify(provider.requests);
+  assertFalse(text.includes("sk-live") || text.includes("k-1234567890"), text);
+  assertEquals(Object.keys(record), ["method", "path", "api", "stream", "headers", "body"]);
+  assertEquals(record.headers["x-api-key"], "***");
+  // The same object every read: masked once.
+  assertEquals(record.headers === record.headers, true);
+  assertEquals({ ...record }.headers.authorization, "Bearer ***");
+});
