@@ -89,3 +89,13 @@ export function checkRequest(where: string, request: unknown): asserts request i
     }
   }
 }
+
+/** Throws a `TypeError` when `ctx` is given but is not a context object. */
+export function checkCtx(where: string, ctx: unknown): void {
+  if (ctx === undefined || (typeof ctx === "object" && ctx !== null && !Array.isArray(ctx))) return;
+  throw new TypeError(
+    `${where}: the ctx must be a RunContext (makeTestCtx() in tests) or left out, got ${
+      preview(ctx)
+    }`,
+  );
+}

@@ -10,7 +10,7 @@ import type { CompleteRequest } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { DEFAULT_FETCH, type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
 import { readWireStream, type WireStream } from "./_stream.ts";
-import { checkRequest } from "./_check_request.ts";
+import { checkCtx, checkRequest } from "./_check_request.ts";
 import type { Redactor } from "../_redact.ts";
 import { portRedactor, scrubError } from "../_scrub_error.ts";
 
@@ -94,7 +94,9 @@ export class WireClient<T> {
     stream: boolean,
   ): Promise<Response> {
     const spec = this.#spec;
-    checkRequest(`${spec.port}.${stream ? "stream" : "chat"}()`, request);
+    const where = `${spec.port}.${stream ? "stream" : "chat"}()`;
+    checkRequest(where, request);
+    checkCtx(where, ctx);
     guard(spec.port, ctx, this.#fetch);
     return postJson(
       spec.provider,

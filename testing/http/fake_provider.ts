@@ -525,6 +525,13 @@ async function read(
   init?: RequestInit,
   served?: { readonly signal: AbortSignal | undefined },
 ): Promise<Incoming> {
+  if (typeof input !== "string" && !(input instanceof URL) && !(input instanceof Request)) {
+    throw new TypeError(
+      `FakeProvider.fetch() takes what fetch() takes (a URL string, a URL or a Request), got ${
+        input === null ? "null" : typeof input
+      }`,
+    );
+  }
   if (input instanceof Request) {
     const request = init ? new Request(input, init) : input;
     const bodyless = request.method === "GET" || request.method === "HEAD";

@@ -1,6 +1,6 @@
 // A real port checks what it is handed before anything is sent.
 import { assert, assertThrows } from "@std/assert";
-import { checkRequest } from "../../../runtime/providers/_check_request.ts";
+import { checkCtx, checkRequest } from "../../../runtime/providers/_check_request.ts";
 
 const ok = { model: "m", messages: [{ role: "user", content: "hi" }] };
 
@@ -68,5 +68,17 @@ Deno.test("checkRequest(): each wrong field is a TypeError naming it, with the s
     assert(e.message.startsWith("OpenAIChatLLM.chat(): "), e.message);
     assert(e.message.includes(says), `${JSON.stringify(request)}: ${e.message}`);
     assert(e.message.includes("pass a ChatRequest such as"), e.message);
+  }
+});
+
+Deno.test("checkCtx(): a context object or nothing; anything else is a TypeError naming it", () => {
+  checkCtx("P.chat()", undefined);
+  checkCtx("P.chat()", {});
+  for (const bad of [5, "ctx", null, [], true]) {
+    assertThrows(
+      () => checkCtx("P.chat()", bad),
+      TypeError,
+      "P.chat(): the ctx must be a RunContext",
+    );
   }
 });

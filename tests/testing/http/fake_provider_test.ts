@@ -1,4 +1,10 @@
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import {
   FakeClock,
   FakeLLM,
@@ -467,5 +473,16 @@ Deno.test("FakeProvider: a client that cancels a stream aborts the model with it
       ]);
       assertStringIncludes((seen as DOMException).message, "cancelled");
     }
+  }
+});
+
+Deno.test("FakeProvider.fetch() refuses what fetch() would not take, naming it", async () => {
+  const provider = new FakeProvider({ llm: new FakeLLM("x") });
+  for (const bad of [5, null, {}, undefined]) {
+    await assertRejects(
+      () => provider.fetch(bad as never),
+      TypeError,
+      "FakeProvider.fetch() takes what fetch() takes",
+    );
   }
 });
