@@ -2,6 +2,7 @@ import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/a
 import fc from "fast-check";
 import type { Message } from "@agentkit/testing/ports";
 import {
+  agentMatchers,
   AssertionError,
   assertTrajectory,
   type TrajectoryArgs,
@@ -480,4 +481,70 @@ Deno.test("property: any sub-list of the calls made passes superset, and they pa
       assert(passes(subject, [...extra, ...cs], "subset", args));
     }
   }));
+});
+
+function diffOf(subject: Message[], expected: TrajectoryCall[]): string[] {
+  const error = assertThrows(() => assertTrajectory(subject, expected), AssertionError);
+  return error.message.split("\n\n")[1].split("\n").slice(1);
+}
+
+Deno.test("a strict diff pairs the longest run of calls in order", () => {
+  const [a, b, c] = ["a", "b", "c"].map((name) => ({ name, args: {} }));
+  assertEquals(diffOf(run(a, b, c), [b, c, a]), ["+ a {}", "  b {}", "  c {}", "- a {}"]);
+  assertEquals(diffOf(run(b, c, a), [a, b, c]), ["- a {}", "  b {}", "  c {}", "+ a {}"]);
+  assertEquals(diffOf(run(a, b, c), [{ name: "x" }, b, c]), [
+    "- x (any args)",
+    "+ a {}",
+    "  b {}",
+    "  c {}",
+  ]);
+  assertEquals(diffOf(run(a, c), [a, b, c, b]), ["  a {}", "- b {}", "  c {}", "- b {}"]);
+  assertEquals(diffOf(run(a, b, b, c), [a, c]), ["  a {}", "+ b {}", "+ b {}", "  c {}"]);
+  assertEquals(diffOf(run(c, a, b), [a, b, a]), ["+ c {}", "  a {}", "  b {}", "- a {}"]);
+});
+
+Deno.test("a negated failure on empty trajectories says there were no calls", async () => {
+  const r = await agentMatchers.toHaveTrajectory.call({ isNot: true }, [], []);
+  assert(r.pass);
+  assert(r.message().endsWith("made but not expected):\n  (no tool calls)"));
+});
+
+Deno.test("entries that are not objects, and null argument values", () => {
+  assertThrows(
+    () => assertTrajectory(made, ["search"] as never),
+    TypeError,
+    'expected[0] must be a call { name, args? }, got "search"',
+  );
+  const nulls = run({ name: "q", args: { a: null, b: 1 } });
+  for (const args of ["exact", "subset", "superset"] as const) {
+    assert(passes(nulls, [{ name: "q", args: { a: null, b: 1 } }], "strict", args));
+  }
+  assert(passes(nulls, [{ name: "q", args: { a: null } }], "strict", "subset"));
+  assert(!passes(nulls, [{ name: "q", args: { a: {} } }], "strict", "subset"));
+});
+
+Deno.test("containment does not look inside class instances: the equality compares them whole", async () => {
+  class Point {
+    constructor(readonly x: number) {}
+  }
+  const subject = run({ name: "q", args: { at: new Point(1), n: 1 } });
+  const sameOnly = { equals: (a: unknown, e: unknown) => Object.is(a, e) };
+  const expected = [{ name: "q", args: { at: new Point(1) } }];
+  const subset = await agentMatchers.toHaveTrajectory.call(sameOnly, subject, expected, {
+    args: "subset",
+  });
+  assertEquals(subset.pass, false);
+  const nested = {
+    name: "q",
+    args: { at: Object.create(null, { x: { value: 1, enumerable: true } }) },
+  };
+  const bare = await agentMatchers.toHaveTrajectory.call(
+    sameOnly,
+    run({ name: "q", args: { at: { x: 1 }, n: 1 } }),
+    [nested],
+    {
+      args: "subset",
+    },
+  );
+  assertEquals(bare.pass, true);
 });
