@@ -57,8 +57,8 @@ export function checkSettled(
   return settle(subject).then((s) => "result" in s ? check(s.result) : failedRun(s.failure));
 }
 
-/** Where a subject keeps the tool calls it made or saw. */
-function toolCallsOf(subject: unknown, fn: string): { name: string; args: unknown }[] {
+/** Where a subject keeps the tool calls it made or saw, in the order made. */
+export function toolCallsOf(subject: unknown, fn: string): { name: string; args: unknown }[] {
   if (subject instanceof FakeTool) {
     return subject.calls.map((args) => ({ name: subject.name, args }));
   }

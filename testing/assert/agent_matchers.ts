@@ -16,6 +16,12 @@ import {
   transcriptContaining,
   usedAllTurns,
 } from "./_agent_checks.ts";
+import {
+  planTrajectory,
+  trajectory,
+  type TrajectoryCall,
+  type TrajectoryOptions,
+} from "./_trajectory.ts";
 import { transcript } from "./transcript.ts";
 
 /**
@@ -60,6 +66,14 @@ export interface AgentMatchers<R = unknown> {
   toHaveUsedAllTurns(): R;
   /** The `transcript()` of the subject contains `text` (a `Run`: await it). */
   toHaveTranscriptContaining(text: string): R;
+  /**
+   * The tool calls follow `expected`, a list of `{ name, args? }`, under
+   * `order` (`"strict"` by default, `"unordered"`, `"subset"`, `"superset"`)
+   * and `args` (`"exact"` by default, `"ignore"`, `"subset"`, `"superset"`);
+   * the failure message is a diff of the two trajectories. Same subjects as
+   * `toHaveCalledTool` (a `Run`: await it).
+   */
+  toHaveTrajectory(expected: readonly TrajectoryCall[], options?: TrajectoryOptions): R;
 }
 
 /**
@@ -113,6 +127,13 @@ export type AgentMatcherFunctions = {
     received: unknown,
     text: string,
   ): AgentMatcherResult | Promise<AgentMatcherResult>;
+  /** See {@linkcode AgentMatchers.toHaveTrajectory}. */
+  toHaveTrajectory(
+    this: AgentMatcherContext,
+    received: unknown,
+    expected: readonly TrajectoryCall[],
+    options?: TrajectoryOptions,
+  ): AgentMatcherResult | Promise<AgentMatcherResult>;
 };
 
 function result(ctx: AgentMatcherContext, check: Check): AgentMatcherResult {
@@ -131,9 +152,10 @@ function reported(
  * Agent matchers for `expect.extend`, in Vitest and in Jest (or Jest's
  * standalone `expect` package): `toHaveCalledTool(name, args?)`,
  * `toHaveStopReason(reason)`, `toHaveSpent(amount)` on a `Budget`,
- * `toHaveUsedAllTurns()` on a scripted double and
- * `toHaveTranscriptContaining(text)`. Each failure message shows the
- * {@linkcode transcript}. Given a `Run`, a matcher awaits it, so write
+ * `toHaveUsedAllTurns()` on a scripted double,
+ * `toHaveTranscriptContaining(text)` and `toHaveTrajectory(expected, options?)`.
+ * Each failure message shows the {@linkcode transcript} (a trajectory's, a
+ * diff of the two lists of calls). Given a `Run`, a matcher awaits it, so write
  * `await expect(run).toHaveStopReason("stop")`. On Deno, use the
  * `assert*` functions instead ({@linkcode assertCalledTool} and friends).
  *
@@ -187,5 +209,13 @@ export const agentMatchers: AgentMatcherFunctions = {
     }
     const rendered = render(received, text, "toHaveTranscriptContaining");
     return result(this, transcriptContaining(text, rendered));
+  },
+  toHaveTrajectory(received, expected, options) {
+    const plan = planTrajectory(expected, options, "toHaveTrajectory");
+    const equals = this.equals ?? equal;
+    return reported(
+      this,
+      checkSettled(received, (x) => trajectory(x, plan, equals, "toHaveTrajectory")),
+    );
   },
 };

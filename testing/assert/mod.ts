@@ -1,7 +1,8 @@
 /**
  * The assertion surface: `agentMatchers` for Vitest and Jest, the same checks
  * as plain functions for Deno (`assertCalledTool`, `assertStopReason`,
- * `assertSpent`, `assertUsedAllTurns`, `assertTranscriptContains`), and
+ * `assertSpent`, `assertUsedAllTurns`, `assertTranscriptContains`,
+ * `assertTrajectory`), and
  * `transcript()`, a stable text of a run for snapshots.
  *
  * @example A tool was called with these arguments
@@ -26,3 +27,4 @@ export * from "./assertion_error.ts";
 export * from "./transcript.ts";
 export * from "./agent_matchers.ts";
 export * from "./agent_assertions.ts";
+export * from "./agent_trajectory.ts";

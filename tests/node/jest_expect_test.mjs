@@ -34,6 +34,8 @@ test("agentMatchers pass and fail under Jest's expect, .not included", async () 
   expect(budget).toHaveSpent("0.000200");
   expect(llm).toHaveUsedAllTurns();
   expect(result).toHaveTranscriptContaining("assistant: The certificate expired on 2026-08-01.");
+  expect(result).toHaveTrajectory([{ name: "lookup_cert", args: expect.objectContaining({ port: 443 }) }]);
+  expect(result).not.toHaveTrajectory([{ name: "fs_read" }], { order: "superset" });
 });
 
 test("a failure under Jest's expect shows the transcript", async () => {

@@ -67,6 +67,20 @@ test("toHaveStopReason, toHaveSpent, toHaveUsedAllTurns, toHaveTranscriptContain
   expect(result).toHaveTranscriptContaining('tool lookup_cert [call_1]: {"notAfter":"2026-08-01"}');
 });
 
+test("toHaveTrajectory compares the tool calls, with a diff on failure", async () => {
+  const { result, tool } = await toolRun();
+  expect(result).toHaveTrajectory([{ name: "lookup_cert", args: { host: "example.com", port: 443 } }]);
+  expect(result).toHaveTrajectory([{ name: "lookup_cert", args: { host: "example.com" } }], {
+    order: "unordered",
+    args: "subset",
+  });
+  expect(tool).toHaveTrajectory([{ name: "lookup_cert" }], { order: "superset", args: "ignore" });
+  expect(result).not.toHaveTrajectory([{ name: "fs_read" }]);
+  expect(() => expect(result).toHaveTrajectory([{ name: "fs_read" }])).toThrow(
+    /1 expected call was not made[\s\S]*- fs_read \(any args\)\n\+ lookup_cert/,
+  );
+});
+
 test("given a Run, the matchers are awaited", async () => {
   const { agent } = await toolRun();
   const llm = FakeLLM.script([{ content: "cut", finishReason: "length" }]);
