@@ -74,7 +74,7 @@ describe("the consumer's toolchain", { concurrency: true }, () => {
       assert.equal(status, 0, output);
       const json = JSON.parse(await readFile(report, "utf8"));
       assert.equal(json.numFailedTests, 0, output);
-      assert.equal(json.numPassedTests, 6, output);
+      assert.equal(json.numPassedTests, 7, output);
       assert.equal(json.snapshot?.unmatched ?? 0, 0, output);
       assert.equal(json.snapshot?.added ?? 0, 0, "the snapshot is committed, not written: " + output);
     } finally {
