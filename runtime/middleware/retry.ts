@@ -8,6 +8,7 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { RunContext } from "../context.ts";
 import { isHarnessError } from "../harness_error.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
+import { scriptedBy } from "./_scripted.ts";
 import type { ChatMiddleware } from "./types.ts";
 import {
   type OpenNext,
@@ -140,6 +141,42 @@ function waitFor(error: unknown, backoffMs: number): number {
   return typeof hint === "number" && hint > backoffMs ? hint : backoffMs;
 }
 
+// Retry ran out of attempts on a failure it would have retried: the caller
+// gets the same error (its class, name and fields, `cause` included) in a
+// copy whose message says so, and names a double's scripted failure. A
+// failure retry would not retry and a harness error cross as they are; so
+// does anything that is not an Error.
+function gaveUp(
+  error: unknown,
+  n: number,
+  retryOn: (error: unknown) => boolean,
+): unknown {
+  if (!(error instanceof Error) || isHarnessError(error) || !retryOn(error)) return error;
+  return annotated(error, n);
+}
+
+function annotated(error: Error, n: number): Error {
+  const by = scriptedBy(error);
+  const message = `${error.message}; retry() gave up after ${n} attempts (maxAttempts: ${n})${
+    by ? `; it is ${by}, not a real provider's error` : ""
+  }`;
+  const copy = Object.create(
+    Object.getPrototypeOf(error),
+    Object.getOwnPropertyDescriptors(error),
+  ) as Error;
+  Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true });
+  const stack = error.stack;
+  if (typeof stack === "string") {
+    const at = stack.indexOf("\n    at ");
+    Object.defineProperty(copy, "stack", {
+      value: `${error.name}: ${message}${at < 0 ? "" : stack.slice(at)}`,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return copy;
+}
+
 function checkedBackoff(backoff: (attempt: number) => number, n: number): number {
   const ms = backoff(n);
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
@@ -196,7 +233,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   ): Promise<T> => {
     if (
       n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-    ) return Promise.reject(error);
+    ) return Promise.reject(n < maxAttempts || n === 1 ? error : gaveUp(error, n, retryOn));
     let ms;
     try {
       ms = waitFor(error, checkedBackoff(backoff, n));

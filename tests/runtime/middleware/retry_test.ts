@@ -514,3 +514,127 @@ Deno.test("retry(): a backoff that returns Infinity, NaN, a negative or a non-nu
     assertEquals(clock.sleeps, []);
   }
 });
+
+Deno.test("retry() giving up says so, and names the FakeLLM's scripted failure, keeping the error's class and fields", async () => {
+  const llm = new FakeLLM("ok", { failTimes: 10 });
+  const ctx = makeTestCtx({ llm, clock: new FakeClock(), chatMiddleware: [retry()] });
+  const text = "upstream timeout; retry() gave up after 3 attempts (maxAttempts: 3); it is the " +
+    "FakeLLM's scripted failure (failTimes: 10), not a real provider's error";
+  for (let run = 0; run < 2; run++) {
+    const e = await assertRejects(() => agent.run("go", ctx), ProviderTimeoutError);
+    assertEquals([e.message, e.name, e.retryable, e.phase], [
+      text,
+      "ProviderTimeoutError",
+      true,
+      "pre_stream",
+    ]);
+    assert(e.stack?.startsWith(`ProviderTimeoutError: ${text}\n    at `), e.stack);
+  }
+  assertEquals(
+    llm.calls,
+    6,
+    "each run made its three attempts; the fake's own error was not rewritten",
+  );
+});
+
+Deno.test("retry() giving up on a scripted turn's error keeps its fields; a real provider's failure is not called scripted", async () => {
+  const llm = FakeLLM.script([
+    { error: new RateLimitError("busy", { retryAfterMs: 5 }) },
+    { error: new RateLimitError("busy", { retryAfterMs: 5 }) },
+  ]);
+  const ctx = makeTestCtx({
+    llm,
+    clock: new FakeClock(),
+    chatMiddleware: [retry({ maxAttempts: 2 })],
+  });
+  const e = await assertRejects(() => agent.run("go", ctx), RateLimitError);
+  assertEquals(
+    [e.message, e.retryAfterMs],
+    [
+      "busy; retry() gave up after 2 attempts (maxAttempts: 2); it is the FakeLLM's scripted failure (a turn's error), not a real provider's error",
+      5,
+    ],
+  );
+
+  let n = 0;
+  const real = throwingStream(() => ({ afterEvents: 0, error: new RateLimitError(`busy ${++n}`) }));
+  const realCtx = makeTestCtx({ llm: real, clock: new FakeClock(), chatMiddleware: [retry()] });
+  const r = await assertRejects(() => drain(agent.stream("go", realCtx)), RateLimitError);
+  assertEquals(r.message, "busy 3; retry() gave up after 3 attempts (maxAttempts: 3)");
+});
+
+Deno.test("retry() leaves the error as it is when it did not give up on a retryable failure", async (t) => {
+  await t.step("maxAttempts: 1 never retried", async () => {
+    const llm = new FakeLLM("ok", { failTimes: 1 });
+    const ctx = makeTestCtx({ llm, chatMiddleware: [retry({ maxAttempts: 1 })] });
+    const e = await assertRejects(() => agent.run("go", ctx), ProviderTimeoutError);
+    assertEquals(e.message, "upstream timeout");
+  });
+  await t.step("the last failure is not retryable", async () => {
+    const llm = FakeLLM.script([
+      { error: new RateLimitError("busy") },
+      { error: new ProviderError("bad request") },
+    ]);
+    const ctx = makeTestCtx({
+      llm,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2 })],
+    });
+    const e = await assertRejects(() => agent.run("go", ctx), ProviderError);
+    assertEquals(e.message, "bad request");
+  });
+  await t.step("the last failure is a harness error", async () => {
+    const llm = FakeLLM.script([{ error: new RateLimitError("busy") }]);
+    const ctx = makeTestCtx({
+      llm,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2, retryOn: () => true })],
+    });
+    const e = await assertRejects(() => agent.run("go", ctx), ScriptExhausted);
+    assertEquals(e.message.includes("retry()"), false, e.message);
+  });
+  await t.step("what was thrown is not an Error", async () => {
+    const port = {
+      chat: () => Promise.reject("nope"),
+      complete: () => Promise.reject("nope"),
+      stream: () => {
+        throw "nope";
+      },
+    } as unknown as LLMPort;
+    const ctx = makeTestCtx({
+      llm: port,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2, retryOn: () => true })],
+    });
+    const thrown = await agent.run("go", ctx).then(() => undefined, (e: unknown) => e);
+    assertEquals(thrown, "nope");
+  });
+});
+
+Deno.test("retry() giving up rewrites the first line of a stack it can read, and only that", async () => {
+  const fail = (stack: string | undefined) => {
+    const error = new RateLimitError("busy");
+    Object.defineProperty(error, "stack", { value: stack, writable: true, configurable: true });
+    return error;
+  };
+  for (
+    const [stack, want] of [
+      ["custom", "RateLimitError: busy; retry() gave up after 2 attempts (maxAttempts: 2)"],
+      [
+        "RateLimitError: busy\n    at here (x.ts:1:1)",
+        "RateLimitError: busy; retry() gave up after 2 attempts (maxAttempts: 2)\n    at here (x.ts:1:1)",
+      ],
+      [undefined, undefined],
+    ] as const
+  ) {
+    let n = 0;
+    const port = throwingStream(() => (n++, { afterEvents: 0, error: fail(stack) }));
+    const ctx = makeTestCtx({
+      llm: port,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2 })],
+    });
+    const e = await assertRejects(() => drain(agent.stream("go", ctx)), RateLimitError);
+    assertEquals([e.stack, n], [want, 2]);
+  }
+});
