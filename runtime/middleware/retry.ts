@@ -160,20 +160,21 @@ function annotated(error: Error, n: number): Error {
   const message = `${error.message}; retry() gave up after ${n} attempts (maxAttempts: ${n})${
     by ? `; it is ${by}, not a real provider's error` : ""
   }`;
-  const copy = Object.create(
-    Object.getPrototypeOf(error),
-    Object.getOwnPropertyDescriptors(error),
-  ) as Error;
-  Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true });
+  // The copy's own properties are the error's, a frozen error's included;
+  // message and stack are rewritten as an Error's own are made.
+  const own = Object.getOwnPropertyDescriptors(error);
+  own.message = { value: message, writable: true, enumerable: false, configurable: true };
   const stack = error.stack;
   if (typeof stack === "string") {
     const at = stack.indexOf("\n    at ");
-    Object.defineProperty(copy, "stack", {
+    own.stack = {
       value: `${error.name}: ${message}${at < 0 ? "" : stack.slice(at)}`,
       writable: true,
+      enumerable: false,
       configurable: true,
-    });
+    };
   }
+  const copy: Error = Object.create(Object.getPrototypeOf(error), own);
   return copy;
 }
 

@@ -638,3 +638,46 @@ Deno.test("retry() giving up rewrites the first line of a stack it can read, and
     assertEquals([e.stack, n], [want, 2]);
   }
 });
+
+Deno.test("retry() giving up copies a frozen error, and its message and stack are an Error's own", async () => {
+  const port = throwingStream(() => ({
+    afterEvents: 0,
+    error: Object.freeze(new RateLimitError("busy")),
+  }));
+  const ctx = makeTestCtx({
+    llm: port,
+    clock: new FakeClock(),
+    chatMiddleware: [retry({ maxAttempts: 2 })],
+  });
+  const e = await assertRejects(() => drain(agent.stream("go", ctx)), RateLimitError);
+  assertEquals(e.message, "busy; retry() gave up after 2 attempts (maxAttempts: 2)");
+  const fresh = { writable: true, enumerable: false, configurable: true };
+  for (const key of ["message", "stack"]) {
+    const { value: _, ...flags } = Object.getOwnPropertyDescriptor(e, key)!;
+    assertEquals(flags, fresh, key);
+  }
+});
+
+Deno.test("retry() stopped by a cancelled run before maxAttempts does not say it gave up", async () => {
+  const controller = new AbortController();
+  let calls = 0;
+  const port = {
+    chat: () => {
+      if (++calls === 2) controller.abort(); // the second of three attempts
+      return Promise.reject(new RateLimitError("busy"));
+    },
+    complete: () => Promise.reject(new Error("not here")),
+    stream: () => {
+      throw new Error("not here");
+    },
+  } as unknown as LLMPort;
+  const ctx = makeTestCtx({
+    llm: port,
+    clock: new FakeClock(),
+    signal: controller.signal,
+    chatMiddleware: [retry({ maxAttempts: 3 })],
+  });
+  const thrown = await agent.run("go", ctx).then(() => undefined, (e: unknown) => e);
+  assertEquals(calls, 2);
+  assertEquals(String((thrown as Error).message).includes("gave up"), false, String(thrown));
+});
