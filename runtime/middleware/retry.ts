@@ -33,6 +33,17 @@ const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   retryOn: is.function,
 };
 
+// The names other libraries give the count, pointed at ours.
+const RETRY_SETTINGS = {
+  hints: {
+    attempts: 'did you mean "maxAttempts"? (attempts in total, the first included)',
+    retries:
+      'did you mean "maxAttempts"? (attempts in total, the first included: retries n is maxAttempts n + 1)',
+    maxRetries:
+      'did you mean "maxAttempts"? (attempts in total, the first included: maxRetries n is maxAttempts n + 1)',
+  },
+} as const;
+
 /** Options for {@linkcode retry}. */
 export interface RetryOptions {
   /**
@@ -215,7 +226,7 @@ function checkedBackoff(backoff: (attempt: number) => number, n: number): number
  * ```
  */
 export function retry(options: RetryOptions = {}): ChatMiddleware {
-  checkOptions("retry()", options, RETRY_OPTIONS);
+  checkOptions("retry()", options, RETRY_OPTIONS, RETRY_SETTINGS);
   // The checker refuses a maxAttempts that is not a whole number of at least 1.
   const maxAttempts = options.maxAttempts ?? 3;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;

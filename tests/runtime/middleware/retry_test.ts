@@ -681,3 +681,24 @@ Deno.test("retry() stopped by a cancelled run before maxAttempts does not say it
   assertEquals(calls, 2);
   assertEquals(String((thrown as Error).message).includes("gave up"), false, String(thrown));
 });
+
+Deno.test("retry({ attempts }) and the other libraries' names point at maxAttempts", () => {
+  for (
+    const [key, more] of [
+      ["attempts", "(attempts in total, the first included)"],
+      ["retries", "retries n is maxAttempts n + 1"],
+      ["maxRetries", "maxRetries n is maxAttempts n + 1"],
+    ]
+  ) {
+    const e = assertThrows(
+      () => retry({ [key]: 3 } as never),
+      TypeError,
+      `retry(): unknown option "${key}"; did you mean "maxAttempts"?`,
+    );
+    assert(e.message.includes(more), e.message);
+    assert(
+      e.message.includes("(the options are maxAttempts, maxRetryAfterMs, sleep, backoff, retryOn)"),
+      e.message,
+    );
+  }
+});
