@@ -368,11 +368,34 @@ export const is = {
         }
         if (v === null || typeof v !== "object") return TYPE;
         const m = v as Record<string, unknown>;
-        return methods.some((k) => typeof m[k] === "function") ? undefined : TYPE;
+        if (methods.some((k) => typeof m[k] === "function")) return undefined;
+        return misplaced(kind, m, option) ?? TYPE;
       },
     );
   },
 } as const;
+
+// A chat middleware given as a tool middleware, or the other way round: say
+// which list it goes in (and, for retry(), how to retry a tool instead).
+function misplaced(kind: "chat" | "tool", m: Record<string, unknown>, option: string) {
+  const other = kind === "chat" ? "tool" : "chat";
+  const fits = other === "chat"
+    ? typeof m.chat === "function" || typeof m.stream === "function"
+    : typeof m.call === "function";
+  if (!fits) return undefined;
+  const name = typeof m.name === "string" && m.name ? m.name : "";
+  let message = `${option} is the ${other} middleware${name ? ` "${name}"` : ""}: it wraps ${
+    other === "chat" ? "model" : "tool"
+  } calls, not ${kind === "chat" ? "model" : "tool"} calls; give it in ${other}Middleware instead`;
+  if (name === "retry") {
+    message =
+      `${option} is retry(), which retries model calls: it is a chat middleware, so it goes in ` +
+      `chatMiddleware: [retry()]. To retry a tool, give toolMiddleware a middleware of your own, e.g. ` +
+      `{ name: "retryTool", call: (inv, ctx, next) => next(inv, ctx).catch(() => next(inv, ctx)) }; ` +
+      `to script a flaky tool in a test, use FakeTool's own options ({ failTimes, failWith })`;
+  }
+  return { kind: "type" as const, message };
+}
 
 /** The limits a `Budget` and a `Quota` take. */
 export const LIMITS: Readonly<Record<string, Rule>> = {

@@ -15,6 +15,9 @@
  *   both are generators on top of that step.
  * - `markCut` / `isCut`: a mid-stream failure that is a broken connection,
  *   which a fake provider serves as a cut stream.
+ * - `markScripted` / `scriptedBy`: an error a double threw on purpose (a
+ *   FakeLLM's `failTimes`, a scripted turn's `error`), which `retry()` names
+ *   as the fake's scripted failure when it gives up.
  * - `markInProcess`: marks a fetch that answers in-process, which the
  *   test-context guard lets through (by identity: no marker anyone could set);
  *   `underPolicy`: runs code under a request policy the guard reads when a
@@ -36,6 +39,7 @@
 export { appendOnly, isAppendOnly, release } from "./_append_only.ts";
 export { untilAborted } from "./_until_aborted.ts";
 export { isCut, markCut } from "./stream/_stream_cut.ts";
+export { markScripted, scriptedBy } from "./middleware/_scripted.ts";
 export { PULL, pull, PullGenerator } from "./stream/_pull.ts";
 export { adopt, CALL_NOW, CHAT_NOW, type Now, offerNow, promised } from "./_now.ts";
 export { throughPublic } from "./_now.ts";

@@ -8,6 +8,7 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { RunContext } from "../context.ts";
 import { isHarnessError } from "../harness_error.ts";
 import { checkOptions, is, type Rule } from "../_options.ts";
+import { scriptedBy } from "./_scripted.ts";
 import type { ChatMiddleware } from "./types.ts";
 import {
   type OpenNext,
@@ -31,6 +32,17 @@ const RETRY_OPTIONS: Readonly<Record<string, Rule>> = {
   backoff: is.function,
   retryOn: is.function,
 };
+
+// The names other libraries give the count, pointed at ours.
+const RETRY_SETTINGS = {
+  hints: {
+    attempts: 'did you mean "maxAttempts"? (attempts in total, the first included)',
+    retries:
+      'did you mean "maxAttempts"? (attempts in total, the first included: retries n is maxAttempts n + 1)',
+    maxRetries:
+      'did you mean "maxAttempts"? (attempts in total, the first included: maxRetries n is maxAttempts n + 1)',
+  },
+} as const;
 
 /** Options for {@linkcode retry}. */
 export interface RetryOptions {
@@ -140,6 +152,43 @@ function waitFor(error: unknown, backoffMs: number): number {
   return typeof hint === "number" && hint > backoffMs ? hint : backoffMs;
 }
 
+// Retry ran out of attempts on a failure it would have retried: the caller
+// gets the same error (its class, name and fields, `cause` included) in a
+// copy whose message says so, and names a double's scripted failure. A
+// failure retry would not retry and a harness error cross as they are; so
+// does anything that is not an Error.
+function gaveUp(
+  error: unknown,
+  n: number,
+  retryOn: (error: unknown) => boolean,
+): unknown {
+  if (!(error instanceof Error) || isHarnessError(error) || !retryOn(error)) return error;
+  return annotated(error, n);
+}
+
+function annotated(error: Error, n: number): Error {
+  const by = scriptedBy(error);
+  const message = `${error.message}; retry() gave up after ${n} attempts (maxAttempts: ${n})${
+    by ? `; it is ${by}, not a real provider's error` : ""
+  }`;
+  // The copy's own properties are the error's, a frozen error's included;
+  // message and stack are rewritten as an Error's own are made.
+  const own = Object.getOwnPropertyDescriptors(error);
+  own.message = { value: message, writable: true, enumerable: false, configurable: true };
+  const stack = error.stack;
+  if (typeof stack === "string") {
+    const at = stack.indexOf("\n    at ");
+    own.stack = {
+      value: `${error.name}: ${message}${at < 0 ? "" : stack.slice(at)}`,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    };
+  }
+  const copy: Error = Object.create(Object.getPrototypeOf(error), own);
+  return copy;
+}
+
 function checkedBackoff(backoff: (attempt: number) => number, n: number): number {
   const ms = backoff(n);
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
@@ -177,7 +226,7 @@ function checkedBackoff(backoff: (attempt: number) => number, n: number): number
  * ```
  */
 export function retry(options: RetryOptions = {}): ChatMiddleware {
-  checkOptions("retry()", options, RETRY_OPTIONS);
+  checkOptions("retry()", options, RETRY_OPTIONS, RETRY_SETTINGS);
   // The checker refuses a maxAttempts that is not a whole number of at least 1.
   const maxAttempts = options.maxAttempts ?? 3;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
@@ -196,7 +245,7 @@ export function retry(options: RetryOptions = {}): ChatMiddleware {
   ): Promise<T> => {
     if (
       n >= maxAttempts || ctx.signal.aborted || isHarnessError(error) || !retryOn(error)
-    ) return Promise.reject(error);
+    ) return Promise.reject(n < maxAttempts || n === 1 ? error : gaveUp(error, n, retryOn));
     let ms;
     try {
       ms = waitFor(error, checkedBackoff(backoff, n));

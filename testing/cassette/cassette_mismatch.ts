@@ -5,12 +5,14 @@
  * @module
  */
 import { HarnessError } from "../../runtime/harness_error.ts";
+import { recordCommand } from "./_record_command.ts";
 
 /**
  * A replayed request differs from the recorded one (or there is no recorded
  * one): the code under test changed since the cassette was recorded. A
  * harness error, so no catch in the runtime absorbs it. The message shows the
- * first differing field and how to re-record.
+ * first differing field and how to re-record, with the command of the
+ * runtime the test runs on (`deno test -A` on Deno, `node --test` on Node).
  *
  * @example
  * ```ts
@@ -59,7 +61,7 @@ export class CassetteMismatch extends HarnessError {
         show(recorded)
       }, got ${show(actual)}`;
     super(
-      `Cassette ${path}: ${what}. If the change is intended, re-record: AGENTKIT_CASSETTE=record deno test -A <your test file> (or delete ${path} and run the test once)`,
+      `Cassette ${path}: ${what}. If the change is intended, re-record: ${recordCommand()} (or delete ${path} and run the test once)`,
     );
     this.path = path;
     this.request = request;

@@ -16,6 +16,7 @@ import { SystemClock } from "../../runtime/system_clock.ts";
 import {
   isAppendOnly,
   markCut,
+  markScripted,
   PULL,
   PullGenerator,
   untilAborted,
@@ -872,7 +873,10 @@ export class FakeLLM implements LLMPort, Disposable {
     s.requests.push(record);
     if (s.failsLeft > 0) {
       s.failsLeft--;
-      throw this.#options.failWith ?? (s.failure ??= new ProviderTimeoutError("upstream timeout"));
+      throw markScripted(
+        this.#options.failWith ?? (s.failure ??= new ProviderTimeoutError("upstream timeout")),
+        `the FakeLLM's scripted failure (failTimes: ${this.#options.failTimes})`,
+      );
     }
     const a = this.#answer;
     switch (a.kind) {
@@ -1046,8 +1050,12 @@ function toError(
   finishReason: FinishReason | undefined,
   usage: Usage,
 ): Error {
-  if (typeof error !== "string") return error;
-  return new ProviderResponseError(error, { phase, finishReason, usage });
+  return markScripted(
+    typeof error === "string"
+      ? new ProviderResponseError(error, { phase, finishReason, usage })
+      : error,
+    "the FakeLLM's scripted failure (a turn's error)",
+  );
 }
 
 type Opened = StreamEvent[] | AsyncIterator<StreamEvent, void, undefined>;

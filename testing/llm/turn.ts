@@ -78,9 +78,16 @@ const usageSchema = z.strictObject({
   costUsd: z.number().nonnegative().optional(),
 });
 
+const missingOr = (what: string) => (iss: { input: unknown }) =>
+  iss.input === undefined ? `is missing; every tool call needs ${what}` : `must be ${what}`;
+
 const toolCallSchema = z.strictObject({
-  id: z.string().min(1),
-  name: z.string().min(1),
+  id: z.string({ error: missingOr("an id (a non-empty string)") }).min(1, {
+    error: "is empty; every tool call needs an id (a non-empty string)",
+  }),
+  name: z.string({ error: missingOr("a name (the tool's name)") }).min(1, {
+    error: "is empty; every tool call needs a name (the tool's name)",
+  }),
   args: z.record(z.string(), z.unknown()).default({}),
   rawArgs: z.string().optional(),
 });
@@ -129,7 +136,7 @@ export function parseTurn(value: unknown, where: string): Turn {
     );
   }
   const turn = plainTurn(value as Record<string, unknown>) ??
-    parseOrExplain(turnSchema, value, where);
+    parseOrExplain(turnSchema, value, where, toolCallHint(value as Record<string, unknown>));
   const calls = turn.toolCalls;
   if (calls) {
     for (let i = 0; i < calls.length; i++) {
@@ -157,6 +164,19 @@ export function parseTurn(value: unknown, where: string): Turn {
     );
   }
   return turn;
+}
+
+const TOOL_CALL_SHAPE =
+  '; a tool call is toolCall(id, name, args) from "@agentkit/testing/ports", ' +
+  'e.g. toolCall("c1", "search", { q: "x" }), or the object { id: "c1", name: "search", args: { q: "x" } }' +
+  " (the id is any non-empty string; the tool's result answers the call by it)";
+
+// Only on the slow path (the turn already failed the fast check): when a
+// tool call is not the shape zod wants, the message shows the shape.
+function toolCallHint(t: Record<string, unknown>): string {
+  const calls = t.toolCalls;
+  if (!Array.isArray(calls)) return "";
+  return calls.every((c) => toolCallSchema.safeParse(c).success) ? "" : TOOL_CALL_SHAPE;
 }
 
 const FINISH_REASONS = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);

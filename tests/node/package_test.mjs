@@ -150,3 +150,9 @@ test("ScriptExhausted is thrown one turn past the script, and is a HarnessError"
     },
   );
 });
+
+test("a cassette mismatch on Node gives the node --test re-record command, not deno test", () => {
+  const e = new testing.CassetteMismatch("a.jsonl", 1, "model", "m1", "m2");
+  assert.match(e.message, /AGENTKIT_CASSETTE=record node --test <your test file>/);
+  assert.doesNotMatch(e.message, /deno test/);
+});

@@ -352,3 +352,41 @@ Deno.test("Invoker.chat(), stream() and callTool() refuse a request, an invocati
     "Invoker.callTool(): ctx must be a RunContext",
   );
 });
+
+Deno.test("Invoker: retry() given as a tool middleware says it retries model calls, and how to retry a tool", () => {
+  const e = assertThrows(
+    () => new Invoker({ llm: new FakeLLM("x"), toolMiddleware: [retry()] as never }),
+    TypeError,
+    "toolMiddleware[0] is retry(), which retries model calls: it is a chat middleware, so it goes in chatMiddleware: [retry()]",
+  );
+  assert(
+    e.message.includes("To retry a tool, give toolMiddleware a middleware of your own"),
+    e.message,
+  );
+  assert(e.message.includes("FakeTool's own options ({ failTimes, failWith })"), e.message);
+  assert(!e.message.includes("Staged"), e.message);
+});
+
+Deno.test("Invoker: a middleware in the wrong list names the list it goes in", () => {
+  assertThrows(
+    () => new Invoker({ llm: new FakeLLM("x"), toolMiddleware: [meter()] as never }),
+    TypeError,
+    'toolMiddleware[0] is the chat middleware "meter": it wraps model calls, not tool calls; give it in chatMiddleware instead',
+  );
+  const mine = { name: "audit", call: () => Promise.resolve(1) };
+  assertThrows(
+    () => new Invoker({ llm: new FakeLLM("x"), chatMiddleware: [mine] as never }),
+    TypeError,
+    'chatMiddleware[0] is the tool middleware "audit": it wraps tool calls, not model calls; give it in toolMiddleware instead',
+  );
+  assertThrows(
+    () => new Invoker({ llm: new FakeLLM("x"), toolMiddleware: [{ stream: () => [] }] as never }),
+    TypeError,
+    "toolMiddleware[0] is the chat middleware: it wraps model calls",
+  );
+  assertThrows(
+    () => new Invoker({ llm: new FakeLLM("x"), toolMiddleware: [{ name: "x" }] as never }),
+    TypeError,
+    "toolMiddleware[0] must be a tool middleware (an object with call()), got",
+  );
+});

@@ -144,3 +144,12 @@ Deno.test("makeTestCtx() refuses model requests and names the run, unless told o
   assertEquals(makeTestCtx({ allowModelRequests: false }).allowModelRequests, false);
   assertThrows(() => makeTestCtx({ llms: 1 } as never), TypeError, "makeTestCtx(): unknown option");
 });
+
+Deno.test("makeTestCtx({ toolMiddleware: [retry()] }) says retry() retries model calls, and how to retry a tool", () => {
+  const e = assertThrows(
+    () => makeTestCtx({ llm: new FakeLLM("x"), toolMiddleware: [retry()] as never }),
+    TypeError,
+    "makeTestCtx(): toolMiddleware[0] is retry(), which retries model calls: it is a chat middleware",
+  );
+  assert(e.message.includes("To retry a tool"), e.message);
+});

@@ -514,3 +514,191 @@ Deno.test("retry(): a backoff that returns Infinity, NaN, a negative or a non-nu
     assertEquals(clock.sleeps, []);
   }
 });
+
+Deno.test("retry() giving up says so, and names the FakeLLM's scripted failure, keeping the error's class and fields", async () => {
+  const llm = new FakeLLM("ok", { failTimes: 10 });
+  const ctx = makeTestCtx({ llm, clock: new FakeClock(), chatMiddleware: [retry()] });
+  const text = "upstream timeout; retry() gave up after 3 attempts (maxAttempts: 3); it is the " +
+    "FakeLLM's scripted failure (failTimes: 10), not a real provider's error";
+  for (let run = 0; run < 2; run++) {
+    const e = await assertRejects(() => agent.run("go", ctx), ProviderTimeoutError);
+    assertEquals([e.message, e.name, e.retryable, e.phase], [
+      text,
+      "ProviderTimeoutError",
+      true,
+      "pre_stream",
+    ]);
+    assert(e.stack?.startsWith(`ProviderTimeoutError: ${text}\n    at `), e.stack);
+  }
+  assertEquals(
+    llm.calls,
+    6,
+    "each run made its three attempts; the fake's own error was not rewritten",
+  );
+});
+
+Deno.test("retry() giving up on a scripted turn's error keeps its fields; a real provider's failure is not called scripted", async () => {
+  const llm = FakeLLM.script([
+    { error: new RateLimitError("busy", { retryAfterMs: 5 }) },
+    { error: new RateLimitError("busy", { retryAfterMs: 5 }) },
+  ]);
+  const ctx = makeTestCtx({
+    llm,
+    clock: new FakeClock(),
+    chatMiddleware: [retry({ maxAttempts: 2 })],
+  });
+  const e = await assertRejects(() => agent.run("go", ctx), RateLimitError);
+  assertEquals(
+    [e.message, e.retryAfterMs],
+    [
+      "busy; retry() gave up after 2 attempts (maxAttempts: 2); it is the FakeLLM's scripted failure (a turn's error), not a real provider's error",
+      5,
+    ],
+  );
+
+  let n = 0;
+  const real = throwingStream(() => ({ afterEvents: 0, error: new RateLimitError(`busy ${++n}`) }));
+  const realCtx = makeTestCtx({ llm: real, clock: new FakeClock(), chatMiddleware: [retry()] });
+  const r = await assertRejects(() => drain(agent.stream("go", realCtx)), RateLimitError);
+  assertEquals(r.message, "busy 3; retry() gave up after 3 attempts (maxAttempts: 3)");
+});
+
+Deno.test("retry() leaves the error as it is when it did not give up on a retryable failure", async (t) => {
+  await t.step("maxAttempts: 1 never retried", async () => {
+    const llm = new FakeLLM("ok", { failTimes: 1 });
+    const ctx = makeTestCtx({ llm, chatMiddleware: [retry({ maxAttempts: 1 })] });
+    const e = await assertRejects(() => agent.run("go", ctx), ProviderTimeoutError);
+    assertEquals(e.message, "upstream timeout");
+  });
+  await t.step("the last failure is not retryable", async () => {
+    const llm = FakeLLM.script([
+      { error: new RateLimitError("busy") },
+      { error: new ProviderError("bad request") },
+    ]);
+    const ctx = makeTestCtx({
+      llm,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2 })],
+    });
+    const e = await assertRejects(() => agent.run("go", ctx), ProviderError);
+    assertEquals(e.message, "bad request");
+  });
+  await t.step("the last failure is a harness error", async () => {
+    const llm = FakeLLM.script([{ error: new RateLimitError("busy") }]);
+    const ctx = makeTestCtx({
+      llm,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2, retryOn: () => true })],
+    });
+    const e = await assertRejects(() => agent.run("go", ctx), ScriptExhausted);
+    assertEquals(e.message.includes("retry()"), false, e.message);
+  });
+  await t.step("what was thrown is not an Error", async () => {
+    const port = {
+      chat: () => Promise.reject("nope"),
+      complete: () => Promise.reject("nope"),
+      stream: () => {
+        throw "nope";
+      },
+    } as unknown as LLMPort;
+    const ctx = makeTestCtx({
+      llm: port,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2, retryOn: () => true })],
+    });
+    const thrown = await agent.run("go", ctx).then(() => undefined, (e: unknown) => e);
+    assertEquals(thrown, "nope");
+  });
+});
+
+Deno.test("retry() giving up rewrites the first line of a stack it can read, and only that", async () => {
+  const fail = (stack: string | undefined) => {
+    const error = new RateLimitError("busy");
+    Object.defineProperty(error, "stack", { value: stack, writable: true, configurable: true });
+    return error;
+  };
+  for (
+    const [stack, want] of [
+      ["custom", "RateLimitError: busy; retry() gave up after 2 attempts (maxAttempts: 2)"],
+      [
+        "RateLimitError: busy\n    at here (x.ts:1:1)",
+        "RateLimitError: busy; retry() gave up after 2 attempts (maxAttempts: 2)\n    at here (x.ts:1:1)",
+      ],
+      [undefined, undefined],
+    ] as const
+  ) {
+    let n = 0;
+    const port = throwingStream(() => (n++, { afterEvents: 0, error: fail(stack) }));
+    const ctx = makeTestCtx({
+      llm: port,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 2 })],
+    });
+    const e = await assertRejects(() => drain(agent.stream("go", ctx)), RateLimitError);
+    assertEquals([e.stack, n], [want, 2]);
+  }
+});
+
+Deno.test("retry() giving up copies a frozen error, and its message and stack are an Error's own", async () => {
+  const port = throwingStream(() => ({
+    afterEvents: 0,
+    error: Object.freeze(new RateLimitError("busy")),
+  }));
+  const ctx = makeTestCtx({
+    llm: port,
+    clock: new FakeClock(),
+    chatMiddleware: [retry({ maxAttempts: 2 })],
+  });
+  const e = await assertRejects(() => drain(agent.stream("go", ctx)), RateLimitError);
+  assertEquals(e.message, "busy; retry() gave up after 2 attempts (maxAttempts: 2)");
+  const fresh = { writable: true, enumerable: false, configurable: true };
+  for (const key of ["message", "stack"]) {
+    const { value: _, ...flags } = Object.getOwnPropertyDescriptor(e, key)!;
+    assertEquals(flags, fresh, key);
+  }
+});
+
+Deno.test("retry() stopped by a cancelled run before maxAttempts does not say it gave up", async () => {
+  const controller = new AbortController();
+  let calls = 0;
+  const port = {
+    chat: () => {
+      if (++calls === 2) controller.abort(); // the second of three attempts
+      return Promise.reject(new RateLimitError("busy"));
+    },
+    complete: () => Promise.reject(new Error("not here")),
+    stream: () => {
+      throw new Error("not here");
+    },
+  } as unknown as LLMPort;
+  const ctx = makeTestCtx({
+    llm: port,
+    clock: new FakeClock(),
+    signal: controller.signal,
+    chatMiddleware: [retry({ maxAttempts: 3 })],
+  });
+  const thrown = await agent.run("go", ctx).then(() => undefined, (e: unknown) => e);
+  assertEquals(calls, 2);
+  assertEquals(String((thrown as Error).message).includes("gave up"), false, String(thrown));
+});
+
+Deno.test("retry({ attempts }) and the other libraries' names point at maxAttempts", () => {
+  for (
+    const [key, more] of [
+      ["attempts", "(attempts in total, the first included)"],
+      ["retries", "retries n is maxAttempts n + 1"],
+      ["maxRetries", "maxRetries n is maxAttempts n + 1"],
+    ]
+  ) {
+    const e = assertThrows(
+      () => retry({ [key]: 3 } as never),
+      TypeError,
+      `retry(): unknown option "${key}"; did you mean "maxAttempts"?`,
+    );
+    assert(e.message.includes(more), e.message);
+    assert(
+      e.message.includes("(the options are maxAttempts, maxRetryAfterMs, sleep, backoff, retryOn)"),
+      e.message,
+    );
+  }
+});

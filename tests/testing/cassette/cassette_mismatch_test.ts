@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { HarnessError } from "@agentkit/testing/runtime";
 import { CassetteMismatch } from "@agentkit/testing/testing";
+import { onDeno, recordCommand } from "../../../testing/cassette/_record_command.ts";
 
 Deno.test("CassetteMismatch shows both values as JSON, nothing for an absent one", () => {
   const e = new CassetteMismatch("a.jsonl", 3, "settings", { temperature: 0.2 }, undefined);
@@ -44,4 +45,15 @@ Deno.test("CassetteMismatch takes a sentence of its own in place of the differen
     e.message.split(". If")[0],
     "Cassette a.jsonl: request 2 has no recording",
   );
+});
+
+Deno.test("CassetteMismatch's re-record hint is the command of the runtime the test runs on", () => {
+  const e = new CassetteMismatch("a.jsonl", 1, "model", "m1", "m2");
+  assertStringIncludes(
+    e.message,
+    "re-record: AGENTKIT_CASSETTE=record deno test -A <your test file> (or delete a.jsonl",
+  );
+  assertEquals(onDeno(), true);
+  assertEquals(recordCommand(true), "AGENTKIT_CASSETTE=record deno test -A <your test file>");
+  assertEquals(recordCommand(false), "AGENTKIT_CASSETTE=record node --test <your test file>");
 });

@@ -185,3 +185,40 @@ Deno.test("parseTurn() holds content and chunks to each other", async (t) => {
     assertEquals(parseTurn({ failAfterChunks: 0 }, "turn 4"), { failAfterChunks: 0 });
   });
 });
+
+Deno.test("parseTurn: a tool call without an id shows the toolCall(id, name, args) shape, not zod's text", () => {
+  const e = assertThrows(
+    () => parseTurn({ toolCalls: [{ name: "f", args: {} }] }, "turn 1"),
+    InvalidScript,
+    "turn 1 toolCalls[0].id: is missing; every tool call needs an id",
+  );
+  assertStringIncludes(
+    e.message,
+    'a tool call is toolCall(id, name, args) from "@agentkit/testing/ports"',
+  );
+  assertStringIncludes(e.message, 'toolCall("c1", "search", { q: "x" })');
+  assertEquals(e.message.includes("expected string, received undefined"), false, e.message);
+});
+
+Deno.test("parseTurn: an empty id or a missing name says so, with the shape", () => {
+  const empty = assertThrows(
+    () => parseTurn({ toolCalls: [{ id: "", name: "f" }] }, "turn 2"),
+    InvalidScript,
+    "turn 2 toolCalls[0].id: is empty",
+  );
+  assertStringIncludes(empty.message, "toolCall(id, name, args)");
+  const noName = assertThrows(
+    () => parseTurn({ toolCalls: [{ id: "c1" }] }, "turn 1"),
+    InvalidScript,
+    "turn 1 toolCalls[0].name: is missing; every tool call needs a name",
+  );
+  assertStringIncludes(noName.message, "toolCall(id, name, args)");
+});
+
+Deno.test("parseTurn: a bad turn whose tool calls are fine gets no tool-call hint", () => {
+  const e = assertThrows(
+    () => parseTurn({ toolCalls: [toolCall("c1", "f")], content: 42 }, "turn 1"),
+    InvalidScript,
+  );
+  assertEquals(e.message.includes("toolCall(id, name, args)"), false, e.message);
+});
