@@ -399,6 +399,17 @@ function toRequest(
   model: string,
   warnings: AiSdkWarning[],
 ): ChatRequest {
+  // The AI SDK always passes call options with a prompt array; a direct
+  // caller may not, and gets told so rather than "prompt is not iterable".
+  if (typeof options !== "object" || options === null || !Array.isArray(options.prompt)) {
+    throw new TypeError(
+      `aiSdkModel(): doGenerate()/doStream() take the AI SDK's call options with a prompt array (as generateText and streamText pass them), got ${
+        options === null || typeof options !== "object"
+          ? String(options)
+          : `prompt ${JSON.stringify(options.prompt) ?? String(options.prompt)}`
+      }`,
+    );
+  }
   const request: {
     messages: Message[];
     model: string;

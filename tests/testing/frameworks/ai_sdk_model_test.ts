@@ -1,6 +1,6 @@
 // The adapter's mapping, exercised through doGenerate/doStream directly (no
 // `ai` import): the shapes the SDK sends that the interop tests do not reach.
-import { assert, assertEquals, assertInstanceOf, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertInstanceOf, assertRejects, assertThrows } from "@std/assert";
 import type { ChatRequest, LLMPort, StreamEvent } from "@agentkit/testing/ports";
 import {
   ProviderError,
@@ -603,4 +603,16 @@ Deno.test("aiSdkModel(): a null tool input is kept raw; a port iterator without 
   const reader = (await aiSdkModel(port).doStream({ prompt: [user("go")] })).stream.getReader();
   await reader.read();
   await reader.cancel();
+});
+
+Deno.test("aiSdkModel(): call options without a prompt array are a TypeError saying what the SDK passes", async () => {
+  const model = aiSdkModel(new FakeLLM("x"));
+  for (const bad of [undefined, null, 5, {}, { prompt: 5 }, { prompt: "hi" }]) {
+    await assertRejects(
+      () => model.doGenerate(bad as never),
+      TypeError,
+      "take the AI SDK's call options",
+    );
+    await assertRejects(() => model.doStream(bad as never), TypeError, "with a prompt array");
+  }
 });
