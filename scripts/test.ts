@@ -108,6 +108,38 @@ export function summarize(output: string): { summary: string; tests?: [number, n
   return { summary: "ok" };
 }
 
+/** The names of the tests a failed stage's runner reported, first ones first. */
+export function failingTests(output: string): string[] {
+  // deno-lint-ignore no-control-regex
+  const text = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const names: string[] = [];
+  const failures = text.lastIndexOf("\n FAILURES \n");
+  if (failures >= 0) {
+    for (const m of text.slice(failures).matchAll(/^(.+?) => \S+:\d+:\d+$/gm)) names.push(m[1]);
+  }
+  for (const m of text.matchAll(/^\s*✖ (.+?) \([\d.]+ms\)$/gm)) names.push(m[1]);
+  return [...new Set(names)];
+}
+
+/**
+ * The part of a failed stage's output that says what failed: from the
+ * runner's error section (or the type checker's first error) to the end,
+ * else all of it (a formatter's diff), without the type checker's
+ * "Check <file>" lines, so it can be printed last.
+ */
+export function errorBlock(output: string): string {
+  // deno-lint-ignore no-control-regex
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((l) =>
+    !/^Check \S/.test(l) && !/^Download /.test(l)
+  );
+  const at = [
+    lines.findIndex((l) => l === " ERRORS "),
+    lines.findIndex((l) => /^✖ failing tests:/.test(l)),
+    lines.findIndex((l) => /^TS\d+ |\[ERROR\]/.test(l)),
+  ].find((i) => i >= 0);
+  return lines.slice(at ?? 0).join("\n").replace(/^\n+/, "").trimEnd();
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
@@ -123,10 +155,13 @@ if (import.meta.main) {
   let tests = 0;
   let testsFailed = 0;
   let code = 0;
+  let failure: { stage: Stage; text: string } | undefined;
   console.log(`${stages.length} stages; full output in ${LOG}`);
   try {
     for (const stage of stages) {
       await log.write(encoder.encode(`\n===== ${stage.label}: ${stage.command}\n`));
+      // A stage can run for minutes (the doc tests): say which one is running.
+      console.log(`...    ${stage.label}`);
       const started = performance.now();
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["task", "--eval", stage.command],
@@ -150,14 +185,32 @@ if (import.meta.main) {
       }
       failed++;
       code = out.code || 1;
-      console.log(`FAILED ${stage.label.padEnd(width)}  ${summary} (${time}, exit ${out.code})`);
-      console.log(`\n----- output of ${stage.label} (${stage.command})\n${text.trimEnd()}\n-----`);
+      // "ok" is only what a passing stage's output came to; a failed one says what failed.
+      const names = failingTests(text);
+      const said = summary !== "ok" ? summary : names.length ? `${names.length} failing` : "failed";
+      const which = names.length
+        ? `; failing: ${names.slice(0, 3).join("; ")}${
+          names.length > 3 ? ` and ${names.length - 3} more` : ""
+        }`
+        : "";
+      console.log(
+        `FAILED ${stage.label.padEnd(width)}  ${said} (${time}, exit ${out.code})${which}`,
+      );
+      failure = { stage, text };
       break;
     }
   } finally {
     log.close();
   }
   const notRun = stages.length - passed - failed;
+  if (failure) {
+    // What failed comes last, right above the closing lines, where a reader looks.
+    console.log(
+      `\n----- what failed in ${failure.stage.label} (${failure.stage.command}); the whole output is in ${LOG}\n${
+        errorBlock(failure.text)
+      }\n-----`,
+    );
+  }
   console.log(
     `tests: ${tests} passed, ${testsFailed} failed across the test stages; full output in ${LOG}`,
   );

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { stagesOf, summarize } from "../../scripts/test.ts";
+import { errorBlock, failingTests, stagesOf, summarize } from "../../scripts/test.ts";
 
 Deno.test("stagesOf() expands nested tasks and makes each plain command of a chain a stage", () => {
   const tasks = {
@@ -63,4 +63,48 @@ Deno.test("summarize() counts what each kind of stage reports", async (t) => {
       () => assertEquals(summarize(output), tests ? { summary, tests } : { summary }),
     );
   }
+});
+
+Deno.test("failingTests() names the tests a failed run reported, deno test's and node --test's", () => {
+  const deno = [
+    "running 3 tests from ./tests/a_test.ts",
+    "one ... ok (1ms)",
+    "two ... FAILED (2ms)",
+    "",
+    " ERRORS ",
+    "",
+    "two => ./tests/a_test.ts:5:6",
+    "error: AssertionError: Values are not equal.",
+    "",
+    " FAILURES ",
+    "",
+    "two => ./tests/a_test.ts:5:6",
+    "group ... step => ./tests/b_test.ts:9:11",
+    "",
+    "FAILED | 1 passed | 2 failed (5ms)",
+  ].join("\n");
+  assertEquals(failingTests(deno), ["two", "group ... step"]);
+  const node =
+    "✔ fine (1.2ms)\n✖ the analyst explains (4.06ms)\n  AssertionError\n✖ failing tests:\n\n✖ the analyst explains (4.06ms)\n";
+  assertEquals(failingTests(node), ["the analyst explains"]);
+  assertEquals(failingTests("error: Found 1 not formatted file in 3 files"), []);
+});
+
+Deno.test("errorBlock() starts at what failed and leaves out the type checker's Check lines", () => {
+  const checkFailed =
+    "Check mod.ts\nCheck tests/a.ts\nTS2304 [ERROR]: Cannot find name 'x'.\n    at file:///a.ts:1:1\n\nerror: Type checking failed.";
+  assertEquals(
+    errorBlock(checkFailed),
+    "TS2304 [ERROR]: Cannot find name 'x'.\n    at file:///a.ts:1:1\n\nerror: Type checking failed.",
+  );
+  const testFailed =
+    "Check tests/a_test.ts\nrunning 1 test\ntwo ... FAILED\n\n ERRORS \n\ntwo => a:1:1\nerror: boom\n\nFAILED | 0 passed | 1 failed";
+  assertEquals(
+    errorBlock(testFailed),
+    " ERRORS \n\ntwo => a:1:1\nerror: boom\n\nFAILED | 0 passed | 1 failed",
+  );
+  assertEquals(errorBlock("nothing marked\nat all"), "nothing marked\nat all");
+  const fmt =
+    "\nfrom /a.ts:\n1 | -x  =1\n1 | +x = 1\n\nerror: Found 1 not formatted file in 3 files";
+  assertEquals(errorBlock(fmt), fmt.trim());
 });
