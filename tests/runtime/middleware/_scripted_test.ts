@@ -22,3 +22,24 @@ Deno.test("markScripted() leaves a frozen error and a non-object alone", () => {
     ],
   );
 });
+
+Deno.test("markScripted(): the mark is the registered symbol, a sealed error stays unmarked, and only a string counts", () => {
+  const e = markScripted(new Error("x"), "the fake's");
+  assertEquals(
+    (e as unknown as Record<symbol, unknown>)[Symbol.for("agentkit.scriptedFailure")],
+    "the fake's",
+  );
+  const sealed = Object.seal(new Error("y"));
+  assertEquals([markScripted(sealed, "f"), scriptedBy(sealed)], [sealed, undefined]);
+  const odd = new Error("z");
+  Object.defineProperty(odd, Symbol.for("agentkit.scriptedFailure"), { value: 5 });
+  assertEquals(scriptedBy(odd), undefined);
+  assertEquals([scriptedBy(undefined), scriptedBy(5), markScripted(null, "f")], [
+    undefined,
+    undefined,
+    null,
+  ]);
+  // An object that is not an Error is marked too: a double may throw anything.
+  const plain = markScripted({ message: "p" }, "f");
+  assertEquals(scriptedBy(plain), "f");
+});

@@ -54,6 +54,13 @@ Deno.test("CassetteMismatch's re-record hint is the command of the runtime the t
     "re-record: AGENTKIT_CASSETTE=record deno test -A <your test file> (or delete a.jsonl",
   );
   assertEquals(onDeno(), true);
+  // Node's global, and a stand-in that only names itself Deno, are not Deno.
+  assertEquals([onDeno({}), onDeno({ Deno: {} }), onDeno({ Deno: { version: "2" } })], [
+    false,
+    false,
+    false,
+  ]);
+  assertEquals(onDeno({ Deno: { version: { deno: "2.9.6" } } }), true);
   assertEquals(recordCommand(true), "AGENTKIT_CASSETTE=record deno test -A <your test file>");
   assertEquals(recordCommand(false), "AGENTKIT_CASSETTE=record node --test <your test file>");
 });
