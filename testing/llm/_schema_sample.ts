@@ -8,7 +8,7 @@
 // they are built and all work draws on one budget (see _schema_limits.ts);
 // what cannot be satisfied is reported with the path into the schema.
 import { Checker } from "./_schema_check.ts";
-import { absoluteRef, prepare, ROOT_URI } from "./_schema_copy.ts";
+import { absoluteRef, prepare, type Prepared, ROOT_URI } from "./_schema_copy.ts";
 import { bound, Budget, keywordAt, LIMITS } from "./_schema_limits.ts";
 import { AND, both, isObject, mergeTwo, type Schema } from "./_schema_merge.ts";
 import { number, string } from "./_schema_scalar.ts";
@@ -22,7 +22,7 @@ export { SchemaUnsatisfiable };
  * gives the same value. The work is drawn from `budget`.
  */
 export function sample(schema: unknown, budget: Budget = new Budget()): unknown {
-  const { root, lookup } = prepare(schema);
+  const { root, lookup } = prepared(schema);
   const at: At = { path: "#", depth: 0, index: 0, variant: 0, refs: [ROOT_URI], minimal: false };
   return new Sampler(lookup, budget).value(root, at, true);
 }
@@ -31,6 +31,33 @@ export function sample(schema: unknown, budget: Budget = new Budget()): unknown 
 // (`index` varies strings and numbers so that items differ), which variant
 // of the choices, the $refs followed on the way, and whether one of them
 // recurs (then only what is required is built, so a recursion ends).
+// A tool's schema is offered on every call of a run: its prepared copy is
+// kept per schema object, and used again only while the schema's JSON text
+// is the same, so a test that edits its schema between calls gets a fresh
+// one. The text costs a fraction of the copy it saves.
+const PREPARED = new WeakMap<object, { readonly text: string; readonly copy: Prepared }>();
+
+function prepared(schema: unknown): Prepared {
+  if (typeof schema !== "object" || schema === null) return prepare(schema);
+  let text: string;
+  let nodes = 0;
+  try {
+    // Bounded as prepare() is: a document that shares its parts can be far
+    // larger written out than in memory, and prepare() refuses it by count.
+    text = JSON.stringify(schema, (_key, v) => {
+      if (++nodes > LIMITS.schemaNodes) throw new RangeError("too large");
+      return v;
+    });
+  } catch {
+    return prepare(schema); // too large, a cycle or a BigInt: prepare() says what is wrong
+  }
+  const kept = PREPARED.get(schema);
+  if (kept !== undefined && kept.text === text) return kept.copy;
+  const copy = prepare(schema);
+  PREPARED.set(schema, { text, copy });
+  return copy;
+}
+
 interface At {
   readonly path: string;
   readonly depth: number;

@@ -337,3 +337,14 @@ Deno.test("sample() remembers a failed bare $ref, and only that", () => {
   assertThrows(() => sample({ $defs: defs, $ref: "#/$defs/a0" }, budget), SchemaUnsatisfiable);
   assertEquals(budget.steps < 2_000, true, String(budget.steps));
 });
+
+Deno.test("sample(): a schema edited between calls is read again; the same schema gives the same value", () => {
+  const schema: Record<string, unknown> = { type: "string", minLength: 3 };
+  const first = sample(schema);
+  assertEquals(sample(schema), first);
+  schema.minLength = 7;
+  assertEquals((sample(schema) as string).length, 7);
+  schema.type = "integer";
+  delete schema.minLength;
+  assertEquals(typeof sample(schema), "number");
+});
