@@ -35,7 +35,50 @@ const LOSSY: ReadonlyArray<readonly [abstract new (...a: never[]) => unknown, st
  * @returns The first problem, or undefined.
  */
 export function jsonProblem(value: unknown, root: string): string | undefined {
-  return walk(value, root, [], 0);
+  return isPlainJson(value, [], 0) ? undefined : walk(value, root, [], 0);
+}
+
+// The common case, checked without building a path for every value: plain
+// objects and arrays of JSON scalars. It answers true only where walk()
+// finds no problem; anything else (a class instance, a cycle, a bad value)
+// goes to walk(), which names the problem and its path. A script's turns are
+// checked when it is built, so this is part of what a test's setup costs.
+function isPlainJson(value: unknown, open: unknown[], depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+    case "undefined":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  const object = value as Record<string, unknown>;
+  if (typeof object.toJSON === "function") return true;
+  const proto = Object.getPrototypeOf(value);
+  const isArray = proto === Array.prototype;
+  if ((!isArray && proto !== Object.prototype && proto !== null) || depth >= MAX_DEPTH) {
+    return false;
+  }
+  if (open.includes(value)) return false;
+  open.push(value);
+  if (isArray) {
+    const array = value as unknown[];
+    for (let i = 0; i < array.length; i++) {
+      if (!isPlainJson(array[i], open, depth + 1)) return false;
+    }
+  } else {
+    const keys = Object.keys(object);
+    for (let i = 0; i < keys.length; i++) {
+      if (!isPlainJson(object[keys[i]], open, depth + 1)) return false;
+    }
+  }
+  open.pop();
+  return true;
 }
 
 function walk(value: unknown, path: string, open: unknown[], depth: number): string | undefined {

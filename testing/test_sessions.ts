@@ -26,11 +26,18 @@ export interface ReopenSessionOptions {
 
 const register = new Set<JsonlSession>();
 
-const testSessionSchema = z.strictObject({
-  path: z.string().min(1),
-  meta: z.record(z.string(), z.unknown()).optional(),
-});
-const reopenSchema = z.strictObject({ path: z.string().min(1) });
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const testSessionSchema = z.strictObject({
+    path: z.string().min(1),
+    meta: z.record(z.string(), z.unknown()).optional(),
+  });
+  const reopenSchema = z.strictObject({ path: z.string().min(1) });
+  return { testSessionSchema, reopenSchema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * Creates a session transcript (`JsonlSession.create`) and remembers it, so
@@ -63,7 +70,7 @@ const reopenSchema = z.strictObject({ path: z.string().min(1) });
  * ```
  */
 export async function testSession(options: TestSessionOptions): Promise<JsonlSession> {
-  const o = parseOrExplain(testSessionSchema, options, "testSession options");
+  const o = parseOrExplain(schemas().testSessionSchema, options, "testSession options");
   return track(await JsonlSession.create(o.path, options.meta ?? {}));
 }
 
@@ -96,7 +103,7 @@ export async function testSession(options: TestSessionOptions): Promise<JsonlSes
  * ```
  */
 export async function reopenSession(options: ReopenSessionOptions): Promise<JsonlSession> {
-  const o = parseOrExplain(reopenSchema, options, "reopenSession options");
+  const o = parseOrExplain(schemas().reopenSchema, options, "reopenSession options");
   return track(await JsonlSession.load(o.path));
 }
 

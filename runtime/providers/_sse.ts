@@ -3,8 +3,12 @@
 // message. The line protocol (fields, multi-line data, comments, CRLF, a
 // message split across reads) is eventsource-parser's: a small, dependency-free,
 // well-kept parser that the AI SDK and the vendor clients' ecosystem rely on,
-// and whose 3.x line runs on Node 18+ as well as Deno.
-import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
+// and whose 3.x line runs on Node 18+ as well as Deno. It is loaded with the
+// first streamed body, not with the package: a test that never streams from a
+// provider port never pays for it (bench/cold_start.ts).
+import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
+
+let parsers: typeof import("eventsource-parser") | undefined;
 
 /** One SSE message: its `event:` name (when given) and its `data:`. */
 export type SseMessage = EventSourceMessage;
@@ -13,27 +17,31 @@ export type SseMessage = EventSourceMessage;
 export class SseReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #decoder = new TextDecoder();
-  readonly #parser: EventSourceParser;
+  #parser?: EventSourceParser;
   #batch: SseMessage[] = [];
   #done = false;
 
   constructor(body: ReadableStream<Uint8Array>) {
     this.#reader = body.getReader();
-    this.#parser = createParser({ onEvent: (message) => this.#batch.push(message) });
   }
 
   /** The next non-empty batch, or `undefined` once the body ended cleanly. */
   async next(): Promise<SseMessage[] | undefined> {
+    if (!this.#parser) {
+      parsers ??= await import("eventsource-parser");
+      this.#parser = parsers.createParser({ onEvent: (message) => this.#batch.push(message) });
+    }
+    const parser = this.#parser;
     while (!this.#done) {
       const { value, done } = await this.#reader.read();
       if (done) {
         this.#done = true;
         // A final message without its blank line is incomplete: a cut, so
         // it is dropped (reset without consuming), as a browser would.
-        this.#parser.feed(this.#decoder.decode());
-        this.#parser.reset();
+        parser.feed(this.#decoder.decode());
+        parser.reset();
       } else {
-        this.#parser.feed(this.#decoder.decode(value, { stream: true }));
+        parser.feed(this.#decoder.decode(value, { stream: true }));
       }
       if (this.#batch.length > 0) {
         const batch = this.#batch;

@@ -13,43 +13,50 @@ import { preview } from "../_preview.ts";
 const FINISH_REASONS = ["stop", "tool_calls", "length", "content_filter", "error"] as const;
 const FINISH: ReadonlySet<unknown> = new Set<unknown>(FINISH_REASONS);
 
-const count = z.number().int().nonnegative();
-const usage = z.object({
-  inputTokens: count,
-  outputTokens: count,
-  cachedInputTokens: count.optional(),
-  costUsd: z.number().nonnegative().optional(),
-});
-const finishReason = z.enum(FINISH_REASONS);
-const messageId = z.string();
+// The zod schema of StreamEvent: the written contract, and the source of the
+// detail in InvalidStreamEvent messages. The runtime checks each event with
+// isStreamEvent instead, which agrees with it (a test pins the agreement) at a
+// fraction of the cost, so the schema is built on first use (an invalid
+// event, a test), not at import: building zod schemas is much of what zod
+// costs a process that starts (bench/cold_start.ts). Extra keys are allowed:
+// the runtime passes the event object on unchanged.
+let built: z.ZodType<StreamEvent> | undefined;
+function streamEventSchema(): z.ZodType<StreamEvent> {
+  if (built) return built;
+  const count = z.number().int().nonnegative();
+  const usage = z.object({
+    inputTokens: count,
+    outputTokens: count,
+    cachedInputTokens: count.optional(),
+    costUsd: z.number().nonnegative().optional(),
+  });
+  const finishReason = z.enum(FINISH_REASONS);
+  const messageId = z.string();
 
-// The zod schema of StreamEvent, built once at module load: the written
-// contract, and the source of the detail in InvalidStreamEvent messages. The
-// runtime checks each event with isStreamEvent instead, which agrees with it
-// (a test pins the agreement) at a fraction of the cost. Extra keys are
-// allowed: the runtime passes the event object on unchanged.
-const streamEventSchema: z.ZodType<StreamEvent> = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("message_start"), messageId }),
-  z.object({ type: z.literal("text_delta"), messageId, content: z.string() }),
-  z.object({
-    type: z.literal("tool_call"),
-    messageId,
-    call: z.object({
-      id: z.string(),
-      name: z.string(),
-      args: z.record(z.string(), z.unknown()),
-      rawArgs: z.string().optional(),
+  const schema: z.ZodType<StreamEvent> = z.discriminatedUnion("type", [
+    z.object({ type: z.literal("message_start"), messageId }),
+    z.object({ type: z.literal("text_delta"), messageId, content: z.string() }),
+    z.object({
+      type: z.literal("tool_call"),
+      messageId,
+      call: z.object({
+        id: z.string(),
+        name: z.string(),
+        args: z.record(z.string(), z.unknown()),
+        rawArgs: z.string().optional(),
+      }),
     }),
-  }),
-  z.object({ type: z.literal("message_end"), messageId, finishReason, usage }),
-  z.object({
-    type: z.literal("error"),
-    messageId,
-    error: z.instanceof(Error),
-    finishReason: finishReason.optional(),
-    usage: usage.optional(),
-  }),
-]);
+    z.object({ type: z.literal("message_end"), messageId, finishReason, usage }),
+    z.object({
+      type: z.literal("error"),
+      messageId,
+      error: z.instanceof(Error),
+      finishReason: finishReason.optional(),
+      usage: usage.optional(),
+    }),
+  ]);
+  return built = schema;
+}
 
 function isCount(v: unknown): boolean {
   return Number.isInteger(v) && (v as number) >= 0;
@@ -185,7 +192,7 @@ function explain(value: unknown): string {
  * ```
  */
 export function streamEventIssues(value: unknown): string[] {
-  const r = streamEventSchema.safeParse(value);
+  const r = streamEventSchema().safeParse(value);
   if (r.success) return [];
   return r.error.issues.map((i) => {
     const at = i.path.length ? `${i.path.map(String).join(".")}: ` : "";

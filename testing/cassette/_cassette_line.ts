@@ -43,36 +43,45 @@ export interface CassetteLine {
   readonly fault?: Fault;
 }
 
-const faultSchema = z.strictObject({
-  class: z.enum([
-    "ProviderError",
-    "ProviderTimeoutError",
-    "RateLimitError",
-    "ProviderResponseError",
-  ]),
-  phase: z.enum(["pre_stream", "mid_stream"]),
-  retryable: z.boolean().optional(),
-  retryAfterMs: z.number().nonnegative().optional(),
-  status: z.number().int().optional(),
-});
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const faultSchema = z.strictObject({
+    class: z.enum([
+      "ProviderError",
+      "ProviderTimeoutError",
+      "RateLimitError",
+      "ProviderResponseError",
+    ]),
+    phase: z.enum(["pre_stream", "mid_stream"]),
+    retryable: z.boolean().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+    status: z.number().int().optional(),
+  });
 
-const lineSchema = z.strictObject({
-  request: z.strictObject({
-    model: z.string(),
-    messages: z.array(z.record(z.string(), z.unknown())),
-    tools: z.array(z.record(z.string(), z.unknown())).optional(),
-    settings: z.record(z.string(), z.unknown()).optional(),
-  }),
-  turn: z.unknown(),
-  fault: faultSchema.optional(),
-});
+  const lineSchema = z.strictObject({
+    request: z.strictObject({
+      model: z.string(),
+      messages: z.array(z.record(z.string(), z.unknown())),
+      tools: z.array(z.record(z.string(), z.unknown())).optional(),
+      settings: z.record(z.string(), z.unknown()).optional(),
+    }),
+    turn: z.unknown(),
+    fault: faultSchema.optional(),
+  });
+  return { lineSchema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 
 // The common line, checked without zod (a long cassette opens in
 // microseconds); anything else goes to zod, which explains what is wrong.
-function plainLine(value: unknown): z.infer<typeof lineSchema> | undefined {
+function plainLine(
+  value: unknown,
+): z.infer<ReturnType<typeof buildSchemas>["lineSchema"]> | undefined {
   if (!isObject(value)) return undefined;
   // A line with a fault (or any other key) is left to zod.
   for (const key in value) if (key !== "request" && key !== "turn") return undefined;
@@ -88,7 +97,7 @@ function plainLine(value: unknown): z.infer<typeof lineSchema> | undefined {
     return undefined;
   }
   if (r.settings !== undefined && !isObject(r.settings)) return undefined;
-  return value as z.infer<typeof lineSchema>;
+  return value as z.infer<ReturnType<typeof buildSchemas>["lineSchema"]>;
 }
 
 /** Parses a cassette's text; a bad line is an `InvalidScript` naming it. */
@@ -109,7 +118,7 @@ export function parseCassette(text: string, path: string): CassetteLine[] {
         }); each line of a cassette is one JSON object { request, turn }: fix the line or re-record with AGENTKIT_CASSETTE=record`,
       );
     }
-    const line = plainLine(value) ?? parseOrExplain(lineSchema, value, where);
+    const line = plainLine(value) ?? parseOrExplain(schemas().lineSchema, value, where);
     const turn = parseTurn(line.turn, `${where} turn`);
     if (line.fault && turn.error === undefined) {
       throw new InvalidScript(`${where}: a fault needs the turn's error message ("error": "...")`);

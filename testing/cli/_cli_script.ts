@@ -15,13 +15,20 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
   lineDelayMs: is.ms,
 };
 
-const runSchema = z.strictObject({
-  lines: z.array(z.union([z.string(), z.instanceof(Uint8Array)])),
-  stderr: z.string().optional(),
-  exitCode: z.number().int().min(0).max(255).optional(),
-  exitAfterLines: z.number().int().nonnegative().optional(),
-  unterminated: z.boolean().optional(),
-});
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const runSchema = z.strictObject({
+    lines: z.array(z.union([z.string(), z.instanceof(Uint8Array)])),
+    stderr: z.string().optional(),
+    exitCode: z.number().int().min(0).max(255).optional(),
+    exitAfterLines: z.number().int().nonnegative().optional(),
+    unterminated: z.boolean().optional(),
+  });
+  return { runSchema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /** Validates a double's options. */
 export function parseCliOptions(options: unknown, double: string): FakeCliOptions {
@@ -43,7 +50,7 @@ export function parseCliRun(value: unknown, where: string): CliRun {
       }`,
     );
   }
-  const run = parseOrExplain(runSchema, value, where) as CliRun;
+  const run = parseOrExplain(schemas().runSchema, value, where) as CliRun;
   run.lines.forEach((line, i) => {
     if (typeof line !== "string") return;
     if (run.unterminated && i === run.lines.length - 1) return;

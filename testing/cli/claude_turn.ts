@@ -92,25 +92,32 @@ export interface ClaudeTurnOptions {
   readonly model?: string;
 }
 
-const schema = z.strictObject({
-  text: z.string(),
-  toolUses: z.array(z.strictObject({
-    name: z.string().min(1),
-    input: z.record(z.string(), z.unknown()).optional(),
-    id: z.string().min(1).optional(),
-    result: z.string().optional(),
-    isError: z.boolean().optional(),
-  })).optional(),
-  usage: z.strictObject({
-    inputTokens: z.number().int().nonnegative(),
-    outputTokens: z.number().int().nonnegative(),
-    cachedInputTokens: z.number().int().nonnegative().optional(),
-  }).optional(),
-  costUsd: z.number().nonnegative().finite().optional(),
-  subtype: z.enum(["success", "error_max_turns", "error_during_execution"]).optional(),
-  sessionId: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-});
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const schema = z.strictObject({
+    text: z.string(),
+    toolUses: z.array(z.strictObject({
+      name: z.string().min(1),
+      input: z.record(z.string(), z.unknown()).optional(),
+      id: z.string().min(1).optional(),
+      result: z.string().optional(),
+      isError: z.boolean().optional(),
+    })).optional(),
+    usage: z.strictObject({
+      inputTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+      cachedInputTokens: z.number().int().nonnegative().optional(),
+    }).optional(),
+    costUsd: z.number().nonnegative().finite().optional(),
+    subtype: z.enum(["success", "error_max_turns", "error_during_execution"]).optional(),
+    sessionId: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+  });
+  return { schema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * Builds one claude turn in the order the CLI writes it: the `system` init
@@ -134,7 +141,7 @@ const schema = z.strictObject({
  * ```
  */
 export function claudeTurn(options: ClaudeTurnOptions): CliRun {
-  const o = parseOrExplain(schema, options, "claudeTurn options") as ClaudeTurnOptions;
+  const o = parseOrExplain(schemas().schema, options, "claudeTurn options") as ClaudeTurnOptions;
   const sessionId = o.sessionId ?? "fake-session";
   const usage = o.usage ?? { inputTokens: 10, outputTokens: 0 };
   const wire = {

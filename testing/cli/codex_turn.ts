@@ -63,17 +63,24 @@ export interface CodexTurnOptions {
   readonly commands?: readonly CodexCommand[];
 }
 
-const count = z.number().int().nonnegative();
-const schema = z.strictObject({
-  text: z.string(),
-  usage: z.tuple([count, count, count]).optional(),
-  threadId: z.string().min(1).optional(),
-  commands: z.array(z.strictObject({
-    command: z.string(),
-    output: z.string().optional(),
-    exitCode: z.number().int().optional(),
-  })).optional(),
-});
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const count = z.number().int().nonnegative();
+  const schema = z.strictObject({
+    text: z.string(),
+    usage: z.tuple([count, count, count]).optional(),
+    threadId: z.string().min(1).optional(),
+    commands: z.array(z.strictObject({
+      command: z.string(),
+      output: z.string().optional(),
+      exitCode: z.number().int().optional(),
+    })).optional(),
+  });
+  return { schema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * Builds one codex turn in the order `codex exec --json` writes it:
@@ -99,7 +106,7 @@ const schema = z.strictObject({
  * ```
  */
 export function codexTurn(options: CodexTurnOptions): CliRun {
-  const o = parseOrExplain(schema, options, "codexTurn options") as CodexTurnOptions;
+  const o = parseOrExplain(schemas().schema, options, "codexTurn options") as CodexTurnOptions;
   const [input, cached, output] = o.usage ?? [10, 0, 0];
   if (cached > input) {
     throw new InvalidScript(

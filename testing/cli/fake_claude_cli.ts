@@ -14,33 +14,40 @@ import { claudeTurn } from "./claude_turn.ts";
 import { InvalidScript } from "../errors.ts";
 
 const KNOWN_TYPES = ["system", "assistant", "user", "result"];
-const count = z.number().nonnegative().optional();
-const LINE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
-  system: z.looseObject({ type: z.literal("system"), subtype: z.string() }),
-  assistant: z.looseObject({
-    type: z.literal("assistant"),
-    message: z.looseObject({
-      content: z.array(z.looseObject({ type: z.string() })),
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const count = z.number().nonnegative().optional();
+  const LINE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+    system: z.looseObject({ type: z.literal("system"), subtype: z.string() }),
+    assistant: z.looseObject({
+      type: z.literal("assistant"),
+      message: z.looseObject({
+        content: z.array(z.looseObject({ type: z.string() })),
+      }),
     }),
-  }),
-  user: z.looseObject({
-    type: z.literal("user"),
-    message: z.looseObject({
-      content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+    user: z.looseObject({
+      type: z.literal("user"),
+      message: z.looseObject({
+        content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+      }),
     }),
-  }),
-  result: z.looseObject({
-    type: z.literal("result"),
-    subtype: z.string(),
-    total_cost_usd: z.number().nonnegative().optional(),
-    usage: z.looseObject({
-      input_tokens: count,
-      cache_creation_input_tokens: count,
-      cache_read_input_tokens: count,
-      output_tokens: count,
-    }).optional(),
-  }),
-};
+    result: z.looseObject({
+      type: z.literal("result"),
+      subtype: z.string(),
+      total_cost_usd: z.number().nonnegative().optional(),
+      usage: z.looseObject({
+        input_tokens: count,
+        cache_creation_input_tokens: count,
+        cache_read_input_tokens: count,
+        output_tokens: count,
+      }).optional(),
+    }),
+  };
+  return { LINE_SCHEMAS };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * A double of the `claude` binary at the spawn seam, so a test runs
@@ -220,7 +227,7 @@ function parseRecording(text: string): CliRun[] {
     if (typeof type !== "string") {
       throw new InvalidScript(`${where} has no string "type"; every claude line has one`);
     }
-    const schema = LINE_SCHEMAS[type];
+    const schema = schemas().LINE_SCHEMAS[type];
     if (schema) parseOrExplain(schema, value, `${where} (${type})`);
     else {
       const near = nearest(type, KNOWN_TYPES);

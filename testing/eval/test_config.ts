@@ -66,15 +66,22 @@ export interface LoadTestConfigOptions {
   readonly path?: string;
 }
 
-const schema = z.strictObject({
-  mode: z.enum(["score", "llm", "fallback"]).optional(),
-  evaluator: z.string().min(1).optional(),
-  threshold: z.number().min(0).max(1).optional(),
-  judge: z.string().min(1).optional(),
-  judgeModel: z.string().min(1).optional(),
-  judgeThreshold: z.number().min(0).max(1).optional(),
-});
-const KEYS = Object.keys(schema.shape);
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const schema = z.strictObject({
+    mode: z.enum(["score", "llm", "fallback"]).optional(),
+    evaluator: z.string().min(1).optional(),
+    threshold: z.number().min(0).max(1).optional(),
+    judge: z.string().min(1).optional(),
+    judgeModel: z.string().min(1).optional(),
+    judgeThreshold: z.number().min(0).max(1).optional(),
+  });
+  const KEYS = Object.keys(schema.shape);
+  return { schema, KEYS };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * Finds and reads the harness configuration: the file `path` names, else the
@@ -126,12 +133,12 @@ export async function loadTestConfig(
   } catch (error) {
     throw new TypeError(`Cannot read the test config ${where}: ${(error as Error).message}`);
   }
-  const r = schema.safeParse(raw);
+  const r = schemas().schema.safeParse(raw);
   if (!r.success) {
     const parts = r.error.issues.flatMap((issue) =>
       issue.code === "unrecognized_keys"
         ? issue.keys.map((k) => {
-          const near = nearest(k, KEYS);
+          const near = nearest(k, schemas().KEYS);
           return `unknown key "${k}"${near ? `; did you mean "${near}"?` : ""}`;
         })
         : [`${issue.path.join(".") || "the file"}: ${issue.message}`]

@@ -30,7 +30,6 @@ import {
   UnusedTurns,
 } from "../errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
-import { autoTurn } from "./_auto_responder.ts";
 import { checkOptions as check, describe, is, type Rule } from "../../runtime/internal.ts";
 
 /**
@@ -187,6 +186,14 @@ interface TranscriptLog {
   readonly array: readonly Message[];
   readonly sources: Message[];
   readonly copies: Message[];
+}
+
+// The schema sampler behind FakeLLM.auto() (and the JSON Schema validator it
+// checks every value with) is loaded on its first call, not with the package:
+// most tests script their turns and never pay for it (bench/cold_start.ts).
+let autoResponder: typeof import("./_auto_responder.ts") | undefined;
+async function loadAutoResponder(): Promise<typeof import("./_auto_responder.ts")> {
+  return autoResponder ??= await import("./_auto_responder.ts");
 }
 
 const DEFAULT_USAGE: Usage = Object.freeze({ inputTokens: 10, outputTokens: 0 });
@@ -375,11 +382,12 @@ export class FakeLLM implements LLMPort, Disposable {
     });
     const { answer, tools, ...common } = options;
     const rule = { answer, tools: tools ? [...tools] : undefined };
-    return new FakeLLM(
-      ({ messages, tools: offered, settings }) =>
-        autoTurn(rule, { messages, tools: offered, jsonSchema: settings?.jsonSchema }),
-      common,
-    );
+    return new FakeLLM(({ messages, tools: offered, settings }) => {
+      const request = { messages, tools: offered, jsonSchema: settings?.jsonSchema };
+      return autoResponder
+        ? autoResponder.autoTurn(rule, request)
+        : loadAutoResponder().then((m) => m.autoTurn(rule, request));
+    }, common);
   }
 
   /** How many times the model was called (failed calls included). */

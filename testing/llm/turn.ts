@@ -71,43 +71,52 @@ export interface Turn {
   readonly chunkDelayMs?: number;
 }
 
-const usageSchema = z.strictObject({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  cachedInputTokens: z.number().int().nonnegative().optional(),
-  costUsd: z.number().nonnegative().optional(),
-});
+// The zod schemas explain a turn the plain check below rejects. They are
+// built on first use, not at import: building zod schemas is the larger part
+// of what zod costs a process that starts (bench/cold_start.ts), and a valid
+// script never needs them.
+let schemas: { readonly toolCall: z.ZodType; readonly turn: z.ZodType<Turn> } | undefined;
+function turnSchemas(): { readonly toolCall: z.ZodType; readonly turn: z.ZodType<Turn> } {
+  if (schemas) return schemas;
+  const usageSchema = z.strictObject({
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    cachedInputTokens: z.number().int().nonnegative().optional(),
+    costUsd: z.number().nonnegative().optional(),
+  });
 
-const missingOr = (what: string) => (iss: { input: unknown }) =>
-  iss.input === undefined ? `is missing; every tool call needs ${what}` : `must be ${what}`;
+  const missingOr = (what: string) => (iss: { input: unknown }) =>
+    iss.input === undefined ? `is missing; every tool call needs ${what}` : `must be ${what}`;
 
-const toolCallSchema = z.strictObject({
-  id: z.string({ error: missingOr("an id (a non-empty string)") }).min(1, {
-    error: "is empty; every tool call needs an id (a non-empty string)",
-  }),
-  name: z.string({ error: missingOr("a name (the tool's name)") }).min(1, {
-    error: "is empty; every tool call needs a name (the tool's name)",
-  }),
-  args: z.record(z.string(), z.unknown()).default({}),
-  rawArgs: z.string().optional(),
-});
+  const toolCallSchema = z.strictObject({
+    id: z.string({ error: missingOr("an id (a non-empty string)") }).min(1, {
+      error: "is empty; every tool call needs an id (a non-empty string)",
+    }),
+    name: z.string({ error: missingOr("a name (the tool's name)") }).min(1, {
+      error: "is empty; every tool call needs a name (the tool's name)",
+    }),
+    args: z.record(z.string(), z.unknown()).default({}),
+    rawArgs: z.string().optional(),
+  });
 
-const turnSchema: z.ZodType<Turn> = z.strictObject({
-  content: z.string().optional(),
-  chunks: z.array(z.string()).optional(),
-  toolCalls: z.array(toolCallSchema).optional(),
-  usage: usageSchema.optional(),
-  finishReason: z.enum(["stop", "tool_calls", "length", "content_filter", "error"]).optional(),
-  error: z.union([z.string(), z.instanceof(Error)]).optional(),
-  failAfterChunks: z.number().int().nonnegative().optional(),
-  gate: z.custom<Promise<unknown>>((v) => typeof (v as Promise<unknown>)?.then === "function", {
-    message: "gate must be a Promise",
-  }).optional(),
-  stall: z.boolean().optional(),
-  model: z.string().min(1).optional(),
-  firstChunkDelayMs: z.number().nonnegative().finite().optional(),
-  chunkDelayMs: z.number().nonnegative().finite().optional(),
-}) as unknown as z.ZodType<Turn>;
+  const turnSchema: z.ZodType<Turn> = z.strictObject({
+    content: z.string().optional(),
+    chunks: z.array(z.string()).optional(),
+    toolCalls: z.array(toolCallSchema).optional(),
+    usage: usageSchema.optional(),
+    finishReason: z.enum(["stop", "tool_calls", "length", "content_filter", "error"]).optional(),
+    error: z.union([z.string(), z.instanceof(Error)]).optional(),
+    failAfterChunks: z.number().int().nonnegative().optional(),
+    gate: z.custom<Promise<unknown>>((v) => typeof (v as Promise<unknown>)?.then === "function", {
+      message: "gate must be a Promise",
+    }).optional(),
+    stall: z.boolean().optional(),
+    model: z.string().min(1).optional(),
+    firstChunkDelayMs: z.number().nonnegative().finite().optional(),
+    chunkDelayMs: z.number().nonnegative().finite().optional(),
+  }) as unknown as z.ZodType<Turn>;
+  return schemas = { toolCall: toolCallSchema, turn: turnSchema };
+}
 
 /**
  * Validates one turn; `where` names it in messages (`"turn 2"`).
@@ -136,7 +145,12 @@ export function parseTurn(value: unknown, where: string): Turn {
     );
   }
   const turn = plainTurn(value as Record<string, unknown>) ??
-    parseOrExplain(turnSchema, value, where, toolCallHint(value as Record<string, unknown>));
+    parseOrExplain(
+      turnSchemas().turn,
+      value,
+      where,
+      toolCallHint(value as Record<string, unknown>),
+    );
   const calls = turn.toolCalls;
   if (calls) {
     for (let i = 0; i < calls.length; i++) {
@@ -176,7 +190,7 @@ const TOOL_CALL_SHAPE =
 function toolCallHint(t: Record<string, unknown>): string {
   const calls = t.toolCalls;
   if (!Array.isArray(calls)) return "";
-  return calls.every((c) => toolCallSchema.safeParse(c).success) ? "" : TOOL_CALL_SHAPE;
+  return calls.every((c) => turnSchemas().toolCall.safeParse(c).success) ? "" : TOOL_CALL_SHAPE;
 }
 
 const FINISH_REASONS = new Set(["stop", "tool_calls", "length", "content_filter", "error"]);

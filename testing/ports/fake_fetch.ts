@@ -79,14 +79,21 @@ export class FetchNotScripted extends HarnessError {
   }
 }
 
-const pageSchema = z.strictObject({
-  url: z.string().optional(),
-  status: z.number().int().min(100).max(599).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  body: z.string().optional(),
-  contentType: z.string().optional(),
-  fetchedAt: z.number().optional(),
-});
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const pageSchema = z.strictObject({
+    url: z.string().optional(),
+    status: z.number().int().min(100).max(599).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.string().optional(),
+    contentType: z.string().optional(),
+    fetchedAt: z.number().optional(),
+  });
+  return { pageSchema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * A fetcher that answers from a map of URL to page. A URL that is not in the
@@ -129,9 +136,11 @@ export class FakeFetch implements FetchPort {
     }
     const map = new Map<string, FetchResponse>();
     for (const [key, value] of Object.entries(pages)) {
-      const p: ScriptedPage = typeof value === "string"
-        ? { body: value }
-        : parseOrExplain(pageSchema, value, `the FakeFetch page for ${JSON.stringify(key)}`);
+      const p: ScriptedPage = typeof value === "string" ? { body: value } : parseOrExplain(
+        schemas().pageSchema,
+        value,
+        `the FakeFetch page for ${JSON.stringify(key)}`,
+      );
       const headers: Record<string, string> = {};
       for (const [name, v] of Object.entries(p.headers ?? {})) headers[name.toLowerCase()] = v;
       const contentType = p.contentType ?? headers["content-type"]?.split(";")[0].trim() ??

@@ -49,12 +49,19 @@ export interface MemoryQueryRecord {
   readonly k: number;
 }
 
-const itemSchema = z.strictObject({ text: z.string(), source: z.string() });
-const itemsSchema = z.array(itemSchema);
-const optionsSchema = z.strictObject({
-  responses: z.record(z.string(), z.unknown()).optional(),
-  items: z.unknown().optional(),
-});
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const itemSchema = z.strictObject({ text: z.string(), source: z.string() });
+  const itemsSchema = z.array(itemSchema);
+  const optionsSchema = z.strictObject({
+    responses: z.record(z.string(), z.unknown()).optional(),
+    items: z.unknown().optional(),
+  });
+  return { itemSchema, itemsSchema, optionsSchema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * A memory that answers from a script and records what it was asked and
@@ -107,7 +114,7 @@ export class FakeMemory implements MemorySource {
    * @throws {TypeError} For both modes at once, or neither.
    */
   constructor(options: FakeMemoryOptions) {
-    const parsed = parseOrExplain(optionsSchema, options ?? {}, "FakeMemory options");
+    const parsed = parseOrExplain(schemas().optionsSchema, options ?? {}, "FakeMemory options");
     if ((parsed.responses === undefined) === (parsed.items === undefined)) {
       throw new TypeError(
         "Cannot build a FakeMemory: pass exactly one of { responses } (items per key, matched as substrings of the query) or { items } (the first k for every query)",
@@ -123,10 +130,18 @@ export class FakeMemory implements MemorySource {
       this.#responses = Object.entries(parsed.responses).map(([key, items]) =>
         [
           key,
-          parseOrExplain(itemsSchema, items, `the FakeMemory items for ${JSON.stringify(key)}`),
+          parseOrExplain(
+            schemas().itemsSchema,
+            items,
+            `the FakeMemory items for ${JSON.stringify(key)}`,
+          ),
         ] as const
       );
-    } else this.#items = parseOrExplain(itemsSchema, parsed.items, "the FakeMemory items");
+    } else {this.#items = parseOrExplain(
+        schemas().itemsSchema,
+        parsed.items,
+        "the FakeMemory items",
+      );}
   }
 
   /**
@@ -167,7 +182,7 @@ export class FakeMemory implements MemorySource {
    */
   write(item: MemoryItem, ctx: Ctx): Promise<void> {
     try {
-      parseOrExplain(itemSchema, item, "FakeMemory.write(): the item");
+      parseOrExplain(schemas().itemSchema, item, "FakeMemory.write(): the item");
     } catch (error) {
       return Promise.reject(error);
     }

@@ -26,12 +26,19 @@ export interface SearchCall {
   readonly k?: number;
 }
 
-const hitSchema = z.strictObject({
-  url: z.string(),
-  title: z.string(),
-  snippet: z.string(),
-});
-const hitsSchema = z.array(hitSchema);
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const hitSchema = z.strictObject({
+    url: z.string(),
+    title: z.string(),
+    snippet: z.string(),
+  });
+  const hitsSchema = z.array(hitSchema);
+  return { hitsSchema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * A search engine that answers from a map: the first key that is a
@@ -79,7 +86,11 @@ export class FakeSearch implements SearchPort {
     this.#results = Object.entries(results).map(([key, hits]) =>
       [
         key,
-        parseOrExplain(hitsSchema, hits, `the FakeSearch hits for ${JSON.stringify(key)}`),
+        parseOrExplain(
+          schemas().hitsSchema,
+          hits,
+          `the FakeSearch hits for ${JSON.stringify(key)}`,
+        ),
       ] as const
     );
   }

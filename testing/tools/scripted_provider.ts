@@ -133,11 +133,18 @@ const WITH_GRANTS: Readonly<Record<string, Rule>> = {
   grants: is.arrayOf(is.string),
 };
 
-const toolSchema = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-});
+// Built on first use, not at import: building zod schemas is much of what
+// zod costs a process that starts (bench/cold_start.ts).
+function buildSchemas() {
+  const toolSchema = z.strictObject({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  });
+  return { toolSchema };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 
 /**
  * A scripted tool provider: `listTools()` and `executeToolCalls()`, the pair
@@ -240,7 +247,7 @@ export class ScriptedProvider implements ToolProvider, Disposable {
     );
     const o = options;
     const tools = o.tools.map((tool, i) =>
-      parseOrExplain(toolSchema, tool, `${double} tools[${i}]`)
+      parseOrExplain(schemas().toolSchema, tool, `${double} tools[${i}]`)
     );
     this.recordedCalls = this.#records;
     this.#double = double;
