@@ -74,6 +74,7 @@ export function overheadRatios(
 ): number[] {
   const out: number[] = [];
   for (const r of rounds) {
+    if (!(ours in r && peer in r && empty in r)) continue;
     const mine = r[ours] - r[empty], theirs = r[peer] - r[empty];
     if (Number.isFinite(mine) && Number.isFinite(theirs) && mine > 0) out.push(theirs / mine);
   }
@@ -92,9 +93,21 @@ async function output(cmd: string, args: string[], cwd = ROOT): Promise<string> 
   return text;
 }
 
-// One run of a subject: the wall time from spawn to exit, in ms.
-async function timeOnce(s: Subject, cpu: number | undefined): Promise<number> {
-  const argv = cpu === undefined ? [...s.argv] : ["taskset", "-c", String(cpu), ...s.argv];
+// GNU time, where there is one: the CPU time (user + system) a subject's
+// process used, which other processes on the machine inflate far less than
+// its wall time (in 10 ms steps: the kernel's accounting tick).
+const GNU_TIME = "/usr/bin/time";
+let cpuTimes = false;
+
+interface Timing {
+  readonly wallMs: number;
+  readonly cpuMs?: number;
+}
+
+// One run of a subject: the wall time from spawn to exit, and its CPU time, in ms.
+async function timeOnce(s: Subject, cpu: number | undefined): Promise<Timing> {
+  const timed = cpuTimes ? [GNU_TIME, "-f", "cpu %U %S", ...s.argv] : [...s.argv];
+  const argv = cpu === undefined ? timed : ["taskset", "-c", String(cpu), ...timed];
   const t0 = performance.now();
   const out = await new Deno.Command(argv[0], {
     args: argv.slice(1),
@@ -102,13 +115,11 @@ async function timeOnce(s: Subject, cpu: number | undefined): Promise<number> {
     stdout: "null",
     stderr: "piped",
   }).output();
-  const ms = performance.now() - t0;
-  if (!out.success) {
-    throw new Error(
-      `bench:cold: ${s.runtime} ${s.name} failed:\n${new TextDecoder().decode(out.stderr)}`,
-    );
-  }
-  return ms;
+  const wallMs = performance.now() - t0;
+  const stderr = new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`bench:cold: ${s.runtime} ${s.name} failed:\n${stderr}`);
+  const m = /^cpu (\d+\.\d+) (\d+\.\d+)$/m.exec(stderr);
+  return { wallMs, cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined };
 }
 
 /** Replaces (or appends) the `## Cold start` section of a RESULTS.md text. */
@@ -144,6 +155,8 @@ async function main(): Promise<void> {
     ? undefined
     : wholeFlag("cpu", 0, 0, navigator.hardwareConcurrency - 1);
   const log = (line: string) => console.error(`bench:cold: ${line}`);
+  cpuTimes = await new Deno.Command(GNU_TIME, { args: ["-f", "%U", "true"], stderr: "null" })
+    .output().then((o) => o.success, () => false);
 
   try {
     await Deno.stat(join(NODE_DIR, "node_modules", "ai"));
@@ -193,22 +206,26 @@ async function main(): Promise<void> {
   for (const s of subjects) await timeOnce(s, cpu);
   const loads: number[] = [Deno.loadavg()[0]];
   const times: Record<string, number>[] = [];
+  const cpus: Record<string, number>[] = [];
   for (let r = 0; r < rounds; r++) {
     log(`round ${r + 1} of ${rounds}`);
-    const round: Record<string, number> = {};
+    const round: Record<string, number> = {}, roundCpu: Record<string, number> = {};
     // The order rotates, so no subject always runs first (or right after another).
     for (let i = 0; i < subjects.length; i++) {
       const s = subjects[(i + r) % subjects.length];
-      round[key(s)] = await timeOnce(s, cpu);
+      const t = await timeOnce(s, cpu);
+      round[key(s)] = t.wallMs;
+      if (t.cpuMs !== undefined) roundCpu[key(s)] = t.cpuMs;
     }
     times.push(round);
+    cpus.push(roundCpu);
     loads.push(Deno.loadavg()[0]);
   }
 
   const ms = (x: number | undefined) => x === undefined ? "—" : `${x.toFixed(0)} ms`;
   const ratio = (x: number | undefined) => x === undefined ? "—" : `${x.toFixed(2)}×`;
-  const med = (k: string) => median(times.map((t) => t[k]));
-  const over = (k: string, empty: string) => median(times.map((t) => t[k] - t[empty]));
+  const over = (rs: Record<string, number>[], k: string, empty: string) =>
+    median(rs.filter((t) => k in t && empty in t).map((t) => t[k] - t[empty]));
   const lines: string[] = [
     COLD_HEADING,
     "",
@@ -216,34 +233,37 @@ async function main(): Promise<void> {
       new Date().toISOString().slice(0, 10)
     }: ${rounds} rounds after one untimed one; in each round every subject ran once, as a fresh process, back to back in an order that rotates from round to round${
       cpu === undefined ? "" : `, pinned to CPU ${cpu}`
-    }. ${nodeVersion} (\`npx --yes node@22\`) on a fresh npm build; Deno ${Deno.version.deno} on the sources. A subject imports its package and does one model call through its double: ours \`makeTestCtx({ llm: new FakeLLM("ok") })\` and one \`agent.run\` through the root entry; the AI SDK \`MockLanguageModelV4\` and one \`generateText\`; LangChain \`FakeListChatModel.invoke\`. The cost is a subject's time over the empty process's in the same round; the ratio is the peer's cost over ours in the same round (above 1×: ours starts faster), the median over the rounds. Load average (1 min): ${
+    }. ${nodeVersion} (\`npx --yes node@22\`) on a fresh npm build; Deno ${Deno.version.deno} on the sources. A subject imports its package and does one model call through its double: ours \`makeTestCtx({ llm: new FakeLLM("ok") })\` and one \`agent.run\` through the root entry; the AI SDK \`MockLanguageModelV4\` and one \`generateText\`; LangChain \`FakeListChatModel.invoke\`. A cost is a subject's time over the empty process's in the same round; a ratio is the peer's cost over ours in the same round (above 1×: ours starts faster), the median over the rounds (lowest and highest round in brackets). Wall time is spawn to exit; CPU time is the process's user + system time (GNU time, in the kernel's 10 ms ticks), which other work on the machine inflates less. Load average (1 min) during the rounds: ${
       Math.min(...loads).toFixed(2)
     }–${
       Math.max(...loads).toFixed(2)
     }; the machine is shared (2 cores), so a single round can be off by tens of ms, and only the ratios of one run compare.`,
     "",
-    "| runtime | subject | median wall time | cost over the empty process | peer's cost ÷ ours (median of the rounds) | lowest–highest round ratio |",
-    "|---|---|---:|---:|---:|---:|",
+    "| runtime | subject | wall time | wall cost over empty | peer ÷ ours, wall | CPU cost over empty | peer ÷ ours, CPU |",
+    "|---|---|---:|---:|---:|---:|---:|",
   ];
+  const ratioCell = (rs: number[]) =>
+    rs.length ? `${ratio(median(rs))} (${ratio(Math.min(...rs))}–${ratio(Math.max(...rs))})` : "";
   for (const runtime of ["node", "deno"] as const) {
     const empty = `${runtime}/empty`, ours = `${runtime}/ours`;
     for (const s of subjects.filter((x) => x.runtime === runtime)) {
       const k = key(s);
-      const rs = s.name === "empty" || s.name === "ours"
-        ? []
-        : overheadRatios(times, ours, k, empty);
+      const peer = s.name !== "empty" && s.name !== "ours";
+      const base = s.name === "empty";
       lines.push(
-        `| ${runtime === "node" ? "Node 22" : "Deno"} | ${s.name} | ${ms(med(k))} | ${
-          s.name === "empty" ? "" : ms(over(k, empty))
-        } | ${rs.length ? ratio(median(rs)) : ""} | ${
-          rs.length ? `${ratio(Math.min(...rs))}–${ratio(Math.max(...rs))}` : ""
+        `| ${runtime === "node" ? "Node 22" : "Deno"} | ${s.name} | ${
+          ms(median(times.map((t) => t[k])))
+        } | ${base ? "" : ms(over(times, k, empty))} | ${
+          peer ? ratioCell(overheadRatios(times, ours, k, empty)) : ""
+        } | ${base || !cpuTimes ? "" : ms(over(cpus, k, empty))} | ${
+          peer && cpuTimes ? ratioCell(overheadRatios(cpus, ours, k, empty)) : ""
         } |`,
       );
     }
   }
   lines.push("");
   lines.push(
-    "Per round (ms, in the order of the table's rows): " +
+    `Per round, wall ms (${subjects.map(key).join(" / ")}): ` +
       times.map((t, i) => `${i + 1}: ${subjects.map((s) => t[key(s)].toFixed(0)).join("/")}`)
         .join("; "),
   );
