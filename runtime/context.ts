@@ -59,6 +59,9 @@ export interface RunContextOptions {
 }
 
 let runCounter = 0;
+// A Scope is immutable, so every context without one shares the default:
+// building a context is part of what every test's setup costs.
+const DEFAULT_SCOPE = new Scope();
 
 /**
  * Everything one run can reach. Build it with `makeTestCtx` in tests.
@@ -101,7 +104,7 @@ export class RunContext implements Ctx {
   constructor(options: RunContextOptions = {}) {
     checkOptions("new RunContext()", options, CONTEXT);
     this.services = options.services ?? new Services();
-    this.scope = options.scope ?? new Scope();
+    this.scope = options.scope ?? DEFAULT_SCOPE;
     this.budget = options.budget;
     this.meters = options.meters ?? [];
     this.allMeters = options.budget ? [options.budget, ...this.meters] : this.meters;
