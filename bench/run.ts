@@ -9,7 +9,8 @@
  *    case and pass (bench/node/case_runner.mjs: warm-up, 5 repetitions,
  *    median); each pass (3 by default) runs every case once;
  * 4. runs `deno bench` on bench/deno/ for its own view of our cases;
- * 5. writes bench/RESULTS.md.
+ * 5. writes bench/RESULTS.md (keeping its "## Cold start" section, which
+ *    `deno task bench:cold`, bench/cold_start.ts, writes).
  *
  *   deno task bench [--quick] [--passes=N] [--cases=a,b] [--ours-only=c,d] [--peers=p,q]
  *                   [--cpu=N]
@@ -543,6 +544,12 @@ faster(
   6,
 );
 faster("construction no slower than LangChain's (≥ 1×)", "langchain", "construct", 1);
+faster(
+  "construction no slower than the AI SDK's `MockLanguageModelV4` (≥ 1×)",
+  "ai_sdk",
+  "construct",
+  1,
+);
 if (denoBench.length) {
   lines.push("");
   lines.push("## `deno bench bench/deno/` (its own statistics: mean and p75 per iteration)");
@@ -579,6 +586,11 @@ if (errors.length) {
   for (const e of errors) lines.push(`- ${e.impl} / ${e.id}: ${e.error?.split("\n")[0]}`);
   lines.push("");
 }
+// The cold-start section is written by bench/cold_start.ts (its own task, a
+// minute of fresh processes): kept as it was.
+const { sectionOf } = await import("./cold_start.ts");
+const cold = await Deno.readTextFile(join(ROOT, "bench", "RESULTS.md")).then(sectionOf, () => "");
+if (cold) lines.push(cold, "");
 await Deno.writeTextFile(join(ROOT, "bench", "RESULTS.md"), lines.join("\n"));
 await exec("deno", ["fmt", join(ROOT, "bench", "RESULTS.md")]);
 log("wrote bench/RESULTS.md");
