@@ -38,12 +38,17 @@ export function jsonProblem(value: unknown, root: string): string | undefined {
   return isPlainJson(value, [], 0) ? undefined : walk(value, root, [], 0);
 }
 
-// The common case, checked without building a path for every value: plain
-// objects and arrays of JSON scalars. It answers true only where walk()
-// finds no problem; anything else (a class instance, a cycle, a bad value)
-// goes to walk(), which names the problem and its path. A script's turns are
-// checked when it is built, so this is part of what a test's setup costs.
-function isPlainJson(value: unknown, open: unknown[], depth: number): boolean {
+/**
+ * Whether `value` is plain JSON: plain objects and arrays (no class
+ * instances) of strings, booleans, finite numbers, null and undefined, or a
+ * value with `toJSON`, without a cycle and at most MAX_DEPTH deep. It checks
+ * the common case without building a path for every value, and answers true
+ * only where walk() finds no problem; anything else (a class instance, a
+ * cycle, a bad value) goes to walk(), which names the problem and its path.
+ * A script's turns are checked when it is built, so this is part of what a
+ * test's setup costs.
+ */
+export function isPlainJson(value: unknown, open: unknown[], depth: number): boolean {
   switch (typeof value) {
     case "string":
     case "boolean":

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { jsonProblem } from "../../testing/_json_value.ts";
+import { isPlainJson, jsonProblem } from "../../testing/_json_value.ts";
 
 Deno.test("jsonProblem(): plain data, undefined fields and toJSON values are JSON", () => {
   for (
@@ -71,4 +71,60 @@ Deno.test("jsonProblem(): nesting past 256 levels is refused, not walked into a 
       true,
     );
   }
+});
+
+Deno.test("isPlainJson(): true for plain JSON, false for what jsonProblem() must explain or a class instance", () => {
+  const shared = { k: 1 };
+  let deep: unknown = "leaf";
+  for (let i = 0; i < 256; i++) deep = [deep];
+  const plain = [
+    "x",
+    0,
+    -1.5,
+    true,
+    false,
+    null,
+    undefined,
+    [],
+    {},
+    { a: [1, { b: "c" }], skipped: undefined },
+    [undefined, null],
+    new Date(0),
+    Object.create(null),
+    // The same object twice is not a cycle.
+    { left: shared, right: [shared, shared] },
+    deep,
+  ];
+  for (const [i, v] of plain.entries()) {
+    assertEquals(isPlainJson(v, [], 0), true, `plain value ${i}`);
+    assertEquals(jsonProblem(v, "v"), undefined);
+  }
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = { back: cyclic };
+  class Point {
+    x = 1;
+  }
+  const notPlain = [
+    NaN,
+    Infinity,
+    10n,
+    Symbol("s"),
+    () => 1,
+    new Map(),
+    new Point(),
+    cyclic,
+    [deep],
+    { a: { b: [1, NaN] } },
+    [1, "two", 3n],
+    { ok: 1, bad: () => 2 },
+  ];
+  for (const [i, v] of notPlain.entries()) {
+    assertEquals(isPlainJson(v, [], 0), false, `value ${i} is not plain`);
+  }
+  // A class instance is left to walk(), which finds it JSON (its own fields).
+  assertEquals(jsonProblem(new Point(), "p"), undefined);
+  assertEquals(
+    jsonProblem([deep], "v"),
+    "v[0]" + "[0]".repeat(255) + " is nested more than 256 levels deep",
+  );
 });
