@@ -9,8 +9,8 @@
  *    case and pass (bench/node/case_runner.mjs: warm-up, 5 repetitions,
  *    median); each pass (3 by default) runs every case once;
  * 4. runs `deno bench` on bench/deno/ for its own view of our cases;
- * 5. writes bench/RESULTS.md (keeping its "## Cold start" section, which
- *    `deno task bench:cold`, bench/cold_start.ts, writes).
+ * 5. writes bench/RESULTS.md, keeping the sections it does not write (the
+ *    cold start, which `deno task bench:cold` writes; hand-run comparisons).
  *
  *   deno task bench [--quick] [--passes=N] [--cases=a,b] [--ours-only=c,d] [--peers=p,q]
  *                   [--cpu=N]
@@ -586,11 +586,18 @@ if (errors.length) {
   for (const e of errors) lines.push(`- ${e.impl} / ${e.id}: ${e.error?.split("\n")[0]}`);
   lines.push("");
 }
-// The cold-start section is written by bench/cold_start.ts (its own task, a
-// minute of fresh processes): kept as it was.
-const { sectionOf } = await import("./cold_start.ts");
-const cold = await Deno.readTextFile(join(ROOT, "bench", "RESULTS.md")).then(sectionOf, () => "");
-if (cold) lines.push(cold, "");
+// Sections this run does not write are kept as they were: the cold start
+// (bench/cold_start.ts, its own task) and hand-run before/after comparisons.
+{
+  // A heading of ours may hold a count ("over 5 passes"): compared without digits.
+  const shape = (heading: string) => heading.replace(/\d+/g, "#");
+  const ours = new Set(lines.filter((l) => l.startsWith("## ")).map(shape));
+  const previous = await Deno.readTextFile(join(ROOT, "bench", "RESULTS.md")).catch(() => "");
+  for (const section of previous.split(/\n(?=## )/).slice(1)) {
+    const heading = section.slice(0, section.indexOf("\n") >>> 0);
+    if (!ours.has(shape(heading))) lines.push(section.trim(), "");
+  }
+}
 await Deno.writeTextFile(join(ROOT, "bench", "RESULTS.md"), lines.join("\n"));
 await exec("deno", ["fmt", join(ROOT, "bench", "RESULTS.md")]);
 log("wrote bench/RESULTS.md");
