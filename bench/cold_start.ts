@@ -15,8 +15,10 @@
  * Writes the "## Cold start" section of bench/RESULTS.md (bench/run.ts keeps
  * it when it rewrites the rest).
  *
- *   deno task bench:cold [--rounds=N] [--cpu=N] [--no-build] [--dry]
+ *   deno task bench:cold [--rounds=N] [--cpu=N] [--no-build] [--dry] [--before=<commit>]
  *   (--rounds: default 15, after one untimed round that fills the caches;
+ *   --before: also measure our package as it was at that commit, as the
+ *   subject `before`, in the same rounds;
  *   --cpu: pin every measured process to that CPU with `taskset`;
  *   --no-build: use the npm build already in bench/node/node_modules;
  *   --dry: print the section, leave RESULTS.md alone)
@@ -32,7 +34,7 @@ const RESULTS = join(ROOT, "bench", "RESULTS.md");
 /** The heading of the section this script owns in bench/RESULTS.md. */
 export const COLD_HEADING = "## Cold start";
 
-const FLAGS = ["rounds", "cpu", "no-build", "dry"];
+const FLAGS = ["rounds", "cpu", "no-build", "dry", "before"];
 function flag(name: string): string | undefined {
   const arg = Deno.args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   return arg === undefined ? undefined : arg.slice(name.length + 3);
@@ -174,30 +176,74 @@ async function main(): Promise<void> {
       await Deno.remove(dir, { recursive: true });
     }
   }
+  // --before=<commit>: that commit's tree (git archive), its npm build
+  // installed beside ours as @agentkit/testing-before, and a subject for each
+  // runtime that does what `ours` does through it.
+  const before = flag("before");
+  const beforeSubjects: Subject[] = [];
+  let beforeDir: string | undefined;
+  if (before !== undefined) {
+    beforeDir = await Deno.makeTempDir({ prefix: "agentkit_cold_before_" });
+    log(`exporting ${before} and building its npm package`);
+    const tar = join(beforeDir, "tree.tar");
+    await output("git", ["archive", "--output", tar, before]);
+    const tree = join(beforeDir, "tree");
+    await Deno.mkdir(tree);
+    await output("tar", ["-xf", tar, "-C", tree]);
+    const pkg = join(NODE_DIR, "node_modules", "@agentkit", "testing-before");
+    await Deno.remove(pkg, { recursive: true }).catch(() => {});
+    await output("deno", ["task", "build:npm", `--out=${pkg}`], tree);
+    const ours = await Deno.readTextFile(join(NODE_DIR, "cold", "ours.mjs"));
+    const nodeFile = join(NODE_DIR, "node_modules", ".bench", "cold_before.mjs");
+    await Deno.mkdir(dirname(nodeFile), { recursive: true });
+    await Deno.writeTextFile(
+      nodeFile,
+      ours.replace('from "@agentkit/testing"', 'from "@agentkit/testing-before"'),
+    );
+    const denoFile = join(tree, "_cold_before.ts");
+    await Deno.writeTextFile(
+      denoFile,
+      (await Deno.readTextFile(join(ROOT, "bench", "deno", "cold", "ours.ts")))
+        .replace('from "@agentkit/testing"', 'from "./mod.ts"'),
+    );
+    beforeSubjects.push(
+      { runtime: "node", name: "before", argv: [nodeFile] },
+      { runtime: "deno", name: "before", argv: [denoFile, join(tree, "deno.json")] },
+    );
+  }
   log("finding Node 22 (npx --yes node@22)");
   const node22 = (await output("npx", ["--yes", "node@22", "-p", "process.execPath"])).trim();
   const nodeVersion = (await output(node22, ["--version"])).trim();
 
+  // The same flags for every Deno subject; the AI SDK reads the host name.
+  const denoRun = (file: string, config = join(ROOT, "deno.json")) => [
+    Deno.execPath(),
+    "run",
+    "--allow-read",
+    "--allow-env",
+    "--allow-sys=hostname,homedir",
+    "--config",
+    config,
+    file,
+  ];
   const subjects: Subject[] = [
     ...["empty", "ours", "ai_sdk", "langchain"].map((name): Subject => ({
       runtime: "node",
       name,
       argv: [node22, join(NODE_DIR, "cold", `${name}.mjs`)],
     })),
+    ...beforeSubjects.filter((s) => s.runtime === "node").map((s) => ({
+      ...s,
+      argv: [node22, s.argv[0]],
+    })),
     ...["empty", "ours", "ai_sdk"].map((name): Subject => ({
       runtime: "deno",
       name,
-      // The same flags for every Deno subject; the AI SDK reads the host name.
-      argv: [
-        Deno.execPath(),
-        "run",
-        "--allow-read",
-        "--allow-env",
-        "--allow-sys=hostname,homedir",
-        "--config",
-        join(ROOT, "deno.json"),
-        join(ROOT, "bench", "deno", "cold", `${name}.ts`),
-      ],
+      argv: denoRun(join(ROOT, "bench", "deno", "cold", `${name}.ts`)),
+    })),
+    ...beforeSubjects.filter((s) => s.runtime === "deno").map((s) => ({
+      ...s,
+      argv: denoRun(s.argv[0], s.argv[1]),
     })),
   ];
   const key = (s: Subject) => `${s.runtime}/${s.name}`;
@@ -233,7 +279,11 @@ async function main(): Promise<void> {
       new Date().toISOString().slice(0, 10)
     }: ${rounds} rounds after one untimed one; in each round every subject ran once, as a fresh process, back to back in an order that rotates from round to round${
       cpu === undefined ? "" : `, pinned to CPU ${cpu}`
-    }. ${nodeVersion} (\`npx --yes node@22\`) on a fresh npm build; Deno ${Deno.version.deno} on the sources. A subject imports its package and does one model call through its double: ours \`makeTestCtx({ llm: new FakeLLM("ok") })\` and one \`agent.run\` through the root entry; the AI SDK \`MockLanguageModelV4\` and one \`generateText\`; LangChain \`FakeListChatModel.invoke\`. A cost is a subject's time over the empty process's in the same round; a ratio is the peer's cost over ours in the same round (above 1×: ours starts faster), the median over the rounds (lowest and highest round in brackets). Wall time is spawn to exit; CPU time is the process's user + system time (GNU time, in the kernel's 10 ms ticks), which other work on the machine inflates less. Load average (1 min) during the rounds: ${
+    }. ${nodeVersion} (\`npx --yes node@22\`) on a fresh npm build;${
+      before === undefined
+        ? ""
+        : ` \`before\` is our package at ${before} (its npm build on Node, its sources on Deno), in the same rounds, so its ratio is this tree's speed-up;`
+    } Deno ${Deno.version.deno} on the sources. A subject imports its package and does one model call through its double: ours \`makeTestCtx({ llm: new FakeLLM("ok") })\` and one \`agent.run\` through the root entry; the AI SDK \`MockLanguageModelV4\` and one \`generateText\`; LangChain \`FakeListChatModel.invoke\`. A cost is a subject's time over the empty process's in the same round; a ratio is the peer's cost over ours in the same round (above 1×: ours starts faster), the median over the rounds (lowest and highest round in brackets). Wall time is spawn to exit; CPU time is the process's user + system time (GNU time, in the kernel's 10 ms ticks), which other work on the machine inflates less. Load average (1 min) during the rounds: ${
       Math.min(...loads).toFixed(2)
     }–${
       Math.max(...loads).toFixed(2)
@@ -267,6 +317,7 @@ async function main(): Promise<void> {
       times.map((t, i) => `${i + 1}: ${subjects.map((s) => t[key(s)].toFixed(0)).join("/")}`)
         .join("; "),
   );
+  if (beforeDir) await Deno.remove(beforeDir, { recursive: true });
   const section = lines.join("\n");
   if (flag("dry") !== undefined) {
     console.log(section);
