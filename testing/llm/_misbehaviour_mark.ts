@@ -1,0 +1,31 @@
+// Which turns `misbehave` built, and as what. A marked turn is trusted by
+// `parseTurn` as it is (a nameless tool call is its point, not a typo), and
+// played without the unknown-tool check (calling a tool nobody offered is
+// the point too). The mark is lost on a copy: a spread turn is checked like
+// any other.
+import type { Turn } from "./turn.ts";
+
+/** What a `misbehave` turn is: its kind and the source text that builds it again. */
+export interface Misbehaviour {
+  /** The builder's name (`"invalidToolJson"`). */
+  readonly kind: string;
+  /** The call that builds the turn (`misbehave.invalidToolJson("lookup")`). */
+  readonly source: string;
+}
+
+const marks = new WeakMap<object, Misbehaviour>();
+
+/** Marks a built turn, freezing it and its tool calls. */
+export function mark(turn: Turn, kind: string, args: readonly unknown[]): Turn {
+  for (const call of turn.toolCalls ?? []) Object.freeze(call);
+  if (turn.toolCalls) Object.freeze(turn.toolCalls);
+  Object.freeze(turn);
+  const shown = args.map((a) => JSON.stringify(a)).join(", ");
+  marks.set(turn, { kind, source: `misbehave.${kind}(${shown})` });
+  return turn;
+}
+
+/** The mark of a turn `misbehave` built, else undefined. */
+export function markOf(turn: unknown): Misbehaviour | undefined {
+  return typeof turn === "object" && turn !== null ? marks.get(turn) : undefined;
+}
