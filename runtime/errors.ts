@@ -164,9 +164,10 @@ export class UnknownTool extends Error {
    */
   constructor(tool: string, known: readonly string[]) {
     // A nameless call is near every short name: it gets no suggestion.
-    const near = tool === "" ? undefined : known.find((k) =>
-      k.toLowerCase() === tool.toLowerCase()
-    ) ?? known.find((k) => editDistance(k, tool) <= 2);
+    const near = tool === ""
+      ? undefined
+      : known.find((k) => k.toLowerCase() === tool.toLowerCase()) ??
+        known.find((k) => editDistance(k, tool) <= 2);
     const asked = tool === ""
       ? "The tool call names no tool (a malformed call)"
       : `Unknown tool "${tool}"`;

@@ -175,7 +175,9 @@ export class ReActCognition implements Cognition {
     const content = turn.content;
     const finish = turn.finish!;
     const calls = turn.calls;
-    if (calls.length === 0 || finish === "length" || finish === "content_filter" || finish === "error") {
+    if (
+      calls.length === 0 || finish === "length" || finish === "content_filter" || finish === "error"
+    ) {
       messages.push(assistantMessage(content));
       return this.#noCalls(turn, finish, ctx, agent);
     }
@@ -627,7 +629,9 @@ async function reportRenamed(
     if (calls[i].id === own[i].id) continue;
     await ctx.emit(
       "duplicate_call_id",
-      `the model gave call ${i + 1} of the turn the id "${calls[i].id}" of an earlier call; it runs as "${own[i].id}"`,
+      `the model gave call ${i + 1} of the turn the id "${
+        calls[i].id
+      }" of an earlier call; it runs as "${own[i].id}"`,
       { payload: { callId: calls[i].id, renamed: own[i].id, tool: calls[i].name }, agent },
     );
   }

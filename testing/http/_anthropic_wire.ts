@@ -122,7 +122,9 @@ function signatureOf(id: string): string {
 
 // A refusal's details (@anthropic-ai/sdk: Message.stop_details, RefusalStopDetails).
 function stopDetails(finish: FinishReason | undefined): Record<string, unknown> | null {
-  return finish === "content_filter" ? { type: "refusal", category: null, explanation: null } : null;
+  return finish === "content_filter"
+    ? { type: "refusal", category: null, explanation: null }
+    : null;
 }
 
 class MessagesEncoder implements StreamEncoder {

@@ -40,7 +40,9 @@ function status(reason: FinishReason, refused = false): {
   status: string;
   incomplete_details: { reason: string } | null;
 } {
-  if (refused && reason === "content_filter") return { status: "completed", incomplete_details: null };
+  if (refused && reason === "content_filter") {
+    return { status: "completed", incomplete_details: null };
+  }
   if (reason === "length") {
     return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
   }

@@ -6,7 +6,7 @@
 import type { ToolCall } from "../../ports/message.ts";
 import { jsonProblem } from "../_json_value.ts";
 import { describe } from "../../runtime/internal.ts";
-import { mark, type Misbehaviour, markOf } from "./_misbehaviour_mark.ts";
+import { mark, markOf, type Misbehaviour } from "./_misbehaviour_mark.ts";
 import type { Turn } from "./turn.ts";
 
 export type { Misbehaviour } from "./_misbehaviour_mark.ts";

@@ -98,7 +98,8 @@ const toolCallSchema = z.strictObject({
     error: "is empty; every tool call needs an id (a non-empty string)",
   }),
   name: z.string({ error: missingOr("a name (the tool's name)") }).min(1, {
-    error: "is empty; every tool call needs a name (the tool's name)",
+    error:
+      "is empty; every tool call needs a name (the tool's name); misbehave.malformedToolCall() scripts a nameless call on purpose",
   }),
   args: z.record(z.string(), z.unknown()).default({}),
   rawArgs: z.string().optional(),
