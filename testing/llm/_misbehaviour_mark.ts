@@ -15,10 +15,13 @@ export interface Misbehaviour {
 
 const marks = new WeakMap<object, Misbehaviour>();
 
-/** Marks a built turn, freezing it and its tool calls. */
+/** Marks a built turn, freezing it, its tool calls and their arguments. */
 export function mark(turn: Turn, kind: string, args: readonly unknown[]): Turn {
-  for (const call of turn.toolCalls ?? []) Object.freeze(call);
-  if (turn.toolCalls) Object.freeze(turn.toolCalls);
+  const calls = turn.toolCalls;
+  if (calls) {
+    for (const call of calls) Object.freeze(Object.freeze(call).args);
+    Object.freeze(calls);
+  }
   Object.freeze(turn);
   const shown = args.map((a) => JSON.stringify(a)).join(", ");
   marks.set(turn, { kind, source: `misbehave.${kind}(${shown})` });
@@ -27,5 +30,6 @@ export function mark(turn: Turn, kind: string, args: readonly unknown[]): Turn {
 
 /** The mark of a turn `misbehave` built, else undefined. */
 export function markOf(turn: unknown): Misbehaviour | undefined {
-  return typeof turn === "object" && turn !== null ? marks.get(turn) : undefined;
+  // A WeakMap answers undefined for a key that cannot be one (a string).
+  return marks.get(turn as object);
 }

@@ -81,7 +81,10 @@ Deno.test("misbehave builders make frozen turns that misbehaviourOf() names with
   for (const [turn, kind, source] of cases) {
     assertEquals(misbehaviourOf(turn), { kind, source });
     assert(Object.isFrozen(turn), source);
-    for (const call of turn.toolCalls ?? []) assert(Object.isFrozen(call), source);
+    if (turn.toolCalls) assert(Object.isFrozen(turn.toolCalls), source);
+    for (const call of turn.toolCalls ?? []) {
+      assert(Object.isFrozen(call) && Object.isFrozen(call.args), source);
+    }
     assertEquals(misbehaviourOf({ ...turn }), undefined, "a copy is an ordinary turn");
   }
   assertEquals(misbehaviourOf("hi"), undefined);
@@ -96,7 +99,9 @@ Deno.test("misbehave builders: the turns they make", () => {
       rawArgs: '{"query": "unterminated',
     }],
   });
-  assertEquals(misbehave.invalidToolJson("lookup", "[1, 2]").toolCalls?.[0].rawArgs, "[1, 2]");
+  for (const raw of ["[1, 2]", "null", "42", '"text"', "", "{"]) {
+    assertEquals(misbehave.invalidToolJson("lookup", raw).toolCalls?.[0].rawArgs, raw);
+  }
   const args = { host: 42, nested: { n: [1] } };
   const violating = misbehave.schemaViolatingArgs("lookup", args);
   assertEquals(violating.toolCalls, [{ id: "call_schema_violation", name: "lookup", args }]);
@@ -144,6 +149,14 @@ Deno.test("misbehave builders refuse bad input with a TypeError naming the build
     [
       () => (misbehave.invalidToolJson as (...a: unknown[]) => Turn)("t", "x", "y"),
       "misbehave.invalidToolJson() takes at most 2 argument(s), got 3",
+    ],
+    [
+      () => (misbehave.schemaViolatingArgs as (...a: unknown[]) => Turn)("t", {}, 1),
+      "misbehave.schemaViolatingArgs() takes at most 2 argument(s), got 3",
+    ],
+    [
+      () => (misbehave.duplicateCallIds as (...a: unknown[]) => Turn)("t", 2, 1),
+      "misbehave.duplicateCallIds() takes at most 2 argument(s), got 3",
     ],
     [
       () => misbehave.schemaViolatingArgs("t", undefined as never),
