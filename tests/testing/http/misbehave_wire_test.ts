@@ -312,6 +312,7 @@ const ports: Record<string, (fetch: FakeProvider["fetch"]) => LLMPort> = {
 interface Outcome {
   readonly stopReason?: string;
   readonly observed?: string;
+  readonly thought?: boolean;
   readonly toolRuns?: number;
   readonly reflected?: string;
   readonly thrown?: string;
@@ -345,6 +346,9 @@ async function through(
     return {
       stopReason: result.stopReason,
       observed: observer.items.find((o) => kinds.includes(o.kind))?.kind,
+      thought: (observer.items.find((o) => o.kind === "empty_answer")?.payload as
+        | { reasoning: boolean }
+        | undefined)?.reasoning,
       toolRuns: tool.calls.length,
       reflected: reply?.content.slice(0, 40),
     };
@@ -354,7 +358,7 @@ async function through(
 }
 
 Deno.test("our ports read each misbehaviour back through the wire, and ReAct answers it", async (t) => {
-  const after = { stopReason: "error", observed: "empty_answer", toolRuns: 0 };
+  const after = { stopReason: "error", observed: "empty_answer", thought: false, toolRuns: 0 };
   const cases: Array<[string, Turn, Record<string, Outcome>]> = [
     ["refusal", misbehave.refusal("No."), {
       OpenAIChatLLM: { stopReason: "error", observed: "model_refusal", toolRuns: 0 },
@@ -366,7 +370,11 @@ Deno.test("our ports read each misbehaviour back through the wire, and ReAct ans
       AnthropicLLM: { stopReason: "error", observed: "content_filter", toolRuns: 0 },
     }],
     ["emptyAnswer", misbehave.emptyAnswer(), { OpenAIChatLLM: after, AnthropicLLM: after }],
-    ["reasoningOnly", misbehave.reasoningOnly(), { OpenAIChatLLM: after, AnthropicLLM: after }],
+    ["reasoningOnly", misbehave.reasoningOnly(), {
+      // Chat Completions shows no thinking; AnthropicLLM reads the thinking block.
+      OpenAIChatLLM: after,
+      AnthropicLLM: { ...after, thought: true },
+    }],
     ["lengthMidToolCall", misbehave.lengthMidToolCall("lookup"), {
       OpenAIChatLLM: { stopReason: "length", toolRuns: 0 },
       AnthropicLLM: { stopReason: "length", toolRuns: 0 },
