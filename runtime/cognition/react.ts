@@ -598,24 +598,26 @@ function argsOf(prepared: PreparedTool, call: ToolCall): Record<string, unknown>
 // (`call_1_2`, in the pattern every provider accepts), so each call runs
 // once and gets exactly one result, matched by id.
 function uniqueIds(calls: readonly ToolCall[]): ToolCall[] | undefined {
-  let repeats = false;
-  for (let i = 1; i < calls.length && !repeats; i++) {
-    for (let j = 0; j < i && !repeats; j++) repeats = calls[j].id === calls[i].id;
-  }
-  if (!repeats) return undefined;
-  const given = new Set(calls.map((c) => c.id));
+  // One call cannot repeat an id: the common turn pays for no set.
+  if (calls.length < 2) return undefined;
   const taken = new Set<string>();
-  return calls.map((call) => {
+  let given: Set<string> | undefined;
+  let out: ToolCall[] | undefined;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
     if (!taken.has(call.id)) {
       taken.add(call.id);
-      return call;
+      continue;
     }
+    given ??= new Set(calls.map((c) => c.id));
+    out ??= calls.slice();
     let n = 2;
     while (given.has(`${call.id}_${n}`) || taken.has(`${call.id}_${n}`)) n++;
     const id = `${call.id}_${n}`;
     taken.add(id);
-    return { ...call, id };
-  });
+    out[i] = { ...call, id };
+  }
+  return out;
 }
 
 // Observes each call whose repeated id was replaced.

@@ -137,10 +137,16 @@ each(
       ["call_dup_3", "found"],
     ]);
     assertEquals(
-      observer.items.filter((o) => o.kind === "duplicate_call_id").map((o) => o.payload),
+      observer.items.filter((o) => o.kind === "duplicate_call_id").map((o) => [o.payload, o.text]),
       [
-        { callId: "call_dup", renamed: "call_dup_2", tool: "lookup" },
-        { callId: "call_dup", renamed: "call_dup_3", tool: "lookup" },
+        [
+          { callId: "call_dup", renamed: "call_dup_2", tool: "lookup" },
+          'the model gave call 2 of the turn the id "call_dup" of an earlier call; it runs as "call_dup_2"',
+        ],
+        [
+          { callId: "call_dup", renamed: "call_dup_3", tool: "lookup" },
+          'the model gave call 3 of the turn the id "call_dup" of an earlier call; it runs as "call_dup_3"',
+        ],
       ],
     );
     assertEquals(result.stopReason, "stop");
@@ -173,8 +179,8 @@ each(
     const { result, observer } = await run(mode, [misbehave.emptyAnswer()]);
     assertEquals([result.output, result.stopReason], ["", "error"]);
     const seen = observer.items.filter((o) => o.kind === "empty_answer");
-    assertEquals(seen.map((o) => [o.text, o.payload]), [
-      ["the model gave no answer and called no tool", { reasoning: false }],
+    assertEquals(seen.map((o) => [o.text, o.payload, o.agent]), [
+      ["the model gave no answer and called no tool", { reasoning: false }, "a"],
     ]);
   },
 );
@@ -197,8 +203,8 @@ each(
     const { result, observer } = await run(mode, [misbehave.refusal("I can't do that.")]);
     assertEquals([result.output, result.stopReason], ["I can't do that.", "error"]);
     assertEquals(
-      observer.items.filter((o) => o.kind === "model_refusal").map((o) => o.text),
-      ["the model refused to answer: I can't do that."],
+      observer.items.filter((o) => o.kind === "model_refusal").map((o) => [o.text, o.agent]),
+      [["the model refused to answer: I can't do that.", "a"]],
     );
     assertEquals(observer.items.filter((o) => o.kind === "content_filter"), []);
   },
@@ -213,6 +219,15 @@ each(
       observer.items.filter((o) => o.kind === "content_filter").map((o) => o.text),
       ["the provider's content filter withheld the answer"],
     );
+  },
+);
+
+each(
+  "ReAct ends a turn that failed with finish error as error, not as an empty answer",
+  async (mode) => {
+    const { result, observer } = await run(mode, [{ finishReason: "error" }]);
+    assertEquals([result.output, result.stopReason], ["", "error"]);
+    assertEquals(observer.items.filter((o) => o.kind === "empty_answer"), []);
   },
 );
 
