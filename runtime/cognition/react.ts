@@ -70,8 +70,13 @@ const APPROVED = /^\s*(y|yes|ok|approve|approved|allow)\s*[.!]?\s*$/i;
  * The reason-and-act loop: call the model with the tools; run the tool calls
  * it asks for, one at a time, and give it the results; repeat until it
  * answers without tools. A failing tool becomes a tool message the model
- * sees (harness errors and cancellation still escape). A length-truncated
- * turn dispatches nothing and ends with `stopReason: "length"`.
+ * sees (harness errors and cancellation still escape), as does a call
+ * whose arguments are not JSON or break the schema, or that names an unknown
+ * tool or none. A length-truncated turn dispatches nothing and ends with
+ * `stopReason: "length"`; an empty answer, a refusal and a filtered answer
+ * end with `stopReason: "error"` and an observation (`empty_answer`,
+ * `model_refusal`, `content_filter`). Calls of one turn that repeat an id
+ * each run once, under ids made unique (docs/misbehave.md).
  *
  * @example A scripted tool loop
  * ```ts

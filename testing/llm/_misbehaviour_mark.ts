@@ -5,7 +5,18 @@
 // any other.
 import type { Turn } from "./turn.ts";
 
-/** What a `misbehave` turn is: its kind and the source text that builds it again. */
+/**
+ * What a `misbehave` turn is: its kind and the source text that builds it again.
+ *
+ * @example
+ * ```ts
+ * import { misbehave, type Misbehaviour, misbehaviourOf } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const m: Misbehaviour | undefined = misbehaviourOf(misbehave.refusal());
+ * assertEquals(m?.source, "misbehave.refusal()");
+ * ```
+ */
 export interface Misbehaviour {
   /** The builder's name (`"invalidToolJson"`). */
   readonly kind: string;

@@ -11,7 +11,18 @@ import type { Turn } from "./turn.ts";
 
 export type { Misbehaviour } from "./_misbehaviour_mark.ts";
 
-/** The builders of {@linkcode misbehave}. */
+/**
+ * The builders of {@linkcode misbehave}.
+ *
+ * @example
+ * ```ts
+ * import { type Misbehave, misbehave } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const builders: Misbehave = misbehave;
+ * assertEquals(builders.emptyAnswer().content, "");
+ * ```
+ */
 export interface Misbehave {
   /**
    * A call to `name` whose arguments are not JSON: the raw text is what the
@@ -188,7 +199,18 @@ export interface Misbehave {
   malformedToolCall(): Turn;
 }
 
-/** A builder's name: a fault kind for `chaos()`. */
+/**
+ * A builder's name: a fault kind for `chaos()`.
+ *
+ * @example
+ * ```ts
+ * import { misbehave, type MisbehaviourKind } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const kind: MisbehaviourKind = "contentFilter";
+ * assertEquals(misbehave[kind]().finishReason, "content_filter");
+ * ```
+ */
 export type MisbehaviourKind = keyof Misbehave;
 
 /**
