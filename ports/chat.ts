@@ -74,4 +74,12 @@ export interface ChatResponse {
   readonly finishReason: FinishReason;
   /** What the turn consumed. */
   readonly usage: Usage;
+  /**
+   * True when `content` is the model's refusal rather than an answer (OpenAI's
+   * `refusal` field, Anthropic's `stop_reason: "refusal"`); `finishReason` is
+   * then `"content_filter"`.
+   */
+  readonly refusal?: boolean;
+  /** The model's thinking, when the provider shows it; never part of `content`. */
+  readonly reasoning?: string;
 }

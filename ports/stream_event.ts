@@ -38,6 +38,27 @@ export interface TextDeltaEvent {
   readonly messageId: string;
   /** The text fragment. */
   readonly content: string;
+  /** True when the text is the model's refusal (see `ChatResponse.refusal`). */
+  readonly refusal?: boolean;
+}
+
+/**
+ * A piece of the model's thinking (Anthropic `thinking`, a Responses
+ * `reasoning` summary): shown, never part of the answer's text.
+ *
+ * @example
+ * ```ts
+ * import type { ReasoningDeltaEvent } from "@agentkit/testing/ports";
+ * const e: ReasoningDeltaEvent = { type: "reasoning_delta", messageId: "m1", content: "The user wants" };
+ * ```
+ */
+export interface ReasoningDeltaEvent {
+  /** Discriminant. */
+  readonly type: "reasoning_delta";
+  /** The message this event belongs to. */
+  readonly messageId: string;
+  /** The thinking fragment. */
+  readonly content: string;
 }
 
 /**
@@ -124,6 +145,7 @@ export interface ErrorEvent {
 export type StreamEvent =
   | MessageStartEvent
   | TextDeltaEvent
+  | ReasoningDeltaEvent
   | ToolCallEvent
   | MessageEndEvent
   | ErrorEvent;

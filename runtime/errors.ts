@@ -163,10 +163,16 @@ export class UnknownTool extends Error {
    * @param known The tools on offer.
    */
   constructor(tool: string, known: readonly string[]) {
-    const near = known.find((k) => k.toLowerCase() === tool.toLowerCase()) ??
-      known.find((k) => editDistance(k, tool) <= 2);
+    // A nameless call is near every short name: it gets no suggestion.
+    const near = tool === ""
+      ? undefined
+      : known.find((k) => k.toLowerCase() === tool.toLowerCase()) ??
+        known.find((k) => editDistance(k, tool) <= 2);
+    const asked = tool === ""
+      ? "The tool call names no tool (a malformed call)"
+      : `Unknown tool "${tool}"`;
     super(
-      `Unknown tool "${tool}"; the tools on offer are ${
+      `${asked}; the tools on offer are ${
         known.length ? known.map((k) => `"${k}"`).join(", ") : "none"
       }${near ? `; did you mean "${near}"?` : ""}`,
     );

@@ -115,7 +115,14 @@ function lengthCut(error: unknown): StreamEvent[] {
 function eventsOf(res: ChatResponse): StreamEvent[] {
   const messageId = res.id;
   const events: StreamEvent[] = [{ type: "message_start", messageId }];
-  if (res.content) events.push({ type: "text_delta", messageId, content: res.content });
+  if (res.reasoning) events.push({ type: "reasoning_delta", messageId, content: res.reasoning });
+  if (res.content) {
+    events.push(
+      res.refusal
+        ? { type: "text_delta", messageId, content: res.content, refusal: true }
+        : { type: "text_delta", messageId, content: res.content },
+    );
+  }
   for (const call of res.toolCalls) events.push({ type: "tool_call", messageId, call });
   events.push({ type: "message_end", messageId, finishReason: res.finishReason, usage: res.usage });
   return events;
@@ -124,6 +131,10 @@ function eventsOf(res: ChatResponse): StreamEvent[] {
 /** What one model call said, folded from its events. */
 export class ModelTurn {
   content = "";
+  /** Whether the text is the model's refusal. */
+  refusal = false;
+  /** Whether the model showed any thinking. */
+  reasoned = false;
   readonly calls: ToolCall[] = [];
   /** How the call ended; undefined when its stream just stopped. */
   finish: FinishReason | undefined;
@@ -135,6 +146,10 @@ export class ModelTurn {
     switch (event.type) {
       case "text_delta":
         this.content += event.content;
+        if (event.refusal) this.refusal = true;
+        break;
+      case "reasoning_delta":
+        this.reasoned = true;
         break;
       case "tool_call":
         this.calls.push(event.call);

@@ -11,7 +11,7 @@ import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../../ports
 import { modelCall, ModelTurn } from "./_model_call.ts";
 import { assistantMessage, toolMessage } from "./_loop_message.ts";
 import type { RunContext } from "../context.ts";
-import { NoAsker, ToolTimeout, UnknownTool } from "../errors.ts";
+import { NoAsker, ToolArgsInvalid, ToolTimeout, UnknownTool } from "../errors.ts";
 import { appendOnly, release } from "../_append_only.ts";
 import { untilAborted } from "../_until_aborted.ts";
 import { linkSignal } from "../_link_signal.ts";
@@ -70,8 +70,13 @@ const APPROVED = /^\s*(y|yes|ok|approve|approved|allow)\s*[.!]?\s*$/i;
  * The reason-and-act loop: call the model with the tools; run the tool calls
  * it asks for, one at a time, and give it the results; repeat until it
  * answers without tools. A failing tool becomes a tool message the model
- * sees (harness errors and cancellation still escape). A length-truncated
- * turn dispatches nothing and ends with `stopReason: "length"`.
+ * sees (harness errors and cancellation still escape), as does a call
+ * whose arguments are not JSON or break the schema, or that names an unknown
+ * tool or none. A length-truncated turn dispatches nothing and ends with
+ * `stopReason: "length"`; an empty answer, a refusal and a filtered answer
+ * end with `stopReason: "error"` and an observation (`empty_answer`,
+ * `model_refusal`, `content_filter`). Calls of one turn that repeat an id
+ * each run once, under ids made unique (docs/misbehave.md).
  *
  * @example A scripted tool loop
  * ```ts
@@ -156,34 +161,66 @@ export class ReActCognition implements Cognition {
   static {
     // The loop reaches the private steps through these, set once here.
     afterTurn = (cognition, turn, messages, ctx, agent) =>
-      cognition.#afterTurn(turn.content, turn.calls, turn.finish!, messages, ctx, agent);
+      cognition.#afterTurn(turn, messages, ctx, agent);
     syncGrants = (cognition, ctx, agent) =>
       cognition.#provider ? cognition.#syncGrants(ctx, agent) : undefined;
   }
 
   // Records the assistant turn and runs its tools; returns a stop reason when
   // the loop should end. Tools that answer at once are run without a promise
-  // (see ../_now.ts).
+  // (see ../_now.ts). A turn whose calls do not run (cut at the token limit,
+  // filtered, failed) is recorded without them: a call left unanswered in
+  // the transcript would make the next request invalid on every provider.
   #afterTurn(
-    content: string,
-    calls: readonly ToolCall[],
-    finish: FinishReason,
+    turn: ModelTurn,
     messages: Message[],
     ctx: RunContext,
     agent: string,
   ): Now<CognitionResult["stopReason"] | undefined> {
-    messages.push(
-      calls.length
-        // A copy the size of the calls: the turn's array was grown by pushes
-        // and holds spare room, which a long transcript would keep per step.
-        ? assistantMessage(content, calls.slice())
-        : assistantMessage(content),
-    );
-    if (finish === "length") return "length";
-    if (calls.length === 0 || finish === "content_filter" || finish === "error") {
-      return stopReasonOf(finish);
+    const content = turn.content;
+    const finish = turn.finish!;
+    const calls = turn.calls;
+    if (
+      calls.length === 0 || finish === "length" || finish === "content_filter" || finish === "error"
+    ) {
+      messages.push(assistantMessage(content));
+      return this.#noCalls(turn, finish, ctx, agent);
     }
-    return this.#runTools(calls, 0, messages, ctx, agent);
+    // A copy the size of the calls: the turn's array was grown by pushes
+    // and holds spare room, which a long transcript would keep per step.
+    const renamed = uniqueIds(calls);
+    const own = renamed ?? calls.slice();
+    messages.push(assistantMessage(content, own));
+    if (renamed === undefined) return this.#runTools(own, 0, messages, ctx, agent);
+    return reportRenamed(calls, own, ctx, agent).then(() =>
+      this.#runTools(own, 0, messages, ctx, agent)
+    );
+  }
+
+  // How a turn that runs no tool ends the run: a length cut with "length";
+  // a refusal, a content filter, a failed turn and an empty answer (thinking
+  // alone included) with "error", each observed by its kind; an answer with
+  // "stop".
+  #noCalls(
+    turn: ModelTurn,
+    finish: FinishReason,
+    ctx: RunContext,
+    agent: string,
+  ): Now<CognitionResult["stopReason"]> {
+    if (finish === "length") return "length";
+    if (finish === "content_filter") {
+      const kind = turn.refusal ? "model_refusal" : "content_filter";
+      const text = turn.refusal
+        ? `the model refused to answer: ${turn.content}`
+        : "the provider's content filter withheld the answer";
+      return ctx.emit(kind, text, { agent }).then(() => "error");
+    }
+    if (finish === "error" || turn.content !== "") return stopReasonOf(finish);
+    const text = turn.reasoned
+      ? "the model thought but gave no answer and called no tool"
+      : "the model gave no answer and called no tool";
+    return ctx.emit("empty_answer", text, { payload: { reasoning: turn.reasoned }, agent })
+      .then(() => "error");
   }
 
   // The calls from `from` on, one after the other, each answer appended.
@@ -552,12 +589,57 @@ function argsOf(prepared: PreparedTool, call: ToolCall): Record<string, unknown>
     try {
       raw = JSON.parse(call.rawArgs);
     } catch (error) {
-      throw new Error(
-        `The arguments of tool "${call.name}" are not valid JSON (${
-          (error as Error).message
-        }): ${call.rawArgs}`,
+      throw new ToolArgsInvalid(
+        call.name,
+        `the arguments are not valid JSON (${(error as Error).message}): ${call.rawArgs}`,
       );
     }
   }
   return prepared.parse(raw);
+}
+
+// The calls with every id unique, or undefined when no id repeats: a later
+// call that repeats an earlier id of the turn gets the id with a suffix
+// (`call_1_2`, in the pattern every provider accepts), so each call runs
+// once and gets exactly one result, matched by id.
+function uniqueIds(calls: readonly ToolCall[]): ToolCall[] | undefined {
+  // One call cannot repeat an id: the common turn pays for no set.
+  if (calls.length < 2) return undefined;
+  const taken = new Set<string>();
+  let given: Set<string> | undefined;
+  let out: ToolCall[] | undefined;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
+    if (!taken.has(call.id)) {
+      taken.add(call.id);
+      continue;
+    }
+    given ??= new Set(calls.map((c) => c.id));
+    out ??= calls.slice();
+    let n = 2;
+    while (given.has(`${call.id}_${n}`) || taken.has(`${call.id}_${n}`)) n++;
+    const id = `${call.id}_${n}`;
+    taken.add(id);
+    out[i] = { ...call, id };
+  }
+  return out;
+}
+
+// Observes each call whose repeated id was replaced.
+async function reportRenamed(
+  calls: readonly ToolCall[],
+  own: readonly ToolCall[],
+  ctx: RunContext,
+  agent: string,
+): Promise<void> {
+  for (let i = 0; i < calls.length; i++) {
+    if (calls[i].id === own[i].id) continue;
+    await ctx.emit(
+      "duplicate_call_id",
+      `the model gave call ${i + 1} of the turn the id "${
+        calls[i].id
+      }" of an earlier call; it runs as "${own[i].id}"`,
+      { payload: { callId: calls[i].id, renamed: own[i].id, tool: calls[i].name }, agent },
+    );
+  }
 }

@@ -159,6 +159,7 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
     throw new MalformedAnswer(P, "content must be an array of blocks", b.content);
   }
   let content = "";
+  let reasoning: string | undefined;
   const toolCalls: ToolCall[] = [];
   for (let i = 0; i < b.content.length; i++) {
     const block = objectAt(P, `content[${i}]`, b.content[i]);
@@ -169,12 +170,14 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
       }
       content += text;
     } else if (block.type === "tool_use") toolCalls.push(toolUseOf(block, `content[${i}]`));
-    else if (typeof block.type !== "string") {
+    else if (block.type === "thinking") {
+      reasoning = (reasoning ?? "") + (stringAt(P, `content[${i}].thinking`, block.thinking) ?? "");
+    } else if (typeof block.type !== "string") {
       throw new MalformedAnswer(P, `content[${i}].type must be a string`, block.type);
     }
-    // Other block types (thinking, server tools) carry nothing this port maps.
+    // Other block types (redacted thinking, server tools) carry nothing this port maps.
   }
-  return {
+  const response: ChatResponse = {
     id: stringAt(P, "id", b.id) ?? "",
     model: stringAt(P, "model", b.model) ?? model,
     content,
@@ -183,6 +186,7 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
       (toolCalls.length ? "tool_calls" : "stop"),
     usage: usageFromAnthropic(b.usage),
   };
+  return reasoning === undefined ? response : { ...response, reasoning };
 }
 
 function toolUseOf(block: Record<string, unknown>, path: string): ToolCall {
@@ -206,6 +210,7 @@ interface StreamData {
   readonly delta?: {
     readonly type?: string;
     readonly text?: string;
+    readonly thinking?: string;
     readonly partial_json?: string;
     readonly stop_reason?: string | null;
   };
@@ -251,6 +256,12 @@ export class AnthropicStream extends WireStream {
           if (text) {
             this.start(undefined, out);
             out.push({ type: "text_delta", messageId: this.messageId!, content: text });
+          }
+        } else if (delta.type === "thinking_delta") {
+          const thinking = stringAt(P, "delta.thinking", delta.thinking);
+          if (thinking) {
+            this.start(undefined, out);
+            out.push({ type: "reasoning_delta", messageId: this.messageId!, content: thinking });
           }
         } else if (delta.type === "input_json_delta") {
           const call = this.#calls.get(index);

@@ -190,7 +190,7 @@ export function chatResponseFromOpenAI(body: unknown, model: string): ChatRespon
     );
   }
   const refused = !content && refusal;
-  return {
+  const response: ChatResponse = {
     id: stringAt(P, "id", b.id) ?? "",
     model: stringAt(P, "model", b.model) ?? model,
     content: refused ? refusal : content ?? "",
@@ -200,6 +200,7 @@ export function chatResponseFromOpenAI(body: unknown, model: string): ChatRespon
       : finishFromOpenAI(finish) ?? (toolCalls.length ? "tool_calls" : "stop"),
     usage: usageFromOpenAI(b.usage),
   };
+  return refused ? { ...response, refusal: true } : response;
 }
 
 interface PartialCall {
@@ -248,7 +249,12 @@ export class OpenAIChatStream extends WireStream {
         const refusal = stringAt(P, "choices[0].delta.refusal", delta.refusal);
         if (refusal) {
           this.#refused = true;
-          out.push({ type: "text_delta", messageId: this.messageId!, content: refusal });
+          out.push({
+            type: "text_delta",
+            messageId: this.messageId!,
+            content: refusal,
+            refusal: true,
+          });
         }
         const calls = delta.tool_calls;
         if (calls !== undefined && calls !== null) {

@@ -35,7 +35,13 @@ function streamEventSchema(): z.ZodType<StreamEvent> {
 
   const schema: z.ZodType<StreamEvent> = z.discriminatedUnion("type", [
     z.object({ type: z.literal("message_start"), messageId }),
-    z.object({ type: z.literal("text_delta"), messageId, content: z.string() }),
+    z.object({
+      type: z.literal("text_delta"),
+      messageId,
+      content: z.string(),
+      refusal: z.boolean().optional(),
+    }),
+    z.object({ type: z.literal("reasoning_delta"), messageId, content: z.string() }),
     z.object({
       type: z.literal("tool_call"),
       messageId,
@@ -103,6 +109,9 @@ export function isStreamEvent(value: unknown): value is StreamEvent {
   if (typeof e.messageId !== "string") return false;
   switch (e.type) {
     case "text_delta":
+      return typeof e.content === "string" &&
+        (e.refusal === undefined || typeof e.refusal === "boolean");
+    case "reasoning_delta":
       return typeof e.content === "string";
     case "message_start":
       return true;

@@ -350,12 +350,17 @@ export class Cassette implements LLMPort, AsyncDisposable {
   ): AsyncGenerator<StreamEvent, void, undefined> {
     const chunks: string[] = [];
     const toolCalls: ToolCall[] = [];
+    let refusal = false;
+    let reasoning: string | undefined;
     let started = false;
     let done = false;
     try {
       for await (const event of allowedSteps(this.#upstreamPort().stream(request, allowing(ctx)))) {
         started = true;
-        if (event.type === "text_delta") chunks.push(event.content);
+        if (event.type === "text_delta") {
+          chunks.push(event.content);
+          if (event.refusal) refusal = true;
+        } else if (event.type === "reasoning_delta") reasoning = (reasoning ?? "") + event.content;
         else if (event.type === "tool_call") toolCalls.push(event.call);
         else if (event.type === "message_end") {
           done = true;
@@ -366,6 +371,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
               toolCalls,
               finishReason: event.finishReason,
               usage: event.usage,
+              refusal,
+              reasoning,
             }),
           );
         } else if (event.type === "error") {
@@ -538,12 +545,26 @@ function turnOf(
   request: ChatRequest,
   content: string,
   chunks: readonly string[],
-  response: Pick<ChatResponse, "toolCalls" | "finishReason" | "usage"> & { model?: string },
+  response:
+    & Pick<ChatResponse, "toolCalls" | "finishReason" | "usage" | "refusal" | "reasoning">
+    & { model?: string },
 ): Record<string, unknown> {
-  const turn: Record<string, unknown> = chunks.length > 1 ? { chunks } : content ? { content } : {};
+  // A refusal is one piece: a turn's refusal is its whole answer.
+  const turn: Record<string, unknown> = response.refusal
+    ? { refusal: content }
+    : chunks.length > 1
+    ? { chunks }
+    : content
+    ? { content }
+    : {};
+  if (response.reasoning !== undefined) turn.reasoning = response.reasoning;
   if (response.toolCalls.length) turn.toolCalls = response.toolCalls;
   turn.usage = response.usage;
-  const derived = response.toolCalls.length ? "tool_calls" : "stop";
+  const derived = response.refusal
+    ? "content_filter"
+    : response.toolCalls.length
+    ? "tool_calls"
+    : "stop";
   if (response.finishReason !== derived) turn.finishReason = response.finishReason;
   if (response.model !== undefined && response.model !== request.model) {
     turn.model = response.model;

@@ -187,7 +187,7 @@ class PortModel<V extends "v4" | "v3"> implements AiSdkLanguageModel<V> {
       -readonly [K in keyof AiSdkGenerateResult]: AiSdkGenerateResult[K];
     } = {
       content: toContent(response),
-      finishReason: toFinishReason(response.finishReason),
+      finishReason: toFinishReason(response.finishReason, response.refusal === true),
       usage: toUsage(response.usage),
       response: { id: response.id, modelId: response.model },
       warnings,
@@ -254,6 +254,8 @@ function guarded<T>(fn: () => T): T {
 // tool call as input start/delta/end then the call, and exactly one finish.
 class PartWriter {
   #textId: string | undefined;
+  #reasoningId: string | undefined;
+  #refused = false;
   #finished = false;
 
   constructor(
@@ -268,7 +270,17 @@ class PartWriter {
       case "message_start":
         c.enqueue({ type: "response-metadata", id: event.messageId, modelId: this.modelId });
         return;
+      case "reasoning_delta":
+        this.#closeText(c);
+        if (this.#reasoningId === undefined) {
+          this.#reasoningId = `${event.messageId}:reasoning`;
+          c.enqueue({ type: "reasoning-start", id: this.#reasoningId });
+        }
+        c.enqueue({ type: "reasoning-delta", id: this.#reasoningId, delta: event.content });
+        return;
       case "text_delta":
+        this.#closeReasoning(c);
+        if (event.refusal) this.#refused = true;
         if (this.#textId === undefined) {
           this.#textId = `${event.messageId}:text`;
           c.enqueue({ type: "text-start", id: this.#textId });
@@ -286,7 +298,7 @@ class PartWriter {
         return;
       }
       case "message_end":
-        this.#finish(c, toFinishReason(event.finishReason), event.usage);
+        this.#finish(c, toFinishReason(event.finishReason, this.#refused), event.usage);
         return;
       case "error":
         this.#closeText(c);
@@ -311,7 +323,14 @@ class PartWriter {
     this.#finish(c, { unified: "other", raw: undefined }, undefined);
   }
 
+  #closeReasoning(c: Controller): void {
+    if (this.#reasoningId === undefined) return;
+    c.enqueue({ type: "reasoning-end", id: this.#reasoningId });
+    this.#reasoningId = undefined;
+  }
+
   #closeText(c: Controller): void {
+    this.#closeReasoning(c);
     if (this.#textId === undefined) return;
     c.enqueue({ type: "text-end", id: this.#textId });
     this.#textId = undefined;
@@ -352,7 +371,12 @@ const FINISH: Readonly<Record<FinishReason, AiSdkFinishReason>> = {
   error: { unified: "error", raw: "error" },
 };
 
-function toFinishReason(reason: FinishReason): AiSdkFinishReason {
+// A refusal is the SDK's "content-filter", as its Anthropic provider maps
+// stop_reason "refusal" (vercel/ai: packages/anthropic/src/map-anthropic-stop-reason.ts).
+const REFUSAL: AiSdkFinishReason = { unified: "content-filter", raw: "refusal" };
+
+function toFinishReason(reason: FinishReason, refused = false): AiSdkFinishReason {
+  if (refused && reason === "content_filter") return REFUSAL;
   return FINISH[reason] ?? { unified: "other", raw: reason };
 }
 
@@ -376,6 +400,7 @@ function inputOf(call: ToolCall): string {
 
 function toContent(response: ChatResponse): AiSdkContent[] {
   const content: AiSdkContent[] = [];
+  if (response.reasoning) content.push({ type: "reasoning", text: response.reasoning });
   if (response.content) content.push({ type: "text", text: response.content });
   for (const call of response.toolCalls) {
     content.push({

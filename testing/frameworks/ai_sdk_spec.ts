@@ -215,6 +215,7 @@ export interface AiSdkWarning {
  */
 export type AiSdkContent =
   | { readonly type: "text"; readonly text: string }
+  | { readonly type: "reasoning"; readonly text: string }
   | {
     readonly type: "tool-call";
     readonly toolCallId: string;
@@ -272,6 +273,9 @@ export type AiSdkStreamPart =
   | { readonly type: "text-start"; readonly id: string }
   | { readonly type: "text-delta"; readonly id: string; readonly delta: string }
   | { readonly type: "text-end"; readonly id: string }
+  | { readonly type: "reasoning-start"; readonly id: string }
+  | { readonly type: "reasoning-delta"; readonly id: string; readonly delta: string }
+  | { readonly type: "reasoning-end"; readonly id: string }
   | { readonly type: "tool-input-start"; readonly id: string; readonly toolName: string }
   | { readonly type: "tool-input-delta"; readonly id: string; readonly delta: string }
   | { readonly type: "tool-input-end"; readonly id: string }

@@ -114,10 +114,24 @@ function parseTools(value: unknown): ToolSpec[] | Problem | undefined {
   return out;
 }
 
+// The thinking block's signature: opaque, as the real one is, and issued
+// with every thinking block (@anthropic-ai/sdk: ThinkingBlock.signature).
+function signatureOf(id: string): string {
+  return `fake-signature-${id}`;
+}
+
+// A refusal's details (@anthropic-ai/sdk: Message.stop_details, RefusalStopDetails).
+function stopDetails(finish: FinishReason | undefined): Record<string, unknown> | null {
+  return finish === "content_filter"
+    ? { type: "refusal", category: null, explanation: null }
+    : null;
+}
+
 class MessagesEncoder implements StreamEncoder {
   #id = "";
   #index = -1;
   #textOpen = false;
+  #thinkingOpen = false;
   readonly #model: string;
 
   constructor(request: WireRequest) {
@@ -125,15 +139,33 @@ class MessagesEncoder implements StreamEncoder {
   }
 
   #closeText(): string {
-    if (!this.#textOpen) return "";
+    const closed = this.#closeThinking();
+    if (!this.#textOpen) return closed;
     this.#textOpen = false;
-    return named("content_block_stop", { type: "content_block_stop", index: this.#index });
+    return closed +
+      named("content_block_stop", { type: "content_block_stop", index: this.#index });
+  }
+
+  // A thinking block ends with its signature (Anthropic, extended thinking:
+  // "Streaming thinking").
+  #closeThinking(): string {
+    if (!this.#thinkingOpen) return "";
+    this.#thinkingOpen = false;
+    return named("content_block_delta", {
+      type: "content_block_delta",
+      index: this.#index,
+      delta: { type: "signature_delta", signature: signatureOf(this.#id) },
+    }) + named("content_block_stop", { type: "content_block_stop", index: this.#index });
   }
 
   #delta(finish: FinishReason | undefined, usage: Usage | undefined): string {
     return named("message_delta", {
       type: "message_delta",
-      delta: { stop_reason: finish ? STOP[finish] : null, stop_sequence: null },
+      delta: {
+        stop_reason: finish ? STOP[finish] : null,
+        stop_sequence: null,
+        stop_details: stopDetails(finish),
+      },
       usage: usage ? anthropicUsage(usage) : { output_tokens: 0 },
     });
   }
@@ -153,14 +185,32 @@ class MessagesEncoder implements StreamEncoder {
             content: [],
             stop_reason: null,
             stop_sequence: null,
+            stop_details: null,
             usage: { input_tokens: 0, output_tokens: 0 },
           },
         }) + named("ping", { type: "ping" });
-      case "text_delta": {
+      case "reasoning_delta": {
         let out = "";
+        if (!this.#thinkingOpen) {
+          out = this.#closeText();
+          this.#thinkingOpen = true;
+          out += named("content_block_start", {
+            type: "content_block_start",
+            index: ++this.#index,
+            content_block: { type: "thinking", thinking: "", signature: "" },
+          });
+        }
+        return out + named("content_block_delta", {
+          type: "content_block_delta",
+          index: this.#index,
+          delta: { type: "thinking_delta", thinking: e.content },
+        });
+      }
+      case "text_delta": {
+        let out = this.#closeThinking();
         if (!this.#textOpen) {
           this.#textOpen = true;
-          out = named("content_block_start", {
+          out += named("content_block_start", {
             type: "content_block_start",
             index: ++this.#index,
             content_block: { type: "text", text: "" },
@@ -242,7 +292,11 @@ export const anthropicWire: Wire = {
   }),
   blocking(res, request) {
     const content: Array<Record<string, unknown>> = [];
-    if (res.content !== "" || res.toolCalls.length === 0) {
+    if (res.reasoning !== undefined) {
+      content.push({ type: "thinking", thinking: res.reasoning, signature: signatureOf(res.id) });
+    }
+    // A turn that only thought has no text block.
+    if (res.content !== "" || (res.toolCalls.length === 0 && res.reasoning === undefined)) {
       content.push({ type: "text", text: res.content });
     }
     for (const c of res.toolCalls) {
@@ -261,6 +315,7 @@ export const anthropicWire: Wire = {
       content,
       stop_reason: STOP[res.finishReason],
       stop_sequence: null,
+      stop_details: stopDetails(res.finishReason),
       usage: anthropicUsage(res.usage),
     };
   },

@@ -21,8 +21,12 @@ export function openAIFinish(reason: FinishReason): string {
   return reason === "error" ? "stop" : reason;
 }
 
-/** Ours to the wire's usage: `prompt_tokens` includes the cached prefix. */
-export function openAIUsage(u: Usage): Record<string, unknown> {
+/**
+ * Ours to the wire's usage: `prompt_tokens` includes the cached prefix. A
+ * turn that only thought spent all its output on reasoning, which the wire
+ * reports as `completion_tokens_details.reasoning_tokens`.
+ */
+export function openAIUsage(u: Usage, onlyThought = false): Record<string, unknown> {
   const cached = u.cachedInputTokens;
   const prompt = u.inputTokens + (cached ?? 0);
   return {
@@ -30,6 +34,7 @@ export function openAIUsage(u: Usage): Record<string, unknown> {
     completion_tokens: u.outputTokens,
     total_tokens: prompt + u.outputTokens,
     ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+    ...(onlyThought ? { completion_tokens_details: { reasoning_tokens: u.outputTokens } } : {}),
   };
 }
 
@@ -179,6 +184,9 @@ function parseSettings(body: Record<string, unknown>): ChatSettings | undefined 
 class ChatEncoder implements StreamEncoder {
   #id = "";
   #calls = 0;
+  #refused = false;
+  #thought = false;
+  #said = false;
   readonly #model: string;
   readonly #created: number;
   readonly #includeUsage: boolean;
@@ -208,7 +216,15 @@ class ChatEncoder implements StreamEncoder {
   }
 
   #usage(usage: Usage): string {
-    return this.#includeUsage ? this.#envelope({ choices: [], usage: openAIUsage(usage) }) : "";
+    if (!this.#includeUsage) return "";
+    const onlyThought = this.#thought && !this.#said && this.#calls === 0;
+    return this.#envelope({ choices: [], usage: openAIUsage(usage, onlyThought) });
+  }
+
+  // A refusal ends "stop": the refusal field says what happened (OpenAI,
+  // Structured Outputs guide, "Refusals").
+  #finish(reason: FinishReason): string {
+    return this.#refused && reason === "content_filter" ? "stop" : openAIFinish(reason);
   }
 
   frames(e: StreamEvent): string {
@@ -217,7 +233,16 @@ class ChatEncoder implements StreamEncoder {
         this.#id = e.messageId;
         return this.#chunk({ role: "assistant", content: "", refusal: null });
       case "text_delta":
+        this.#said = true;
+        if (e.refusal) {
+          this.#refused = true;
+          return this.#chunk({ refusal: e.content });
+        }
         return this.#chunk({ content: e.content });
+      case "reasoning_delta":
+        // Chat Completions shows no thinking: only its tokens, in the usage.
+        this.#thought = true;
+        return "";
       case "tool_call": {
         const index = this.#calls++;
         const c = wireCall(e.call) as { id: string; function: { name: string; arguments: string } };
@@ -232,10 +257,10 @@ class ChatEncoder implements StreamEncoder {
           this.#chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] });
       }
       case "message_end":
-        return this.#chunk({}, openAIFinish(e.finishReason)) + this.#usage(e.usage) +
+        return this.#chunk({}, this.#finish(e.finishReason)) + this.#usage(e.usage) +
           "data: [DONE]\n\n";
       case "error": {
-        let out = e.finishReason ? this.#chunk({}, openAIFinish(e.finishReason)) : "";
+        let out = e.finishReason ? this.#chunk({}, this.#finish(e.finishReason)) : "";
         if (e.usage) out += this.#usage(e.usage);
         return out + data(openAIError({ status: 500, message: e.error.message }));
       }
@@ -259,12 +284,17 @@ export const openAIChatWire: Wire = {
     },
   ),
   blocking(res, request, created) {
+    // A refusal is its own field, with no content (OpenAI, Structured
+    // Outputs guide, "Refusals"); it finishes "stop".
+    const refused = res.refusal === true;
     const message: Record<string, unknown> = {
       role: "assistant",
-      content: res.content === "" && res.toolCalls.length > 0 ? null : res.content,
-      refusal: null,
+      content: refused || (res.content === "" && res.toolCalls.length > 0) ? null : res.content,
+      refusal: refused ? res.content : null,
       annotations: [],
     };
+    const onlyThought = res.reasoning !== undefined && res.content === "" &&
+      res.toolCalls.length === 0;
     if (res.toolCalls.length > 0) message.tool_calls = res.toolCalls.map(wireCall);
     return {
       id: res.id,
@@ -275,9 +305,11 @@ export const openAIChatWire: Wire = {
         index: 0,
         message,
         logprobs: null,
-        finish_reason: openAIFinish(res.finishReason),
+        finish_reason: refused && res.finishReason === "content_filter"
+          ? "stop"
+          : openAIFinish(res.finishReason),
       }],
-      usage: openAIUsage(res.usage),
+      usage: openAIUsage(res.usage, onlyThought),
       service_tier: "default",
       system_fingerprint: null,
     };

@@ -21,21 +21,28 @@ function bad(message: string, param?: string): Problem {
   return { status: 400, message, param, code: param ? "invalid_value" : undefined };
 }
 
-function usageOf(u: Usage): Record<string, unknown> {
+// A turn that only thought spent all its output on reasoning.
+function usageOf(u: Usage, onlyThought = false): Record<string, unknown> {
   const cached = u.cachedInputTokens ?? 0;
   return {
     input_tokens: u.inputTokens + cached,
     input_tokens_details: { cached_tokens: cached },
     output_tokens: u.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: onlyThought ? u.outputTokens : 0 },
     total_tokens: u.inputTokens + cached + u.outputTokens,
   };
 }
 
-function status(reason: FinishReason): {
+// A refusal is a completed response whose message holds a refusal part
+// (openai-node: ResponseOutputRefusal); only the provider's own filter
+// leaves the response incomplete.
+function status(reason: FinishReason, refused = false): {
   status: string;
   incomplete_details: { reason: string } | null;
 } {
+  if (refused && reason === "content_filter") {
+    return { status: "completed", incomplete_details: null };
+  }
   if (reason === "length") {
     return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
   }
@@ -45,13 +52,33 @@ function status(reason: FinishReason): {
   return { status: "completed", incomplete_details: null };
 }
 
-function messageItem(id: string, text: string, done: boolean): Record<string, unknown> {
+function messageItem(
+  id: string,
+  text: string,
+  done: boolean,
+  refused = false,
+): Record<string, unknown> {
   return {
     id: `msg_${id}`,
     type: "message",
     status: done ? "completed" : "in_progress",
     role: "assistant",
-    content: done ? [{ type: "output_text", text, annotations: [], logprobs: [] }] : [],
+    content: done ? [textPart(text, refused)] : [],
+  };
+}
+
+function textPart(text: string, refused: boolean): Record<string, unknown> {
+  return refused
+    ? { type: "refusal", refusal: text }
+    : { type: "output_text", text, annotations: [], logprobs: [] };
+}
+
+// The thinking, as its summary (openai-node: ResponseReasoningItem).
+function reasoningItem(id: string, text: string | undefined): Record<string, unknown> {
+  return {
+    id: `rs_${id}`,
+    type: "reasoning",
+    summary: text === undefined ? [] : [{ type: "summary_text", text }],
   };
 }
 
@@ -167,6 +194,9 @@ class ResponsesEncoder implements StreamEncoder {
   #id = "";
   #seq = 0;
   #text: string | undefined;
+  #refused = false;
+  #thinking: string | undefined;
+  #thought = false;
   #output: Array<Record<string, unknown>> = [];
   readonly #request: WireRequest;
   readonly #created: number;
@@ -181,17 +211,70 @@ class ResponsesEncoder implements StreamEncoder {
   }
 
   #closeText(): string {
-    if (this.#text === undefined) return "";
+    const closed = this.#closeThinking();
+    if (this.#text === undefined) return closed;
     const text = this.#text;
     this.#text = undefined;
-    const item = messageItem(this.#id, text, true);
+    const refused = this.#refused;
+    const item = messageItem(this.#id, text, true, refused);
     const output_index = this.#output.length;
     this.#output.push(item);
     const at = { item_id: item.id, output_index, content_index: 0 };
+    if (refused) {
+      return closed + this.#event("response.refusal.done", { ...at, refusal: text }) +
+        this.#event("response.content_part.done", {
+          ...at,
+          part: { type: "refusal", refusal: text },
+        }) +
+        this.#event("response.output_item.done", { output_index, item });
+    }
     const part = { type: "output_text", text, annotations: [] };
-    return this.#event("response.output_text.done", { ...at, text, logprobs: [] }) +
+    return closed + this.#event("response.output_text.done", { ...at, text, logprobs: [] }) +
       this.#event("response.content_part.done", { ...at, part }) +
       this.#event("response.output_item.done", { output_index, item });
+  }
+
+  // The reasoning item's summary ends before anything else is said.
+  #closeThinking(): string {
+    if (this.#thinking === undefined) return "";
+    const text = this.#thinking;
+    this.#thinking = undefined;
+    const item = reasoningItem(this.#id, text);
+    const output_index = this.#output.length;
+    this.#output.push(item);
+    const at = { item_id: item.id, output_index, summary_index: 0 };
+    return this.#event("response.reasoning_summary_text.done", { ...at, text }) +
+      this.#event("response.reasoning_summary_part.done", {
+        ...at,
+        part: { type: "summary_text", text },
+      }) +
+      this.#event("response.output_item.done", { output_index, item });
+  }
+
+  #reasoning(delta: string): string {
+    let out = "";
+    const item_id = `rs_${this.#id}`;
+    const output_index = this.#output.length;
+    if (this.#thinking === undefined) {
+      this.#thinking = "";
+      this.#thought = true;
+      out = this.#event("response.output_item.added", {
+        output_index,
+        item: reasoningItem(this.#id, undefined),
+      }) + this.#event("response.reasoning_summary_part.added", {
+        item_id,
+        output_index,
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      });
+    }
+    this.#thinking += delta;
+    return out + this.#event("response.reasoning_summary_text.delta", {
+      item_id,
+      output_index,
+      summary_index: 0,
+      delta,
+    });
   }
 
   frames(e: StreamEvent): string {
@@ -202,23 +285,36 @@ class ResponsesEncoder implements StreamEncoder {
         return this.#event("response.created", { response }) +
           this.#event("response.in_progress", { response });
       }
+      case "reasoning_delta":
+        return this.#reasoning(e.content);
       case "text_delta": {
-        let out = "";
+        let out = this.#closeThinking();
         const item_id = `msg_${this.#id}`;
         const output_index = this.#output.length;
         if (this.#text === undefined) {
           this.#text = "";
-          out = this.#event("response.output_item.added", {
+          this.#refused = e.refusal === true;
+          out += this.#event("response.output_item.added", {
             output_index,
             item: messageItem(this.#id, "", false),
           }) + this.#event("response.content_part.added", {
             item_id,
             output_index,
             content_index: 0,
-            part: { type: "output_text", text: "", annotations: [] },
+            part: this.#refused
+              ? { type: "refusal", refusal: "" }
+              : { type: "output_text", text: "", annotations: [] },
           });
         }
         this.#text += e.content;
+        if (this.#refused) {
+          return out + this.#event("response.refusal.delta", {
+            item_id,
+            output_index,
+            content_index: 0,
+            delta: e.content,
+          });
+        }
         return out + this.#event("response.output_text.delta", {
           item_id,
           output_index,
@@ -250,12 +346,15 @@ class ResponsesEncoder implements StreamEncoder {
           this.#event("response.output_item.done", { output_index, item });
       }
       case "message_end": {
+        const refused = this.#refused;
+        const onlyThought = this.#thought && this.#text === undefined &&
+          this.#output.every((item) => item.type === "reasoning");
         const closed = this.#closeText();
-        const st = status(e.finishReason);
+        const st = status(e.finishReason, refused);
         const response = responseObject(this.#id, this.#request, this.#created, {
           ...st,
           output: this.#output,
-          usage: usageOf(e.usage),
+          usage: usageOf(e.usage, onlyThought),
         });
         const type = st.status === "completed" ? "response.completed" : "response.incomplete";
         return closed + this.#event(type, { response });
@@ -297,15 +396,19 @@ export const openAIResponsesWire: Wire = {
   }),
   blocking(res: ChatResponse, request, created) {
     const output: Array<Record<string, unknown>> = [];
-    if (res.content !== "" || res.toolCalls.length === 0) {
-      output.push(messageItem(res.id, res.content, true));
+    const calls = res.toolCalls.length;
+    if (res.reasoning !== undefined) output.push(reasoningItem(res.id, res.reasoning));
+    // A turn that only thought has no message item.
+    if (res.content !== "" || (calls === 0 && res.reasoning === undefined)) {
+      output.push(messageItem(res.id, res.content, true, res.refusal === true));
     }
     for (const c of res.toolCalls) output.push(callItem(c, true));
+    const onlyThought = res.reasoning !== undefined && res.content === "" && calls === 0;
     return responseObject(res.id, request, created, {
-      ...status(res.finishReason),
+      ...status(res.finishReason, res.refusal === true),
       model: res.model || request.chat.model,
       output,
-      usage: usageOf(res.usage),
+      usage: usageOf(res.usage, onlyThought),
     });
   },
   encoder: (request, created) => new ResponsesEncoder(request, created),

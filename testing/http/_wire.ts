@@ -4,6 +4,23 @@
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 
+// The misbehaviours of testing/llm/misbehave.ts reach a wire as port facts,
+// and each wire encodes them as its provider does (the source is named
+// where each is written):
+//
+// | port fact                                   | chat.completions                          | responses                                         | messages                                   |
+// |---------------------------------------------|-------------------------------------------|---------------------------------------------------|--------------------------------------------|
+// | `refusal` (finish content_filter)           | `message.refusal` / `delta.refusal`, "stop" | a `refusal` content part, `response.refusal.*`  | text, `stop_reason: "refusal"`, `stop_details` |
+// | finish content_filter, no refusal           | `finish_reason: "content_filter"`         | incomplete, `reason: "content_filter"`            | `stop_reason: "refusal"` (its only filter) |
+// | `reasoning` / `reasoning_delta`             | `reasoning_tokens` only                   | a `reasoning` item with a summary                 | a `thinking` block with its signature      |
+// | `rawArgs` (not JSON; cut at length)         | `function.arguments` as is                | `arguments` as is                                 | `input_json_delta` as is                   |
+// | a tool call with `name: ""`                 | `function.name: ""`                       | `name: ""`                                        | `tool_use` with `name: ""`                 |
+//
+// A new wire adds its column: Gemini encodes a refusal and the content
+// filter as `finishReason: "SAFETY"`, a nameless call as
+// `finishReason: "MALFORMED_FUNCTION_CALL"` with no functionCall part, and
+// thinking as `thought: true` parts.
+
 /** Which API a request spoke. */
 export type ProviderApi = "chat.completions" | "responses" | "messages";
 

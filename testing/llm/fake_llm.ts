@@ -30,6 +30,8 @@ import {
   UnusedTurns,
 } from "../errors.ts";
 import { parseTurn, type Turn } from "./turn.ts";
+import { chunkCount, chunksOf } from "./_turn_chunks.ts";
+import { markOf } from "./_misbehaviour_mark.ts";
 import { checkOptions as check, describe, is, type Rule } from "../../runtime/internal.ts";
 
 /**
@@ -578,7 +580,7 @@ export class FakeLLM implements LLMPort, Disposable {
   }
 
   #played(turn: Turn, id: string, request: ChatRequest, ctx: Ctx | undefined): Now<ChatResponse> {
-    if (turn.toolCalls?.length) this.#checkTools(turn, request, ctx);
+    if (turn.toolCalls?.length && !markOf(turn)) this.#checkTools(turn, request, ctx);
     const signal = request.signal ?? ctx?.signal;
     if (turn.stall) {
       throw this.#harness(
@@ -590,7 +592,7 @@ export class FakeLLM implements LLMPort, Disposable {
     // A blocking call answers when the stream would have ended.
     let ms = 0;
     if (turn.firstChunkDelayMs || turn.chunkDelayMs) {
-      const chunks = turn.chunks?.length ?? (turn.content ? 1 : 0);
+      const chunks = chunkCount(turn);
       const upTo = turn.failAfterChunks ?? chunks;
       ms = (turn.firstChunkDelayMs ?? 0) + (turn.chunkDelayMs ?? 0) * Math.max(0, upTo - 1);
     }
@@ -606,7 +608,7 @@ export class FakeLLM implements LLMPort, Disposable {
   #response(turn: Turn, id: string, request: ChatRequest): ChatResponse {
     const usage = turn.usage ?? this.#usage;
     const toolCalls = turn.toolCalls ?? [];
-    const content = turn.content ?? turn.chunks?.join("") ?? "";
+    const content = turn.content ?? turn.chunks?.join("") ?? turn.refusal ?? "";
     if (turn.failAfterChunks !== undefined) {
       throw toError(
         turn.error ?? `stream failed after ${turn.failAfterChunks} chunk(s)`,
@@ -616,14 +618,17 @@ export class FakeLLM implements LLMPort, Disposable {
       );
     }
     if (turn.error !== undefined) throw toError(turn.error, "pre_stream", turn.finishReason, usage);
-    return {
+    const response: Writable<ChatResponse> = {
       id,
       model: turn.model ?? this.#model ?? request.model,
       content,
       toolCalls,
-      finishReason: turn.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
+      finishReason: finishOf(turn, toolCalls.length),
       usage,
     };
+    if (turn.refusal !== undefined) response.refusal = true;
+    if (turn.reasoning !== undefined) response.reasoning = turn.reasoning;
+    return response;
   }
 
   /**
@@ -665,7 +670,7 @@ export class FakeLLM implements LLMPort, Disposable {
     request: ChatRequest,
     ctx: Ctx | undefined,
   ): StreamEvent[] | AsyncIterator<StreamEvent, void, undefined> {
-    if (turn.toolCalls?.length) this.#checkTools(turn, request, ctx);
+    if (turn.toolCalls?.length && !markOf(turn)) this.#checkTools(turn, request, ctx);
     const signal = request.signal ?? ctx?.signal;
     if (
       this.#options.delayMs || turn.gate || signal?.aborted || turn.stall ||
@@ -678,11 +683,19 @@ export class FakeLLM implements LLMPort, Disposable {
   // nothing, and what the waiting path below yields as it comes.
   #events(turn: Turn, id: string): StreamEvent[] {
     const usage = turn.usage ?? this.#usage;
-    const chunks = turn.chunks ?? (turn.content ? [turn.content] : []);
+    const chunks = chunksOf(turn);
     const events: StreamEvent[] = [{ type: "message_start", messageId: id }];
+    if (turn.reasoning !== undefined) {
+      events.push({ type: "reasoning_delta", messageId: id, content: turn.reasoning });
+    }
     const upTo = turn.failAfterChunks ?? chunks.length;
+    const refusal = turn.refusal !== undefined;
     for (let i = 0; i < upTo; i++) {
-      events.push({ type: "text_delta", messageId: id, content: chunks[i] });
+      events.push(
+        refusal
+          ? { type: "text_delta", messageId: id, content: chunks[i], refusal }
+          : { type: "text_delta", messageId: id, content: chunks[i] },
+      );
     }
     if (turn.failAfterChunks !== undefined) {
       const error = markCut(toError(
@@ -707,7 +720,7 @@ export class FakeLLM implements LLMPort, Disposable {
     events.push({
       type: "message_end",
       messageId: id,
-      finishReason: turn.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
+      finishReason: finishOf(turn, toolCalls.length),
       usage,
     });
     return events;
@@ -734,11 +747,13 @@ export class FakeLLM implements LLMPort, Disposable {
       // serves it as a broken connection).
       const events = this.#events(turn, id);
       yield events[0];
+      // The thinking comes before the answer's first token.
+      const first = turn.reasoning === undefined ? 1 : 2;
+      if (first === 2) yield events[1];
       if (turn.firstChunkDelayMs) await this.#pace(turn.firstChunkDelayMs, id, ctx, signal);
-      const chunks = turn.failAfterChunks ??
-        (turn.chunks ?? (turn.content ? [turn.content] : [])).length;
-      for (let i = 1; i <= chunks; i++) {
-        if (i > 1 && turn.chunkDelayMs) await this.#pace(turn.chunkDelayMs, id, ctx, signal);
+      const chunks = (turn.failAfterChunks ?? chunkCount(turn)) + first - 1;
+      for (let i = first; i <= chunks; i++) {
+        if (i > first && turn.chunkDelayMs) await this.#pace(turn.chunkDelayMs, id, ctx, signal);
         yield events[i];
       }
       if (turn.stall && turn.failAfterChunks === undefined) {
@@ -1050,6 +1065,12 @@ function lastUser(messages: readonly Message[]): string {
     if (messages[i].role === "user") return messages[i].content;
   }
   return "";
+}
+
+// The finish a turn declares, else the one its content implies.
+function finishOf(turn: Turn, calls: number): FinishReason {
+  return turn.finishReason ??
+    (turn.refusal !== undefined ? "content_filter" : calls ? "tool_calls" : "stop");
 }
 
 function toError(

@@ -22,3 +22,4 @@
 export * from "./turn.ts";
 export * from "./fake_llm.ts";
 export * from "./schema_limit_exceeded.ts";
+export * from "./misbehave.ts";

@@ -9,6 +9,8 @@ import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
 import { jsonProblem } from "../_json_value.ts";
+import { markOf } from "./_misbehaviour_mark.ts";
+import { chunkCount } from "./_turn_chunks.ts";
 
 /**
  * One scripted model turn. Every key is optional.
@@ -21,6 +23,12 @@ import { jsonProblem } from "../_json_value.ts";
  *   usage, in that order;
  * - `gate` holds the call open until the promise settles;
  * - `stall` streams its chunks and then never ends until cancelled;
+ * - `refusal` is the model declining: its text is the answer's content, the
+ *   turn finishes `"content_filter"` and the response says `refusal: true`
+ *   (each provider wire encodes it its own way); it takes no `content`,
+ *   `chunks` or `toolCalls`;
+ * - `reasoning` is the model's thinking, delivered before the answer (a
+ *   `reasoning_delta` event, `ChatResponse.reasoning`), never in its text;
  * - `model` is the model the response says answered;
  * - `firstChunkDelayMs` and `chunkDelayMs` pace a stream on the context's
  *   clock (time to first token, then the gap between chunks), so a
@@ -61,6 +69,10 @@ export interface Turn {
   readonly stall?: boolean;
   /** The model the response names. */
   readonly model?: string;
+  /** The model declines, with this text (finishes `"content_filter"`). */
+  readonly refusal?: string;
+  /** The model's thinking, before its answer. */
+  readonly reasoning?: string;
   /**
    * Time to first token: a stream waits this long on the context's clock
    * before its first chunk (before its first tool call or its end when it
@@ -93,7 +105,8 @@ function turnSchemas(): { readonly toolCall: z.ZodType; readonly turn: z.ZodType
       error: "is empty; every tool call needs an id (a non-empty string)",
     }),
     name: z.string({ error: missingOr("a name (the tool's name)") }).min(1, {
-      error: "is empty; every tool call needs a name (the tool's name)",
+      error:
+        "is empty; every tool call needs a name (the tool's name); misbehave.malformedToolCall() scripts a nameless call on purpose",
     }),
     args: z.record(z.string(), z.unknown()).default({}),
     rawArgs: z.string().optional(),
@@ -112,6 +125,8 @@ function turnSchemas(): { readonly toolCall: z.ZodType; readonly turn: z.ZodType
     }).optional(),
     stall: z.boolean().optional(),
     model: z.string().min(1).optional(),
+    refusal: z.string().optional(),
+    reasoning: z.string().optional(),
     firstChunkDelayMs: z.number().nonnegative().finite().optional(),
     chunkDelayMs: z.number().nonnegative().finite().optional(),
   }) as unknown as z.ZodType<Turn>;
@@ -137,6 +152,8 @@ function turnSchemas(): { readonly toolCall: z.ZodType; readonly turn: z.ZodType
  */
 export function parseTurn(value: unknown, where: string): Turn {
   if (typeof value === "string") return { content: value };
+  // A turn misbehave built is checked by its builder.
+  if (markOf(value) !== undefined) return value as Turn;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new InvalidScript(
       `${where} must be a turn object or a string, got ${
@@ -168,13 +185,17 @@ export function parseTurn(value: unknown, where: string): Turn {
     );
   }
   if (
-    turn.failAfterChunks !== undefined &&
-    turn.failAfterChunks > (turn.chunks?.length ?? (turn.content ? 1 : 0))
+    turn.refusal !== undefined &&
+    (turn.content !== undefined || turn.chunks !== undefined || turn.toolCalls?.length)
   ) {
     throw new InvalidScript(
-      `${where}: failAfterChunks is ${turn.failAfterChunks} but the turn has only ${
-        turn.chunks?.length ?? (turn.content ? 1 : 0)
-      } chunk(s)`,
+      `${where}: a refusal is the whole answer, so it takes no content, chunks or toolCalls; drop them, or drop refusal`,
+    );
+  }
+  const count = chunkCount(turn);
+  if (turn.failAfterChunks !== undefined && turn.failAfterChunks > count) {
+    throw new InvalidScript(
+      `${where}: failAfterChunks is ${turn.failAfterChunks} but the turn has only ${count} chunk(s)`,
     );
   }
   return turn;
@@ -211,6 +232,10 @@ function plainTurn(t: Record<string, unknown>): Turn | undefined {
         break;
       case "model":
         if (typeof v !== "string" || v === "") return undefined;
+        break;
+      case "refusal":
+      case "reasoning":
+        if (typeof v !== "string") return undefined;
         break;
       case "chunks":
         if (!Array.isArray(v) || !v.every((c) => typeof c === "string")) return undefined;

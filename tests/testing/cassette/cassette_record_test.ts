@@ -566,3 +566,46 @@ Deno.test("cassette() hands the upstream a context whose methods still reach pri
   });
   assertEquals([own.checks, allowed], [1, [true]]);
 });
+
+Deno.test("cassette() records a refusal and the model's thinking, blocking and streamed, and replays them", async () => {
+  await inDir(async (dir) => {
+    const path = `${dir}/misbehave.jsonl`;
+    const upstream = () =>
+      FakeLLM.script([
+        { refusal: "No." },
+        { reasoning: "Hm.", content: "" },
+        { refusal: "Not that." },
+        { reasoning: "Think.", chunks: ["a", "b"] },
+      ]);
+    {
+      await using rec = cassette(path, { upstream });
+      await rec.chat(ask("one"));
+      await rec.chat(ask("two"));
+      await drain(rec.stream(ask("three")));
+      await drain(rec.stream(ask("four")));
+    }
+    const usage = { inputTokens: 10, outputTokens: 0 };
+    assertEquals(lines(path).map((l) => l.turn), [
+      { refusal: "No.", usage },
+      { reasoning: "Hm.", usage },
+      { refusal: "Not that.", usage },
+      { chunks: ["a", "b"], reasoning: "Think.", usage },
+    ]);
+    await using player = cassette(path);
+    const refused = await player.chat(ask("one"));
+    assertEquals([refused.content, refused.refusal, refused.finishReason], [
+      "No.",
+      true,
+      "content_filter",
+    ]);
+    assertEquals((await player.chat(ask("two"))).reasoning, "Hm.");
+    const events = await drain(player.stream(ask("three")));
+    assertEquals(events[1], {
+      type: "text_delta",
+      messageId: events[0].messageId,
+      content: "Not that.",
+      refusal: true,
+    });
+    assertEquals((await drain(player.stream(ask("four"))))[1].type, "reasoning_delta");
+  });
+});

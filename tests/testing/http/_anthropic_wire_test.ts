@@ -51,6 +51,7 @@ Deno.test("messages wire: a blocking answer is the whole message, text then tool
     ],
     stop_reason: "tool_use",
     stop_sequence: null,
+    stop_details: null,
     usage: usage(3, 2, 5),
   });
 });
@@ -112,6 +113,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
         content: [],
         stop_reason: null,
         stop_sequence: null,
+        stop_details: null,
         usage: { input_tokens: 0, output_tokens: 0 },
       },
     }),
@@ -123,7 +125,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
     ...tool(1, "toolu_1", "f", '{"a":1}'),
     ...tool(2, "toolu_2", "g", "{}"),
     ev("message_delta", {
-      delta: { stop_reason: "tool_use", stop_sequence: null },
+      delta: { stop_reason: "tool_use", stop_sequence: null, stop_details: null },
       usage: usage(4, 3),
     }),
     ev("message_stop"),
@@ -176,7 +178,7 @@ Deno.test("messages wire: a scripted error mid-stream closes the text, reports w
       event: "message_delta",
       data: {
         type: "message_delta",
-        delta: { stop_reason: "max_tokens", stop_sequence: null },
+        delta: { stop_reason: "max_tokens", stop_sequence: null, stop_details: null },
         usage: usage(1, 1),
       },
     },
@@ -204,7 +206,7 @@ Deno.test("messages wire: a scripted error mid-stream closes the text, reports w
     .find((e) => e.event === "message_delta");
   assertEquals(cutDelta?.data, {
     type: "message_delta",
-    delta: { stop_reason: "max_tokens", stop_sequence: null },
+    delta: { stop_reason: "max_tokens", stop_sequence: null, stop_details: null },
     usage: { output_tokens: 0 },
   });
   const billed: LLMPort = {
@@ -223,7 +225,7 @@ Deno.test("messages wire: a scripted error mid-stream closes the text, reports w
     .find((e) => e.event === "message_delta");
   assertEquals(delta?.data, {
     type: "message_delta",
-    delta: { stop_reason: null, stop_sequence: null },
+    delta: { stop_reason: null, stop_sequence: null, stop_details: null },
     usage: usage(2, 0),
   });
 });
