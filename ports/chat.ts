@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "./message.ts";
+import type { Message, ProviderData, ToolCall } from "./message.ts";
 import type { JsonSchema, ToolSpec } from "./tool_spec.ts";
 import type { FinishReason, Usage } from "./usage.ts";
 
@@ -74,4 +74,6 @@ export interface ChatResponse {
   readonly finishReason: FinishReason;
   /** What the turn consumed. */
   readonly usage: Usage;
+  /** What the next request must send back with this turn (see {@linkcode ProviderData}). */
+  readonly providerData?: ProviderData;
 }

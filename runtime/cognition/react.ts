@@ -156,7 +156,7 @@ export class ReActCognition implements Cognition {
   static {
     // The loop reaches the private steps through these, set once here.
     afterTurn = (cognition, turn, messages, ctx, agent) =>
-      cognition.#afterTurn(turn.content, turn.calls, turn.finish!, messages, ctx, agent);
+      cognition.#afterTurn(turn, turn.finish!, messages, ctx, agent);
     syncGrants = (cognition, ctx, agent) =>
       cognition.#provider ? cognition.#syncGrants(ctx, agent) : undefined;
   }
@@ -165,19 +165,19 @@ export class ReActCognition implements Cognition {
   // the loop should end. Tools that answer at once are run without a promise
   // (see ../_now.ts).
   #afterTurn(
-    content: string,
-    calls: readonly ToolCall[],
+    turn: ModelTurn,
     finish: FinishReason,
     messages: Message[],
     ctx: RunContext,
     agent: string,
   ): Now<CognitionResult["stopReason"] | undefined> {
+    const { content, calls, providerData } = turn;
     messages.push(
       calls.length
         // A copy the size of the calls: the turn's array was grown by pushes
         // and holds spare room, which a long transcript would keep per step.
-        ? assistantMessage(content, calls.slice())
-        : assistantMessage(content),
+        ? assistantMessage(content, calls.slice(), providerData)
+        : assistantMessage(content, undefined, providerData),
     );
     if (finish === "length") return "length";
     if (calls.length === 0 || finish === "content_filter" || finish === "error") {
