@@ -186,7 +186,9 @@ class Turn {
       if (part.functionCall !== undefined) {
         const f = objectAt(P, `${at}.functionCall`, part.functionCall);
         const name = stringAt(P, `${at}.functionCall.name`, f.name);
-        if (!name) throw new MalformedAnswer(P, `${at}.functionCall.name must name the tool`, f.name);
+        if (!name) {
+          throw new MalformedAnswer(P, `${at}.functionCall.name must name the tool`, f.name);
+        }
         const id = stringAt(P, `${at}.functionCall.id`, f.id) || this.callId();
         const call: ToolCall = {
           id,

@@ -393,7 +393,8 @@ export function retryInfoMs(body: unknown): number | undefined {
 
 const HINTS: Record<number, string> = {
   401: "; check the API key (the apiKey option or the provider's environment variable)",
-  403: "; check the API key and what it may call (the apiKey option or the provider's environment variable)",
+  403:
+    "; check the API key and what it may call (the apiKey option or the provider's environment variable)",
   404: "; check the model name and the baseURL",
 };
 

@@ -320,10 +320,12 @@ function toMessages(
           calls.push({ id, name: p.functionCall.name, args: p.functionCall.args });
         } else if (p.text !== undefined && !p.thought) text += p.text;
       }
-      out.push(calls.length ? { role: "assistant", content: text, toolCalls: calls } : {
-        role: "assistant",
-        content: text,
-      });
+      out.push(
+        calls.length ? { role: "assistant", content: text, toolCalls: calls } : {
+          role: "assistant",
+          content: text,
+        },
+      );
       pending = calls.slice();
       continue;
     }

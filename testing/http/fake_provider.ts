@@ -457,7 +457,8 @@ export class FakeProvider implements Disposable {
     const headers: Record<string, string> = {};
     // Gemini says how long to wait in the body (RetryInfo), never in a header.
     if (
-      error instanceof RateLimitError && error.retryAfterMs !== undefined && wire.vendor !== "google"
+      error instanceof RateLimitError && error.retryAfterMs !== undefined &&
+      wire.vendor !== "google"
     ) {
       headers["retry-after-ms"] = String(error.retryAfterMs);
       headers["retry-after"] = String(Math.ceil(error.retryAfterMs / 1000));

@@ -85,7 +85,12 @@ Deno.test("GeminiLLM runs a two-step tool loop on gemini-3: the thought signatur
     await t.step(streaming ? "streamed" : "blocking", async () => {
       const provider = new FakeProvider({
         llm: FakeLLM.script([
-          { toolCalls: [toolCall("c1", "lookup", { host: "a" }), toolCall("c2", "lookup", { host: "b" })] },
+          {
+            toolCalls: [
+              toolCall("c1", "lookup", { host: "a" }),
+              toolCall("c2", "lookup", { host: "b" }),
+            ],
+          },
           "Both up.",
         ]),
       });
@@ -137,7 +142,11 @@ Deno.test("GeminiLLM sends tools as functionDeclarations and a failed tool as { 
   });
   const sent = provider.requests[0].body as Sent;
   assertEquals(sent.tools, [{
-    functionDeclarations: [{ name: "lookup", description: "Looks up", parametersJsonSchema: parameters }],
+    functionDeclarations: [{
+      name: "lookup",
+      description: "Looks up",
+      parametersJsonSchema: parameters,
+    }],
   }]);
   assertEquals(sent.contents[1].parts, [
     { text: "Looking." },
@@ -196,14 +205,17 @@ Deno.test("GeminiLLM maps finish reasons from the wire", async (t) => {
 });
 
 Deno.test("GeminiLLM classifies failures", async (t) => {
-  await t.step("429 RESOURCE_EXHAUSTED is a RateLimitError with retryAfterMs from RetryInfo", async () => {
-    const { gemini } = port(FakeLLM.script([{
-      error: new RateLimitError("You exceeded your current quota", { retryAfterMs: 1500 }),
-    }]));
-    const e = await assertRejects(() => gemini.chat(hi), RateLimitError);
-    assertEquals([e.retryAfterMs, e.status, e.retryable], [1500, 429, true]);
-    assertStringIncludes(e.message, "You exceeded your current quota");
-  });
+  await t.step(
+    "429 RESOURCE_EXHAUSTED is a RateLimitError with retryAfterMs from RetryInfo",
+    async () => {
+      const { gemini } = port(FakeLLM.script([{
+        error: new RateLimitError("You exceeded your current quota", { retryAfterMs: 1500 }),
+      }]));
+      const e = await assertRejects(() => gemini.chat(hi), RateLimitError);
+      assertEquals([e.retryAfterMs, e.status, e.retryable], [1500, 429, true]);
+      assertStringIncludes(e.message, "You exceeded your current quota");
+    },
+  );
   await t.step("retry() waits at least the RetryInfo delay", async () => {
     const { gemini, provider } = port(FakeLLM.script([
       { error: new RateLimitError("slow down", { retryAfterMs: 1500 }) },
@@ -236,13 +248,16 @@ Deno.test("GeminiLLM classifies failures", async (t) => {
     assertEquals([e.status, e.retryable], [400, false]);
     assertStringIncludes(e.message, "Please use a valid role: user, model.");
   });
-  await t.step("a cut after the first delta is mid_stream, an error before content pre_stream", async () => {
-    const { gemini } = port(FakeLLM.script([{ chunks: ["a", "b"], failAfterChunks: 1 }]));
-    const events = await drain(gemini.stream(hi));
-    assertEquals(events.map((e) => e.type), ["message_start", "text_delta", "error"]);
-    const error = lastError(events).error as ProviderError;
-    assertEquals([error.phase, error.retryable], ["mid_stream", false]);
-  });
+  await t.step(
+    "a cut after the first delta is mid_stream, an error before content pre_stream",
+    async () => {
+      const { gemini } = port(FakeLLM.script([{ chunks: ["a", "b"], failAfterChunks: 1 }]));
+      const events = await drain(gemini.stream(hi));
+      assertEquals(events.map((e) => e.type), ["message_start", "text_delta", "error"]);
+      const error = lastError(events).error as ProviderError;
+      assertEquals([error.phase, error.retryable], ["mid_stream", false]);
+    },
+  );
   await t.step("an error chunk after content keeps the finish reason and usage", async () => {
     const usage = { inputTokens: 100, outputTokens: 6 };
     const { gemini } = port(FakeLLM.script([{
@@ -280,7 +295,11 @@ Deno.test("GeminiLLM refuses a 2xx answer that is not the API's shape", async (t
     ["no candidates", { usageMetadata: {} }, "candidates must be an array"],
     ["empty candidates", { candidates: [] }, "candidates must be a non-empty array"],
     ["a candidate without content or reason", { candidates: [{}] }, "content must be an object"],
-    ["a text that is a number", { candidates: [{ content: { parts: [{ text: 5 }] } }] }, "text must be a string"],
+    [
+      "a text that is a number",
+      { candidates: [{ content: { parts: [{ text: 5 }] } }] },
+      "text must be a string",
+    ],
     [
       "a call without a name",
       { candidates: [{ content: { parts: [{ functionCall: { args: {} } }] } }] },
@@ -288,7 +307,10 @@ Deno.test("GeminiLLM refuses a 2xx answer that is not the API's shape", async (t
     ],
     [
       "a count that is a string",
-      { candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: "7" } },
+      {
+        candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: "STOP" }],
+        usageMetadata: { promptTokenCount: "7" },
+      },
       "promptTokenCount must be a non-negative integer",
     ],
   ];
@@ -303,14 +325,17 @@ Deno.test("GeminiLLM refuses a 2xx answer that is not the API's shape", async (t
       assertEquals(e.retryable, false);
     });
   }
-  await t.step("a blocked prompt (promptFeedback.blockReason) is a content filter, not malformed", async () => {
-    const gemini = new GeminiLLM({
-      apiKey: "AIza-test",
-      fetch: () => Promise.resolve(Response.json({ promptFeedback: { blockReason: "SAFETY" } })),
-    });
-    const res = await gemini.chat(hi);
-    assertEquals([res.content, res.finishReason], ["", "content_filter"]);
-  });
+  await t.step(
+    "a blocked prompt (promptFeedback.blockReason) is a content filter, not malformed",
+    async () => {
+      const gemini = new GeminiLLM({
+        apiKey: "AIza-test",
+        fetch: () => Promise.resolve(Response.json({ promptFeedback: { blockReason: "SAFETY" } })),
+      });
+      const res = await gemini.chat(hi);
+      assertEquals([res.content, res.finishReason], ["", "content_filter"]);
+    },
+  );
 });
 
 Deno.test("GeminiLLM under makeTestCtx refuses a real request", async () => {

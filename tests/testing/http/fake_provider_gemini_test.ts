@@ -120,7 +120,9 @@ Deno.test("FakeProvider serves @google/genai a two-step tool loop on gemini-3, s
 Deno.test("FakeProvider faults reach @google/genai as its ApiError with Google's error body", async (t) => {
   await t.step("a RateLimitError is a 429 RESOURCE_EXHAUSTED with RetryInfo", async () => {
     const provider = new FakeProvider({
-      llm: FakeLLM.script([{ error: new RateLimitError("Quota exceeded", { retryAfterMs: 1500 }) }]),
+      llm: FakeLLM.script([{
+        error: new RateLimitError("Quota exceeded", { retryAfterMs: 1500 }),
+      }]),
     });
     const error = await assertRejects(
       () => genai(provider).models.generateContent({ model: "gemini-2.5-flash", contents: "hi" }),
@@ -239,13 +241,20 @@ Deno.test("FakeProvider serves @ai-sdk/google a two-step tool loop on gemini-3, 
 Deno.test("FakeProvider faults reach @ai-sdk/google as APICallError, retry hints included", async (t) => {
   await t.step("429: retryable, Google's RetryInfo in the body", async () => {
     const provider = new FakeProvider({
-      llm: FakeLLM.script([{ error: new RateLimitError("Quota exceeded", { retryAfterMs: 1500 }) }]),
+      llm: FakeLLM.script([{
+        error: new RateLimitError("Quota exceeded", { retryAfterMs: 1500 }),
+      }]),
     });
     const error = await assertRejects(
-      () => generateText({ model: aiSdk(provider)("gemini-2.5-flash"), prompt: "hi", maxRetries: 0 }),
+      () =>
+        generateText({ model: aiSdk(provider)("gemini-2.5-flash"), prompt: "hi", maxRetries: 0 }),
       APICallError,
     );
-    assertEquals([error.statusCode, error.isRetryable, error.message], [429, true, "Quota exceeded"]);
+    assertEquals([error.statusCode, error.isRetryable, error.message], [
+      429,
+      true,
+      "Quota exceeded",
+    ]);
     assertEquals(JSON.parse(error.responseBody!).error.details[0].retryDelay, "1.5s");
   });
   await t.step("a bad model path is Google's 404 NOT_FOUND", async () => {
