@@ -142,15 +142,18 @@ function recorded(
  * Serves any `LLMPort` (a `FakeLLM` script, with every turn form and fault)
  * over the real provider wire protocols, so an unchanged client of any
  * framework talks to a script: OpenAI Chat Completions
- * (`/v1/chat/completions`), OpenAI Responses (`/v1/responses`) and
- * Anthropic Messages (`/v1/messages`), blocking and SSE, tool calls
- * included.
+ * (`/v1/chat/completions`), OpenAI Responses (`/v1/responses`), Anthropic
+ * Messages (`/v1/messages`) and the Gemini API
+ * (`/v1beta/models/{model}:generateContent` and
+ * `:streamGenerateContent?alt=sse`, `/v1/` too), blocking and SSE, tool
+ * calls included. On a `gemini-3*` model each answer's first function call
+ * carries a `thoughtSignature`, which the provider remembers.
  *
  * `provider.fetch` answers in-process whatever the host (pass it as a
  * client's `fetch` option); `await provider.listen()` serves the same on
  * 127.0.0.1 for clients that only take a URL. `.requests` records every HTTP
  * request with credentials masked; a request without an API key gets the
- * provider's 401. Faults reach the wire as the provider sends them: a
+ * provider's 401 (Gemini's 403). Faults reach the wire as the provider sends them: a
  * `RateLimitError` is a 429 with `retry-after-ms`, a `ProviderError` with a
  * `status` that status with the provider's error JSON, `failAfterChunks` a
  * stream cut without its terminator, `stall` an open stream that sends
