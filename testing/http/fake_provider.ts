@@ -153,8 +153,9 @@ function recorded(
  * client's `fetch` option); `await provider.listen()` serves the same on
  * 127.0.0.1 for clients that only take a URL. `.requests` records every HTTP
  * request with credentials masked; a request without an API key gets the
- * provider's 401 (Gemini's 403). Faults reach the wire as the provider sends them: a
- * `RateLimitError` is a 429 with `retry-after-ms`, a `ProviderError` with a
+ * provider's 401 (Gemini's 403). Faults reach the wire as the provider
+ * sends them: a `RateLimitError` is a 429 with `retry-after-ms` (on Gemini,
+ * a `google.rpc.RetryInfo` in the body), a `ProviderError` with a
  * `status` that status with the provider's error JSON, `failAfterChunks` a
  * stream cut without its terminator, `stall` an open stream that sends
  * nothing until the client aborts, and `gate`/`delayMs` hold the response
