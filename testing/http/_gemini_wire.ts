@@ -117,7 +117,13 @@ function bad(message: string): Problem {
 }
 
 function target(url: URL): { version: string; model: string; method: string } | undefined {
-  const m = TARGET.exec(decodeURIComponent(url.pathname));
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return undefined; // a malformed escape names no model
+  }
+  const m = TARGET.exec(path);
   return m ? { version: m[1], model: m[2], method: m[3] ?? "" } : undefined;
 }
 

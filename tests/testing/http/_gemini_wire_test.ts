@@ -339,6 +339,7 @@ Deno.test("gemini wire: a bad path is Google's 404 (no model, unknown method) or
     ["/v1beta/models/gemini-2.5-flash", 404, /Method not found/],
     ["/v1beta/models/gemini-2.5-flash:countTokens", 404, /serves only/],
     ["/v1beta/models/gemini-2.5-flash:streamGenerateContent", 400, /add \?alt=sse/],
+    ["/v1beta/models/gemini%E0:generateContent", 404, /was not found/],
   ];
   for (const [path, status, says] of cases) {
     await t.step(path, async () => {
