@@ -133,6 +133,20 @@ function contentsOf(messages: readonly Message[]): {
   return { system: system.length ? system.join("\n\n") : undefined, contents };
 }
 
+/**
+ * The URL of one call under `base` (which carries the API version):
+ * `{base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse`.
+ */
+export function modelURL(base: string, model: string, stream: boolean): string {
+  const url = new URL(base);
+  url.hash = "";
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/models/${encodeURIComponent(model)}:${
+    stream ? "streamGenerateContent" : "generateContent"
+  }`;
+  if (stream) url.searchParams.set("alt", "sse");
+  return url.href;
+}
+
 /** The GenerateContentRequest body. */
 export function geminiBody(
   req: ChatRequest,
@@ -170,7 +184,6 @@ class Turn {
   readonly calls: ToolCall[] = [];
   readonly signatures: Record<string, string> = {};
   textSignature: string | undefined;
-  #calls = 0;
 
   constructor(readonly callId: () => string) {}
 
@@ -196,7 +209,6 @@ class Turn {
           args: objectAt(P, `${at}.functionCall.args`, f.args ?? {}),
         };
         if (signature) this.signatures[id] = signature;
-        this.#calls++;
         this.calls.push(call);
         added.calls.push(call);
         continue;

@@ -7,7 +7,7 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import { chatResponseFromGemini, geminiBody, GeminiStream } from "./_gemini.ts";
+import { chatResponseFromGemini, geminiBody, GeminiStream, modelURL } from "./_gemini.ts";
 import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import { WireClient } from "./_wire_client.ts";
 import { is } from "../_options.ts";
@@ -122,27 +122,11 @@ export class GeminiLLM implements LLMPort {
     // Gemini 2 leaves call ids out; ours need one to pair each result.
     let calls = 0;
     const callId = (): string => `gemini_call_${++calls}`;
-    const urls = new Map<string, string>();
     this.#client = new WireClient({
       port: PORT,
       provider: "Gemini",
       url: endpoint(base, ""),
-      endpoint: (model, stream) => {
-        const k = `${stream ? "s" : "b"}${model}`;
-        let url = urls.get(k);
-        if (url === undefined) {
-          const u = new URL(endpoint(
-            base,
-            `/models/${encodeURIComponent(model)}:${
-              stream ? "streamGenerateContent" : "generateContent"
-            }`,
-          ));
-          if (stream) u.searchParams.set("alt", "sse");
-          url = u.href;
-          if (urls.size < 64) urls.set(k, url);
-        }
-        return url;
-      },
+      endpoint: (model, stream) => modelURL(base, model, stream),
       fetch: options.fetch,
       headers: key ? { "x-goog-api-key": key } : {},
       extraHeaders: options.headers,

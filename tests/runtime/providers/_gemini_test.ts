@@ -12,6 +12,7 @@ import {
   finishFromGemini,
   geminiBody,
   GeminiStream,
+  modelURL,
   usageFromGemini,
 } from "../../../runtime/providers/_gemini.ts";
 import { durationMs, errorForStatus, retryInfoMs } from "../../../runtime/providers/_http.ts";
@@ -369,4 +370,154 @@ Deno.test("GeminiStream: a body ended before a finish reason was cut; an error c
   ]);
   assertThrows(() => fold([part({ text: 3 })]), ProviderResponseError, "text must be a string");
   assertThrows(() => fold([[1]]), ProviderResponseError, "a stream chunk must be an object");
+});
+
+Deno.test("modelURL(): the model's method under the base, its query kept, alt=sse for a stream only", () => {
+  assertEquals(
+    modelURL("https://generativelanguage.googleapis.com/v1beta/", "gemini-2.5-flash", false),
+    "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+  );
+  assertEquals(
+    modelURL("https://gw.example.com/v1?project=p#frag", "a b", true),
+    "https://gw.example.com/v1/models/a%20b:streamGenerateContent?project=p&alt=sse",
+  );
+});
+
+Deno.test("Gemini readers name the field they refuse, and the provider", () => {
+  for (
+    const field of [
+      "promptTokenCount",
+      "candidatesTokenCount",
+      "cachedContentTokenCount",
+      "thoughtsTokenCount",
+      "toolUsePromptTokenCount",
+    ]
+  ) {
+    const e = assertThrows(() => usageFromGemini({ [field]: -1 }), ProviderResponseError);
+    assertEquals(e.message.startsWith("Gemini sent an answer"), true, e.message);
+    assertEquals(e.message.includes(`usageMetadata.${field} must be`), true, e.message);
+  }
+  const said = (body: unknown) =>
+    assertThrows(() => chatResponseFromGemini(body, "m", ids()), ProviderResponseError).message;
+  assertEquals(
+    said({ ...part({ text: "x" }), modelVersion: 5 }).includes("modelVersion must be"),
+    true,
+  );
+  assertEquals(
+    said({ candidates: [{ content: { parts: null } }] }).includes("content.parts must be an array"),
+    true,
+  );
+  assertEquals(said({ promptFeedback: {} }).includes("candidates must be an array"), true);
+  const limited = assertThrows(
+    () => chatResponseFromGemini({ error: { code: 503, message: "busy" } }, "m", ids()),
+    ProviderError,
+  );
+  assertEquals(limited.message.startsWith("Gemini reported an error"), true, limited.message);
+  const folded = (chunks: unknown[]) =>
+    assertThrows(() => fold(chunks), ProviderResponseError).message;
+  assertEquals(folded([{ responseId: 5 }]).includes("responseId must be a string"), true);
+  assertEquals(
+    folded([{ candidates: [{ finishReason: 5 }] }]).includes("candidates[0].finishReason must be"),
+    true,
+  );
+  assertEquals(
+    folded([{ candidates: [{ content: 5 }] }]).includes("candidates[0].content must be an object"),
+    true,
+  );
+  assertEquals(
+    folded([{ candidates: [{ content: { parts: {} } }] }]).includes(
+      "candidates[0].content.parts must be an array",
+    ),
+    true,
+  );
+});
+
+Deno.test("chatResponseFromGemini(): null fields pass as absent, only signed turns carry providerData", () => {
+  const nulls = chatResponseFromGemini(
+    { error: null, candidates: [{ content: null, finishReason: "SAFETY" }] },
+    "m",
+    ids(),
+  );
+  assertEquals([nulls.content, nulls.finishReason], ["", "content_filter"]);
+  const blocked = chatResponseFromGemini(
+    { candidates: null, promptFeedback: { blockReason: "OTHER" } },
+    "m",
+    ids(),
+  );
+  assertEquals(blocked.finishReason, "content_filter");
+  const text = chatResponseFromGemini(
+    part({ text: "a", thoughtSignature: "t" }),
+    "m",
+    ids(),
+  );
+  assertEquals(text.providerData, { gemini: { textSignature: "t" } });
+  const later = chatResponseFromGemini(
+    {
+      candidates: [{
+        content: {
+          parts: [{ text: "a", thoughtSignature: "t" }, { text: "b" }, { thoughtSignature: "u" }],
+        },
+      }],
+    },
+    "m",
+    ids(),
+  );
+  assertEquals([later.content, later.providerData], ["ab", { gemini: { textSignature: "u" } }]);
+  const capped = chatResponseFromGemini(
+    part({ functionCall: { name: "f" } }, { finishReason: "MAX_TOKENS" }),
+    "m",
+    ids(),
+  );
+  assertEquals(capped.finishReason, "length");
+});
+
+Deno.test("geminiBody(): no tools key for an empty list, signatures read only from a gemini object", () => {
+  const body = geminiBody({
+    model: "m",
+    messages: [
+      { role: "user", content: "go" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "f", args: {} }],
+        providerData: { gemini: {} },
+      },
+      { role: "tool", content: "x" } as never,
+    ],
+    tools: [],
+  }, undefined);
+  assertEquals(body.tools, undefined);
+  assertEquals(body.contents, [
+    { role: "user", parts: [{ text: "go" }] },
+    { role: "model", parts: [{ functionCall: { id: "c1", name: "f", args: {} } }] },
+    {
+      role: "user",
+      parts: [{ functionResponse: { id: "", name: "", response: { output: "x" } } }],
+    },
+  ]);
+});
+
+Deno.test("GeminiStream: a later chunk keeps what an earlier one said; length with calls stays length", () => {
+  const kept = fold([
+    { ...part({ text: "a" }), usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1 } },
+    part({ text: "" }, { finishReason: "STOP" }),
+    { candidates: [{ content: { parts: [{ text: "" }] } }] },
+    { candidates: [{ content: null }] },
+  ]);
+  assertEquals(kept.at(-1), {
+    type: "message_end",
+    messageId: "",
+    finishReason: "stop",
+    usage: { inputTokens: 3, outputTokens: 1 },
+  });
+  const capped = fold([part({ functionCall: { name: "f" } }, { finishReason: "MAX_TOKENS" })]);
+  const end = capped.at(-1)!;
+  assertEquals(end.type === "message_end" && end.finishReason, "length");
+  // Chunks without a candidate say nothing of the finish: the body still ends cut.
+  const cut = fold([
+    { usageMetadata: { promptTokenCount: 1 } },
+    { candidates: [] },
+    part({ text: "a" }),
+  ]);
+  assertEquals(cut.at(-1)?.type, "error");
 });

@@ -391,3 +391,60 @@ Deno.test("GeminiLLM: a baseURL of /v1 and a FakeProvider on 127.0.0.1 take the 
   assertEquals(provider.requests[0].path, "/gemini/v1/models/gemini-2.5-flash:generateContent");
   assertInstanceOf(gemini, GeminiLLM);
 });
+
+Deno.test("GeminiLLM gives calls without ids its own, one sequence per port, and answers complete()", async () => {
+  const answer = {
+    candidates: [{
+      content: {
+        role: "model",
+        parts: [{ functionCall: { name: "f" } }, { functionCall: { name: "g" } }],
+      },
+      finishReason: "STOP",
+    }],
+  };
+  const urls: string[] = [];
+  const gemini = new GeminiLLM({
+    apiKey: "AIza-test",
+    fetch: (input) => {
+      urls.push(String(input));
+      return Promise.resolve(Response.json(answer));
+    },
+  });
+  const first = await gemini.chat(hi);
+  const second = await gemini.chat(hi);
+  assertEquals([...first.toolCalls, ...second.toolCalls].map((c) => c.id), [
+    "gemini_call_1",
+    "gemini_call_2",
+    "gemini_call_3",
+    "gemini_call_4",
+  ]);
+  assertEquals(
+    urls[0],
+    "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+  );
+  const { provider, gemini: port2 } = port(FakeLLM.script(["done"]));
+  const res = await port2.complete({ model: "gemini-2.5-flash", system: "Be brief.", user: "hi" });
+  assertEquals(res.content, "done");
+  assertEquals(provider.requests[0].body, {
+    contents: [{ role: "user", parts: [{ text: "hi" }] }],
+    systemInstruction: { parts: [{ text: "Be brief." }] },
+  });
+});
+
+Deno.test("GeminiLLM: maxTokens is the default output cap, a request's own wins; errors name Gemini", async () => {
+  assertThrows(() => new GeminiLLM({ maxTokens: 1.5 }), RangeError);
+  const { provider } = port(FakeLLM.script(["a", "b"]));
+  const gemini = new GeminiLLM({ apiKey: "AIza-test", fetch: provider.fetch, maxTokens: 256 });
+  await gemini.chat(hi);
+  await gemini.chat({ ...hi, settings: { maxTokens: 8 } });
+  assertEquals(provider.requests.map((r) => (r.body as Sent).generationConfig), [
+    { maxOutputTokens: 256 },
+    { maxOutputTokens: 8 },
+  ]);
+  const failing = new GeminiLLM({
+    apiKey: "AIza-test",
+    fetch: () => Promise.resolve(Response.json({ error: { message: "nope" } }, { status: 400 })),
+  });
+  const e = await assertRejects(() => failing.chat(hi), ProviderResponseError);
+  assertEquals(e.message, "Gemini answered 400: nope");
+});
