@@ -10,7 +10,12 @@ import {
   toolCall,
 } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
-import { durationOf, isGeminiPath, signsCalls } from "../../../testing/http/_gemini_wire.ts";
+import {
+  durationOf,
+  geminiWire,
+  isGeminiPath,
+  signsCalls,
+} from "../../../testing/http/_gemini_wire.ts";
 
 const ORIGIN = "https://generativelanguage.googleapis.com";
 const hi = { contents: [{ role: "user", parts: [{ text: "hi" }] }] };
@@ -459,4 +464,66 @@ Deno.test("durationOf(): milliseconds as google.protobuf.Duration's JSON", () =>
     "60s",
     "0s",
   ]);
+});
+
+Deno.test("gemini wire: the parsed request keeps what a rule reads: roles as sent, parts, ids, signatures", () => {
+  const url = new URL(`${ORIGIN}/v1beta/models/gemini-3-pro-preview:generateContent`);
+  const parsed = geminiWire.parse({
+    contents: [
+      { role: "user", parts: [{ text: "go" }] },
+      {
+        role: "model",
+        parts: [
+          { functionCall: { id: "k1", name: "f", args: { a: 1 } }, thoughtSignature: "s1" },
+          { functionCall: { name: "g", args: null }, thoughtSignature: 7 },
+        ],
+      },
+      { role: "function", parts: [{ functionResponse: { id: "k1", name: "f", response: {} } }] },
+      { parts: [{ fileData: { fileUri: "gs://x" } }, { executableCode: { code: "1" } }] },
+    ],
+    tools: [{ functionDeclarations: [{ name: "f", description: 5 }] }],
+    generationConfig: {
+      maxOutputTokens: "9",
+      temperature: null,
+      responseMimeType: "text/plain",
+      responseJsonSchema: {},
+    },
+  }, url);
+  if ("status" in parsed) throw new Error(parsed.message);
+  assertEquals(parsed.stream, false);
+  assertEquals(parsed.includeUsage, true);
+  assertEquals(parsed.gemini?.model, "gemini-3-pro-preview");
+  assertEquals(parsed.gemini?.method, "generateContent");
+  assertEquals(parsed.gemini?.contents, [
+    { role: "user", parts: [{ text: "go" }] },
+    {
+      role: "model",
+      parts: [
+        { thoughtSignature: "s1", functionCall: { id: "k1", name: "f", args: { a: 1 } } },
+        { functionCall: { name: "g", args: {} } },
+      ],
+    },
+    { role: "function", parts: [{ functionResponse: { id: "k1", name: "f", response: {} } }] },
+    { role: undefined, parts: [{ other: "fileData" }, { other: "executableCode" }] },
+  ]);
+  assertEquals([...parsed.gemini!.callIds], [["1.0", "k1"], ["1.1", "call_1_1"]]);
+  assertEquals(parsed.chat.tools, [{
+    name: "f",
+    description: "",
+    parameters: { type: "object", properties: {} },
+  }]);
+  // Settings of the wrong type are not read; a JSON schema without the JSON mime type is not output.
+  assertEquals(parsed.chat.settings, undefined);
+  // The answer to a function response comes first; a content of other parts is an empty user turn.
+  assertEquals(parsed.chat.messages.slice(2), [
+    { role: "tool", content: "{}", toolCallId: "k1" },
+    { role: "user", content: "" },
+  ]);
+});
+
+Deno.test("gemini wire: an authorization that is not a bearer token is no key", async () => {
+  const { provider: p } = provider("never");
+  for (const auth of ["Basic dXNlcjpwYXNz", "Bearer ", "bearer"]) {
+    assertEquals((await post(p, G25, hi, { authorization: auth })).status, 403, auth);
+  }
 });
