@@ -76,20 +76,14 @@ const PORT = "GeminiLLM";
  * @example A tool loop on Gemini 3, the thought signature sent back
  * ```ts
  * import { toolCall } from "@agentkit/testing/ports";
- * import { Agent, GeminiLLM, ReActCognition, tool } from "@agentkit/testing/runtime";
- * import { FakeLLM, FakeProvider, makeTestCtx } from "@agentkit/testing/testing";
- * import { z } from "zod";
+ * import { Agent, GeminiLLM, ReActCognition } from "@agentkit/testing/runtime";
+ * import { FakeLLM, FakeProvider, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
  * import { assert, assertEquals } from "@std/assert";
  *
  * const provider = new FakeProvider({
  *   llm: FakeLLM.script([{ toolCalls: [toolCall("c1", "lookup", { host: "a" })] }, "Done."]),
  * });
- * const lookup = tool({
- *   name: "lookup",
- *   description: "Looks a host up",
- *   input: z.object({ host: z.string() }),
- *   run: ({ host }) => `${host} is up`,
- * });
+ * const lookup = new FakeTool({ name: "lookup", responder: () => "a is up" });
  * const agent = new Agent("a", {
  *   model: "gemini-3-flash-preview",
  *   cognition: new ReActCognition({ tools: [lookup] }),
