@@ -448,3 +448,28 @@ Deno.test("GeminiLLM: maxTokens is the default output cap, a request's own wins;
   const e = await assertRejects(() => failing.chat(hi), ProviderResponseError);
   assertEquals(e.message, "Gemini answered 400: nope");
 });
+
+Deno.test("GeminiLLM refuses a request or ctx that is not one, naming the call, before sending", async () => {
+  let sent = 0;
+  const gemini = new GeminiLLM({
+    apiKey: "AIza-test",
+    fetch: () => {
+      sent++;
+      return Promise.resolve(Response.json({}));
+    },
+  });
+  for (
+    const [call, where] of [[() => gemini.chat(undefined as never), "GeminiLLM.chat()"], [
+      () => drain(gemini.stream(undefined as never)),
+      "GeminiLLM.stream()",
+    ]] as const
+  ) {
+    const e = await assertRejects(call, TypeError);
+    assertStringIncludes(e.message, `${where}: the request must be a ChatRequest object`);
+  }
+  const bad = await assertRejects(() => gemini.chat({ ...hi, model: "" }), TypeError);
+  assertStringIncludes(bad.message, "GeminiLLM.chat(): request.model must be a non-empty string");
+  const ctx = await assertRejects(() => gemini.chat(hi, 5 as never), TypeError);
+  assertStringIncludes(ctx.message, "GeminiLLM.chat(): the ctx must be a RunContext");
+  assertEquals(sent, 0);
+});
