@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "./message.ts";
+import type { Message, ProviderData, ToolCall } from "./message.ts";
 import type { JsonSchema, ToolSpec } from "./tool_spec.ts";
 import type { FinishReason, Usage } from "./usage.ts";
 
@@ -82,4 +82,6 @@ export interface ChatResponse {
   readonly refusal?: boolean;
   /** The model's thinking, when the provider shows it; never part of `content`. */
   readonly reasoning?: string;
+  /** What the next request must send back with this turn (see {@linkcode ProviderData}). */
+  readonly providerData?: ProviderData;
 }

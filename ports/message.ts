@@ -86,4 +86,28 @@ export interface Message {
   readonly toolCallId?: string;
   /** On a `tool` message: true when the tool failed. */
   readonly isError?: boolean;
+  /**
+   * On an `assistant` message: what the provider gave with the turn that the
+   * next request must send back (Gemini thought signatures, Anthropic
+   * thinking blocks), keyed by provider. The port that answered sets it; the
+   * runtime keeps it on the transcript; ports of other providers ignore it.
+   */
+  readonly providerData?: ProviderData;
 }
+
+/**
+ * What a provider port keeps on an assistant message for the next request to
+ * echo, under the provider's key (`gemini`, `anthropic`). Opaque to the
+ * runtime: copied as given, never read.
+ *
+ * @example A Gemini turn's thought signature, as `GeminiLLM` keeps it
+ * ```ts
+ * import type { Message, ProviderData } from "@agentkit/testing/ports";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const providerData: ProviderData = { gemini: { thoughtSignatures: { c1: "c2lnLTE=" } } };
+ * const m: Message = { role: "assistant", content: "", providerData };
+ * assertEquals(Object.keys(m.providerData!), ["gemini"]);
+ * ```
+ */
+export type ProviderData = Readonly<Record<string, unknown>>;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ToolCall } from "./message.ts";
+import type { ProviderData, ToolCall } from "./message.ts";
 import type { FinishReason, Usage } from "./usage.ts";
 
 /**
@@ -100,6 +100,8 @@ export interface MessageEndEvent {
   readonly finishReason: FinishReason;
   /** What it consumed. */
   readonly usage: Usage;
+  /** What the next request must send back with this turn (see {@linkcode ProviderData}). */
+  readonly providerData?: ProviderData;
 }
 
 /**

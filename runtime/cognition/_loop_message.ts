@@ -22,7 +22,7 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "../../ports/message.ts";
+import type { Message, ProviderData, ToolCall } from "../../ports/message.ts";
 
 type Built = { -readonly [K in keyof Message]: Message[K] };
 
@@ -31,13 +31,19 @@ type Built = { -readonly [K in keyof Message]: Message[K] };
  *
  * @param content The text.
  * @param toolCalls The calls, owned by the message from now on.
+ * @param providerData What the provider asked to have sent back with the turn.
  * @returns The message.
  */
-export function assistantMessage(content: string, toolCalls?: readonly ToolCall[]): Message {
+export function assistantMessage(
+  content: string,
+  toolCalls?: readonly ToolCall[],
+  providerData?: ProviderData,
+): Message {
   const m = {} as Built;
   m.role = "assistant";
   m.content = content;
   if (toolCalls !== undefined) m.toolCalls = toolCalls;
+  if (providerData !== undefined) m.providerData = providerData;
   return m;
 }
 

@@ -3,9 +3,9 @@
 // tokens as they come), so a cognition has one loop for both. The turn's
 // text, tool calls and ending are folded as the events pass.
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
-import type { ToolCall } from "../../ports/message.ts";
+import type { ProviderData, ToolCall } from "../../ports/message.ts";
 import { ProviderError } from "../../ports/provider_errors.ts";
-import type { ErrorEvent, StreamEvent } from "../../ports/stream_event.ts";
+import type { ErrorEvent, MessageEndEvent, StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { RunContext } from "../context.ts";
 import type { Invoker } from "../invoker.ts";
@@ -124,7 +124,14 @@ function eventsOf(res: ChatResponse): StreamEvent[] {
     );
   }
   for (const call of res.toolCalls) events.push({ type: "tool_call", messageId, call });
-  events.push({ type: "message_end", messageId, finishReason: res.finishReason, usage: res.usage });
+  const end: { -readonly [K in keyof MessageEndEvent]: MessageEndEvent[K] } = {
+    type: "message_end",
+    messageId,
+    finishReason: res.finishReason,
+    usage: res.usage,
+  };
+  if (res.providerData !== undefined) end.providerData = res.providerData;
+  events.push(end);
   return events;
 }
 
@@ -141,6 +148,8 @@ export class ModelTurn {
   usage: Usage | undefined;
   /** The error event the call failed with, if any. */
   error: ErrorEvent | undefined;
+  /** What the provider asked to have sent back with the turn. */
+  providerData: ProviderData | undefined;
 
   add(event: StreamEvent): void {
     switch (event.type) {
@@ -157,6 +166,7 @@ export class ModelTurn {
       case "message_end":
         this.finish = event.finishReason;
         this.usage = event.usage;
+        this.providerData = event.providerData;
         break;
       case "error":
         this.error = event;

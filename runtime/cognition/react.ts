@@ -180,17 +180,18 @@ export class ReActCognition implements Cognition {
     const content = turn.content;
     const finish = turn.finish!;
     const calls = turn.calls;
+    const providerData = turn.providerData;
     if (
       calls.length === 0 || finish === "length" || finish === "content_filter" || finish === "error"
     ) {
-      messages.push(assistantMessage(content));
+      messages.push(assistantMessage(content, undefined, providerData));
       return this.#noCalls(turn, finish, ctx, agent);
     }
     // A copy the size of the calls: the turn's array was grown by pushes
     // and holds spare room, which a long transcript would keep per step.
     const renamed = uniqueIds(calls);
     const own = renamed ?? calls.slice();
-    messages.push(assistantMessage(content, own));
+    messages.push(assistantMessage(content, own, providerData));
     if (renamed === undefined) return this.#runTools(own, 0, messages, ctx, agent);
     return reportRenamed(calls, own, ctx, agent).then(() =>
       this.#runTools(own, 0, messages, ctx, agent)

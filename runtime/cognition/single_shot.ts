@@ -117,7 +117,12 @@ function resultOf(input: CognitionInput, turn: ModelTurn): CognitionResult | und
     messages: [
       ...input.messages,
       // The key is there even without calls, as it always was.
-      { role: "assistant", content, toolCalls: calls.length ? calls : undefined },
+      {
+        role: "assistant",
+        content,
+        toolCalls: calls.length ? calls : undefined,
+        ...(turn.providerData ? { providerData: turn.providerData } : {}),
+      },
     ],
     stopReason: cut ? "length" : stopReasonOf(turn.finish),
   };

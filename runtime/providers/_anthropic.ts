@@ -1,7 +1,7 @@
 // The Anthropic Messages wire, client side: our request to its JSON, its
 // answer (blocking, or SSE events folded by a small state machine) to ours.
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
-import type { Message, ToolCall } from "../../ports/message.ts";
+import type { Message, ProviderData, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import type { SseMessage } from "./_sse.ts";
@@ -23,6 +23,9 @@ export interface AnthropicUsage {
 interface Block {
   readonly type?: string;
   readonly text?: string;
+  readonly thinking?: string;
+  readonly signature?: string;
+  readonly data?: string;
   readonly id?: string;
   readonly name?: string;
   readonly input?: unknown;
@@ -76,6 +79,47 @@ function input(c: ToolCall): Record<string, unknown> {
   return parsed.args as Record<string, unknown>;
 }
 
+/**
+ * A thinking block as the API gave it, to be sent back unchanged: with
+ * extended thinking and tools, the last assistant turn must carry its
+ * thinking blocks with their signatures (Anthropic's "Extended thinking"
+ * guide, "Preserving thinking blocks").
+ */
+export type ThinkingBlock =
+  | { readonly type: "thinking"; readonly thinking: string; readonly signature: string }
+  | { readonly type: "redacted_thinking"; readonly data: string };
+
+/** What `AnthropicLLM` keeps on an assistant message (`providerData.anthropic`). */
+export interface AnthropicTurnData {
+  /** The turn's signed thinking blocks, in order. */
+  readonly thinking?: readonly ThinkingBlock[];
+}
+
+function thinkingOf(m: Message): readonly ThinkingBlock[] {
+  const d = m.providerData?.anthropic;
+  const blocks = isObject(d) ? (d as AnthropicTurnData).thinking : undefined;
+  return Array.isArray(blocks) ? blocks : [];
+}
+
+function dataOf(thinking: readonly ThinkingBlock[]): ProviderData | undefined {
+  return thinking.length ? { anthropic: { thinking } } : undefined;
+}
+
+// A thinking block of an answer, or undefined for one that cannot be sent
+// back (no signature); a block that is not the API's shape is refused.
+function thinkingBlock(block: Record<string, unknown>, path: string): ThinkingBlock | undefined {
+  if (block.type === "redacted_thinking") {
+    const data = stringAt(P, `${path}.data`, block.data);
+    if (data === undefined) {
+      throw new MalformedAnswer(P, `${path}.data must be a string`, block.data);
+    }
+    return { type: "redacted_thinking", data };
+  }
+  const thinking = stringAt(P, `${path}.thinking`, block.thinking) ?? "";
+  const signature = stringAt(P, `${path}.signature`, block.signature);
+  return signature ? { type: "thinking", thinking, signature } : undefined;
+}
+
 function wireMessages(messages: readonly Message[]): {
   system: string | undefined;
   messages: Array<Record<string, unknown>>;
@@ -100,11 +144,15 @@ function wireMessages(messages: readonly Message[]): {
       continue;
     }
     results = undefined;
+    const thinking = m.role === "assistant" ? thinkingOf(m) : [];
     if (m.role === "system") system.push(m.content);
-    else if (m.role === "assistant" && m.toolCalls && m.toolCalls.length > 0) {
-      const content: Array<Record<string, unknown>> = [];
+    else if (
+      m.role === "assistant" && (thinking.length || (m.toolCalls && m.toolCalls.length > 0))
+    ) {
+      // Thinking first, as the model wrote it, then the text and the calls.
+      const content: Array<Record<string, unknown>> = thinking.map((b) => ({ ...b }));
       if (m.content) content.push({ type: "text", text: m.content });
-      for (const c of m.toolCalls) {
+      for (const c of m.toolCalls ?? []) {
         content.push({ type: "tool_use", id: c.id, name: c.name, input: input(c) });
       }
       out.push({ role: "assistant", content });
@@ -161,6 +209,7 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
   let content = "";
   let reasoning: string | undefined;
   const toolCalls: ToolCall[] = [];
+  const thinking: ThinkingBlock[] = [];
   for (let i = 0; i < b.content.length; i++) {
     const block = objectAt(P, `content[${i}]`, b.content[i]);
     if (block.type === "text") {
@@ -170,13 +219,19 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
       }
       content += text;
     } else if (block.type === "tool_use") toolCalls.push(toolUseOf(block, `content[${i}]`));
-    else if (block.type === "thinking") {
-      reasoning = (reasoning ?? "") + (stringAt(P, `content[${i}].thinking`, block.thinking) ?? "");
+    else if (block.type === "thinking" || block.type === "redacted_thinking") {
+      if (block.type === "thinking") {
+        reasoning = (reasoning ?? "") +
+          (stringAt(P, `content[${i}].thinking`, block.thinking) ?? "");
+      }
+      const kept = thinkingBlock(block, `content[${i}]`);
+      if (kept) thinking.push(kept);
     } else if (typeof block.type !== "string") {
       throw new MalformedAnswer(P, `content[${i}].type must be a string`, block.type);
     }
-    // Other block types (redacted thinking, server tools) carry nothing this port maps.
+    // Other block types (server tools) carry nothing this port maps.
   }
+  const providerData = dataOf(thinking);
   const response: ChatResponse = {
     id: stringAt(P, "id", b.id) ?? "",
     model: stringAt(P, "model", b.model) ?? model,
@@ -185,6 +240,7 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
     finishReason: finishFromAnthropic(stringAt(P, "stop_reason", b.stop_reason)) ??
       (toolCalls.length ? "tool_calls" : "stop"),
     usage: usageFromAnthropic(b.usage),
+    ...(providerData ? { providerData } : {}),
   };
   return reasoning === undefined ? response : { ...response, reasoning };
 }
@@ -212,6 +268,7 @@ interface StreamData {
     readonly text?: string;
     readonly thinking?: string;
     readonly partial_json?: string;
+    readonly signature?: string;
     readonly stop_reason?: string | null;
   };
   readonly usage?: AnthropicUsage;
@@ -222,6 +279,8 @@ interface StreamData {
 export class AnthropicStream extends WireStream {
   #wireUsage: AnthropicUsage = {};
   #calls = new Map<number, PartialCall>();
+  #thinking = new Map<number, { thinking: string; signature: string }>();
+  readonly #kept: ThinkingBlock[] = [];
   #toolCalls = 0;
 
   constructor() {
@@ -240,6 +299,13 @@ export class AnthropicStream extends WireStream {
         if (block.type === "tool_use") {
           const call = toolUseOf({ ...block, input: {} }, "content_block");
           this.#calls.set(index, { id: call.id, name: call.name, json: "" });
+        } else if (block.type === "thinking") {
+          this.#thinking.set(index, {
+            thinking: stringAt(P, "content_block.thinking", block.thinking) ?? "",
+            signature: stringAt(P, "content_block.signature", block.signature) ?? "",
+          });
+        } else if (block.type === "redacted_thinking") {
+          this.#kept.push(thinkingBlock(block, "content_block")!);
         } else if (block.type === "text") {
           const text = stringAt(P, "content_block.text", block.text);
           if (text) {
@@ -257,12 +323,6 @@ export class AnthropicStream extends WireStream {
             this.start(undefined, out);
             out.push({ type: "text_delta", messageId: this.messageId!, content: text });
           }
-        } else if (delta.type === "thinking_delta") {
-          const thinking = stringAt(P, "delta.thinking", delta.thinking);
-          if (thinking) {
-            this.start(undefined, out);
-            out.push({ type: "reasoning_delta", messageId: this.messageId!, content: thinking });
-          }
         } else if (delta.type === "input_json_delta") {
           const call = this.#calls.get(index);
           // Arguments for a block that never started cannot be given to any call.
@@ -274,10 +334,28 @@ export class AnthropicStream extends WireStream {
             );
           }
           call.json += stringAt(P, "delta.partial_json", delta.partial_json) ?? "";
+        } else if (delta.type === "thinking_delta" || delta.type === "signature_delta") {
+          const block = this.#thinking.get(index);
+          if (!block) {
+            throw new MalformedAnswer(
+              P,
+              `${delta.type} for content block ${index}, which no thinking content_block_start opened`,
+              delta,
+            );
+          }
+          if (delta.type === "thinking_delta") {
+            const thinking = stringAt(P, "delta.thinking", delta.thinking) ?? "";
+            block.thinking += thinking;
+            if (thinking) {
+              this.start(undefined, out);
+              out.push({ type: "reasoning_delta", messageId: this.messageId!, content: thinking });
+            }
+          } else block.signature += stringAt(P, "delta.signature", delta.signature) ?? "";
         }
         return;
       }
       case "content_block_stop":
+        this.#closeThinking(index);
         return this.#closeCall(index, out);
       case "message_delta":
         if (event.delta?.stop_reason) {
@@ -294,6 +372,14 @@ export class AnthropicStream extends WireStream {
       default:
         return; // ping, and event types this port does not use
     }
+  }
+
+  // A finished thinking block is kept when signed (only then can it go back).
+  #closeThinking(index: number): void {
+    const block = this.#thinking.get(index);
+    if (!block) return;
+    this.#thinking.delete(index);
+    if (block.signature) this.#kept.push({ type: "thinking", ...block });
   }
 
   #closeCall(index: number, out: StreamEvent[]): void {
@@ -322,6 +408,10 @@ export class AnthropicStream extends WireStream {
   end(out: StreamEvent[]): void {
     // The message stopped: a tool_use block it never closed still arrived whole.
     for (const index of [...this.#calls.keys()].sort((a, b) => a - b)) this.#closeCall(index, out);
+    for (const index of [...this.#thinking.keys()].sort((a, b) => a - b)) {
+      this.#closeThinking(index);
+    }
+    this.providerData = dataOf(this.#kept);
     this.finish(out, this.#toolCalls > 0);
   }
 }

@@ -267,6 +267,14 @@ export function promptRequest(request: CompleteRequest): ChatRequest {
   return { messages, model: request.model, signal: request.signal };
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The provider's own message in an error body (`{ error: { message } }`), if any. */
 export function providerMessage(text: string): string | undefined {
   try {
@@ -358,8 +366,35 @@ export function errorFromBody(
   return new ProviderResponseError(message, { phase, status });
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+// Google's APIs say how long to wait in the error body (google.rpc.RetryInfo
+// in error.details, googleapis/google/rpc/error_details.proto), not a header.
+/** `"1.5s"` (google.protobuf.Duration's JSON) in milliseconds, or undefined. */
+export function durationMs(value: unknown): number | undefined {
+  if (typeof value !== "string") return undefined;
+  const m = /^(\d+(?:\.\d+)?)s$/.exec(value.trim());
+  return m ? Math.round(Number(m[1]) * 1000) : undefined;
+}
+
+/** The wait a Google error body asks for (`google.rpc.RetryInfo.retryDelay`), in ms. */
+export function retryInfoMs(body: unknown): number | undefined {
+  const details = isRecord(body) && isRecord(body.error) ? body.error.details : undefined;
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details) {
+    if (isRecord(d) && d["@type"] === "type.googleapis.com/google.rpc.RetryInfo") {
+      return durationMs(d.retryDelay);
+    }
+  }
+  return undefined;
+}
+
 const HINTS: Record<number, string> = {
   401: "; check the API key (the apiKey option or the provider's environment variable)",
+  403:
+    "; check the API key and what it may call (the apiKey option or the provider's environment variable)",
   404: "; check the model name and the baseURL",
 };
 
@@ -374,7 +409,7 @@ export function errorForStatus(
   const message = `${provider} answered ${status}: ${said}`;
   if (status === 429) {
     return new RateLimitError(`${message}; wait and try again (retry() honours retryAfterMs)`, {
-      retryAfterMs: retryAfterMs(headers),
+      retryAfterMs: retryAfterMs(headers) ?? retryInfoMs(parseJson(text)),
       status,
     });
   }

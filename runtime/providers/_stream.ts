@@ -2,7 +2,8 @@
 // (message id, finish reason, usage so far), the error event a failure
 // becomes, and the loop that reads SSE batches and yields their events.
 import { ProviderError, ProviderResponseError } from "../../ports/provider_errors.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { ProviderData } from "../../ports/message.ts";
+import type { MessageEndEvent, StreamEvent } from "../../ports/stream_event.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { markCut } from "../stream/_stream_cut.ts";
 import { type SseMessage, SseReader } from "./_sse.ts";
@@ -14,6 +15,8 @@ export abstract class WireStream {
   messageId: string | undefined;
   finishReason: FinishReason | undefined;
   usage: Usage | undefined;
+  /** What the next request must send back with this turn, set by the fold before `finish`. */
+  providerData: ProviderData | undefined;
   done = false;
 
   /**
@@ -52,12 +55,14 @@ export abstract class WireStream {
   finish(out: StreamEvent[], hadCalls: boolean): void {
     this.done = true;
     this.start(undefined, out);
-    out.push({
+    const end: { -readonly [K in keyof MessageEndEvent]: MessageEndEvent[K] } = {
       type: "message_end",
       messageId: this.messageId!,
       finishReason: this.finishReason ?? (hadCalls ? "tool_calls" : "stop"),
       usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
-    });
+    };
+    if (this.providerData !== undefined) end.providerData = this.providerData;
+    out.push(end);
   }
 
   start(id: string | undefined, out: StreamEvent[]): void {

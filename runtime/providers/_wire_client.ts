@@ -20,8 +20,10 @@ export interface WireSpec<T> {
   readonly port: string;
   /** The provider's name, for error messages. */
   readonly provider: string;
-  /** The endpoint. */
+  /** The endpoint (with `endpoint`, the base URL whose credentials are masked). */
   readonly url: string;
+  /** The endpoint of one call, for a wire whose URL names the model (Gemini). */
+  readonly endpoint?: (model: string, stream: boolean) => string;
   /** The caller's fetch, if any (else the global one, looked up per call). */
   readonly fetch: FetchFn | undefined;
   /** The wire's own headers (version, key): sent after the JSON ones. */
@@ -101,7 +103,7 @@ export class WireClient<T> {
     return postJson(
       spec.provider,
       this.#fetch,
-      spec.url,
+      spec.endpoint ? spec.endpoint(request.model, stream) : spec.url,
       stream ? this.#streamHeaders : this.#headers,
       spec.body(request, stream),
       signal,

@@ -1,6 +1,7 @@
 /**
  * Real model providers over web `fetch`: `OpenAIChatLLM` (OpenAI Chat
- * Completions and every compatible server) and `AnthropicLLM` (Messages).
+ * Completions and every compatible server), `AnthropicLLM` (Messages) and
+ * `GeminiLLM` (the Gemini API's generateContent).
  * Under a test context they refuse to send (`ModelRequestsDisallowed`).
  *
  * @example
@@ -20,3 +21,4 @@
 export * from "./model_requests_disallowed.ts";
 export * from "./openai_chat_llm.ts";
 export * from "./anthropic_llm.ts";
+export * from "./gemini_llm.ts";

@@ -3,6 +3,7 @@
 // our failures the way that provider does.
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { GeminiParsed } from "./_gemini_wire.ts";
 
 // The misbehaviours of testing/llm/misbehave.ts reach a wire as port facts,
 // and each wire encodes them as its provider does (the source is named
@@ -22,7 +23,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 // thinking as `thought: true` parts.
 
 /** Which API a request spoke. */
-export type ProviderApi = "chat.completions" | "responses" | "messages";
+export type ProviderApi = "chat.completions" | "responses" | "messages" | "generateContent";
 
 /** A client request, parsed. */
 export interface WireRequest {
@@ -30,6 +31,8 @@ export interface WireRequest {
   readonly stream: boolean;
   /** OpenAI Chat: `stream_options.include_usage`; the other wires always report usage. */
   readonly includeUsage: boolean;
+  /** Gemini: the request as sent (contents, roles, parts), for the checks that read it. */
+  readonly gemini?: GeminiParsed;
 }
 
 /** A request the provider would refuse, and why. */
@@ -38,6 +41,45 @@ export interface Problem {
   readonly message: string;
   readonly param?: string;
   readonly code?: string;
+  /** A rate limit's wait, for a wire that says it in the body (Gemini's RetryInfo). */
+  readonly retryAfterMs?: number;
+}
+
+/**
+ * What one FakeProvider remembers across requests: what it issued that a
+ * later request must send back (Gemini thought signatures).
+ */
+export class WireMemory {
+  readonly #signatures = new Map<string, IssuedSignature>();
+  readonly #byCall = new Map<string, IssuedSignature>();
+  #n = 0;
+
+  /** A new thought signature for `call` of `model`, remembered. */
+  issueSignature(model: string, callId: string, name: string): string {
+    const signature = btoa(`agentkit-fake-thought:${++this.#n}:${callId}`);
+    const issued: IssuedSignature = { signature, model, callId, name };
+    this.#signatures.set(signature, issued);
+    this.#byCall.set(callId, issued);
+    return signature;
+  }
+
+  /** The signature issued with a call id (the latest, when ids repeat). */
+  signatureFor(callId: string): IssuedSignature | undefined {
+    return this.#byCall.get(callId);
+  }
+
+  /** Whether this provider issued `signature`. */
+  issued(signature: string): IssuedSignature | undefined {
+    return this.#signatures.get(signature);
+  }
+}
+
+/** A thought signature the fake gave with a function call. */
+export interface IssuedSignature {
+  readonly signature: string;
+  readonly model: string;
+  readonly callId: string;
+  readonly name: string;
 }
 
 /** Writes one streamed answer as SSE text, event by event. */
@@ -50,17 +92,26 @@ export interface StreamEncoder {
 export interface Wire {
   readonly api: ProviderApi;
   /** The vendor, for error bodies and headers. */
-  readonly vendor: "openai" | "anthropic";
+  readonly vendor: "openai" | "anthropic" | "google";
+  /** A problem with the URL (Gemini: the model and method in the path), if any. */
+  checkTarget?(url: URL): Problem | undefined;
+  /** Whether the request asks for a stream when the URL says so (Gemini), else the body's `stream`. */
+  streams?(url: URL): boolean;
   /** A problem with the headers (no key: 401), if any. */
-  checkHeaders(headers: Headers): Problem | undefined;
+  checkHeaders(headers: Headers, url: URL): Problem | undefined;
   /** The request in ours, or the provider's 400. */
-  parse(body: unknown): WireRequest | Problem;
+  parse(body: unknown, url: URL): WireRequest | Problem;
   /** The provider's error JSON for a status. */
   errorBody(problem: Problem): unknown;
   /** A blocking answer's JSON. */
-  blocking(response: ChatResponse, request: WireRequest, created: number): unknown;
+  blocking(
+    response: ChatResponse,
+    request: WireRequest,
+    created: number,
+    memory: WireMemory,
+  ): unknown;
   /** An encoder for one streamed answer. */
-  encoder(request: WireRequest, created: number): StreamEncoder;
+  encoder(request: WireRequest, created: number, memory: WireMemory): StreamEncoder;
 }
 
 /** Whether a parse gave a problem. */

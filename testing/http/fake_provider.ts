@@ -22,8 +22,9 @@ import { FakeClock } from "../fake_clock.ts";
 import { anthropicWire } from "./_anthropic_wire.ts";
 import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
 import { openAIResponsesWire } from "./_openai_responses_wire.ts";
+import { geminiWire, isGeminiPath } from "./_gemini_wire.ts";
 import { serve } from "../_serve.ts";
-import { isProblem, type Problem, type ProviderApi, type Wire } from "./_wire.ts";
+import { isProblem, type Problem, type ProviderApi, type Wire, WireMemory } from "./_wire.ts";
 
 export type { ProviderApi } from "./_wire.ts";
 
@@ -94,6 +95,7 @@ export interface FakeProviderServer extends AsyncDisposable {
 const encoder = new TextEncoder();
 
 function route(path: string): Wire | undefined {
+  if (isGeminiPath(path)) return geminiWire;
   if (path.endsWith("/chat/completions")) return openAIChatWire;
   if (path.endsWith("/messages")) return anthropicWire;
   if (path.endsWith("/responses")) return openAIResponsesWire;
@@ -140,16 +142,20 @@ function recorded(
  * Serves any `LLMPort` (a `FakeLLM` script, with every turn form and fault)
  * over the real provider wire protocols, so an unchanged client of any
  * framework talks to a script: OpenAI Chat Completions
- * (`/v1/chat/completions`), OpenAI Responses (`/v1/responses`) and
- * Anthropic Messages (`/v1/messages`), blocking and SSE, tool calls
- * included.
+ * (`/v1/chat/completions`), OpenAI Responses (`/v1/responses`), Anthropic
+ * Messages (`/v1/messages`) and the Gemini API
+ * (`/v1beta/models/{model}:generateContent` and
+ * `:streamGenerateContent?alt=sse`, `/v1/` too), blocking and SSE, tool
+ * calls included. On a `gemini-3*` model each answer's first function call
+ * carries a `thoughtSignature`, which the provider remembers.
  *
  * `provider.fetch` answers in-process whatever the host (pass it as a
  * client's `fetch` option); `await provider.listen()` serves the same on
  * 127.0.0.1 for clients that only take a URL. `.requests` records every HTTP
  * request with credentials masked; a request without an API key gets the
- * provider's 401. Faults reach the wire as the provider sends them: a
- * `RateLimitError` is a 429 with `retry-after-ms`, a `ProviderError` with a
+ * provider's 401 (Gemini's 403). Faults reach the wire as the provider
+ * sends them: a `RateLimitError` is a 429 with `retry-after-ms` (on Gemini,
+ * a `google.rpc.RetryInfo` in the body), a `ProviderError` with a
  * `status` that status with the provider's error JSON, `failAfterChunks` a
  * stream cut without its terminator, `stall` an open stream that sends
  * nothing until the client aborts, and `gate`/`delayMs` hold the response
@@ -203,6 +209,7 @@ export class FakeProvider implements Disposable {
   readonly #requests: FakeProviderRequest[] = [];
   readonly #harnessErrors: Error[] = [];
   readonly #services: Services;
+  readonly #memory = new WireMemory();
   #ids = 0;
 
   /**
@@ -303,28 +310,33 @@ export class FakeProvider implements Disposable {
         parsed = false;
       }
     }
-    const stream = (body as { stream?: unknown } | null)?.stream === true;
+    const url = request.url;
+    const stream = wire?.streams
+      ? wire.streams(url)
+      : (body as { stream?: unknown } | null)?.stream === true;
     this.#requests.push(recorded(request, path, wire?.api, stream, body));
     const requestId = `req_${++this.#ids}`;
     if (!wire || request.method !== "POST") {
+      const message = `Invalid URL (${request.method} ${path})`;
       return reply(
         404,
-        openAIError({
-          status: 404,
-          message: `Invalid URL (${request.method} ${path})`,
-        }),
+        (wire?.vendor === "google" ? wire.errorBody : openAIError)({ status: 404, message }),
         requestId,
       );
     }
-    const keyProblem = wire.checkHeaders(request.headers);
+    const targetProblem = wire.checkTarget?.(url);
+    if (targetProblem) return reply(targetProblem.status, wire.errorBody(targetProblem), requestId);
+    const keyProblem = wire.checkHeaders(request.headers, url);
     if (keyProblem) return reply(keyProblem.status, wire.errorBody(keyProblem), requestId);
     if (!parsed) {
       const message = wire.vendor === "openai"
         ? "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
+        : wire.vendor === "google"
+        ? "Invalid JSON payload received. Unexpected token."
         : "There was an issue with the request body: it is not valid JSON";
       return reply(400, wire.errorBody({ status: 400, message }), requestId);
     }
-    const wireRequest = wire.parse(body);
+    const wireRequest = wire.parse(body, url);
     if (isProblem(wireRequest)) {
       return reply(wireRequest.status, wire.errorBody(wireRequest), requestId);
     }
@@ -352,7 +364,7 @@ export class FakeProvider implements Disposable {
     if (!wireRequest.stream) {
       try {
         const res = await this.llm.chat(chat, ctx);
-        return reply(200, wire.blocking(res, wireRequest, created), requestId);
+        return reply(200, wire.blocking(res, wireRequest, created, this.#memory), requestId);
       } catch (error) {
         if (controller.signal.aborted) throw controller.signal.reason;
         return this.#failure(wire, error, requestId);
@@ -393,7 +405,7 @@ export class FakeProvider implements Disposable {
       done();
       return this.#failure(wire, early.error, requestId);
     }
-    const sse = wire.encoder(wireRequest, created);
+    const sse = wire.encoder(wireRequest, created, this.#memory);
     const harnessErrors = this.#harnessErrors;
     // Pushed ahead into a queue, read by pull: the model runs ahead as a real
     // server's does (a stall is reached, and its cancellation recorded, while
@@ -447,7 +459,11 @@ export class FakeProvider implements Disposable {
     if (isHarnessError(error)) this.#harnessErrors.push(error as Error);
     const problem = problemOf(error);
     const headers: Record<string, string> = {};
-    if (error instanceof RateLimitError && error.retryAfterMs !== undefined) {
+    // Gemini says how long to wait in the body (RetryInfo), never in a header.
+    if (
+      error instanceof RateLimitError && error.retryAfterMs !== undefined &&
+      wire.vendor !== "google"
+    ) {
       headers["retry-after-ms"] = String(error.retryAfterMs);
       headers["retry-after"] = String(Math.ceil(error.retryAfterMs / 1000));
     }
@@ -514,6 +530,7 @@ function concat(frames: Uint8Array[]): Uint8Array {
 // a Request object costs more than the rest of an in-process round trip.
 interface Incoming {
   readonly method: string;
+  readonly url: URL;
   readonly path: string;
   readonly headers: Headers;
   readonly text: string;
@@ -535,9 +552,11 @@ async function read(
   if (input instanceof Request) {
     const request = init ? new Request(input, init) : input;
     const bodyless = request.method === "GET" || request.method === "HEAD";
+    const url = new URL(request.url);
     return {
       method: request.method,
-      path: pathOf(request.url),
+      url,
+      path: url.pathname,
       headers: request.headers,
       text: bodyless ? "" : await request.text(),
       // A served request's signal is the server's to give (see _serve.ts).
@@ -545,9 +564,11 @@ async function read(
     };
   }
   const body = init?.body;
+  const url = new URL(typeof input === "string" ? input : input.href);
   return {
     method: (init?.method ?? "GET").toUpperCase(),
-    path: pathOf(typeof input === "string" ? input : input.href),
+    url,
+    path: url.pathname,
     headers: init?.headers instanceof Headers ? init.headers : new Headers(init?.headers),
     text: body === undefined || body === null
       ? ""
@@ -558,13 +579,11 @@ async function read(
   };
 }
 
-function pathOf(url: string): string {
-  return new URL(url).pathname;
-}
-
 function problemOf(error: unknown): Problem {
   const message = (error as Error)?.message ?? String(error);
-  if (error instanceof RateLimitError) return { status: error.status ?? 429, message };
+  if (error instanceof RateLimitError) {
+    return { status: error.status ?? 429, message, retryAfterMs: error.retryAfterMs };
+  }
   if (error instanceof ProviderError) {
     if (error.status !== undefined) return { status: error.status, message };
     if (error.name === "ProviderTimeoutError") return { status: 408, message };

@@ -1,6 +1,7 @@
 /**
- * The provider wire: `FakeProvider` serves a model script as the OpenAI and
- * Anthropic HTTP APIs, so any official or framework client talks to it.
+ * The provider wire: `FakeProvider` serves a model script as the OpenAI,
+ * Anthropic and Gemini HTTP APIs, so any official or framework client talks
+ * to it.
  *
  * @example
  * ```ts

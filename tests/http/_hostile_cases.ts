@@ -5,10 +5,12 @@
 // measured (a test keeps the two equal).
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { GoogleGenAI } from "@google/genai";
 import { ProviderError, type StreamEvent } from "@agentkit/testing/ports";
 import {
   Agent,
   AnthropicLLM,
+  GeminiLLM,
   Invoker,
   OpenAIChatLLM,
   retry,
@@ -18,7 +20,7 @@ import {
 } from "@agentkit/testing/runtime";
 import { FakeClock } from "@agentkit/testing/testing";
 
-export type Api = "openai" | "anthropic";
+export type Api = "openai" | "anthropic" | "gemini";
 
 /** One hostile answer. */
 export interface HostileCase {
@@ -46,6 +48,20 @@ const start = event("message_start", {
 });
 const stop = event("message_stop", { type: "message_stop" });
 const ok = { choices: [{ message: { content: "fine" }, finish_reason: "stop" }] };
+// Gemini's SSE frames end in CRLF CRLF.
+const chunk = (v: unknown) => `data: ${typeof v === "string" ? v : JSON.stringify(v)}\r\n\r\n`;
+const parts = (p: unknown[], finishReason?: string) => ({
+  candidates: [{ content: { role: "model", parts: p }, ...(finishReason ? { finishReason } : {}) }],
+});
+const retryInfo = (delay: string) =>
+  JSON.stringify({
+    error: {
+      code: 429,
+      message: "You exceeded your current quota.",
+      status: "RESOURCE_EXHAUSTED",
+      details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay }],
+    },
+  });
 
 const MALFORMED = "ProviderResponseError, pre_stream";
 
@@ -426,12 +442,150 @@ export const CASES: readonly HostileCase[] = [
     ],
     ours: MALFORMED,
   },
+  // Gemini generateContent, blocking.
+  { api: "gemini", stream: false, name: "200 `{}`", headers: json, body: "{}", ours: MALFORMED },
+  {
+    api: "gemini",
+    stream: false,
+    name: "200 `candidates: []`",
+    headers: json,
+    body: '{"candidates":[]}',
+    ours: MALFORMED,
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "200, a candidate without content or finishReason",
+    headers: json,
+    body: '{"candidates":[{"index":0}]}',
+    ours: MALFORMED,
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "200, a part's `text` a number",
+    headers: json,
+    body: JSON.stringify(parts([{ text: 7 }], "STOP")),
+    ours: MALFORMED,
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "200 with an error object (a gateway)",
+    headers: json,
+    body: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}',
+    ours: "ProviderError (retryable), pre_stream",
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "200 HTML (a proxy page)",
+    headers: html,
+    body: "<html><body>Sign in</body></html>",
+    ours: MALFORMED,
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "usage counts as strings",
+    headers: json,
+    body: JSON.stringify({
+      ...parts([{ text: "fine" }], "STOP"),
+      usageMetadata: { promptTokenCount: "7" },
+    }),
+    ours: MALFORMED,
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "a blocked prompt (`promptFeedback.blockReason`)",
+    headers: json,
+    body: '{"promptFeedback":{"blockReason":"SAFETY"}}',
+    ours: 'answer "", content_filter',
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "429 `RESOURCE_EXHAUSTED`, RetryInfo 30s",
+    status: 429,
+    headers: json,
+    body: retryInfo("30s"),
+    ours: "RateLimitError (retryable), pre_stream, retryAfterMs 30000",
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "429, RetryInfo 86400s, under retry()",
+    status: 429,
+    headers: json,
+    body: retryInfo("86400s"),
+    ours: "RetryAfterTooLong, pre_stream",
+  },
+  {
+    api: "gemini",
+    stream: false,
+    name: "503 `UNAVAILABLE`",
+    status: 503,
+    headers: json,
+    body: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}',
+    ours: "ProviderError (retryable), pre_stream",
+  },
+  // Gemini streamGenerateContent?alt=sse.
+  {
+    api: "gemini",
+    stream: true,
+    name: "stream: cut after content (no finishReason)",
+    headers: sse,
+    body: [chunk(parts([{ text: "Hi" }]))],
+    ours: 'stream "Hi", then error event ProviderError, mid_stream',
+  },
+  {
+    api: "gemini",
+    stream: true,
+    name: "stream: an error chunk after content",
+    headers: sse,
+    body: [
+      chunk(parts([{ text: "Hi" }])),
+      chunk({ error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" } }),
+    ],
+    ours: 'stream "Hi", then error event ProviderResponseError, mid_stream',
+  },
+  {
+    api: "gemini",
+    stream: true,
+    name: "stream: a data line that is not JSON",
+    headers: sse,
+    body: [chunk(parts([{ text: "Hi" }])), chunk("{oops")],
+    ours: 'stream "Hi", then error event ProviderResponseError, mid_stream',
+  },
+  {
+    api: "gemini",
+    stream: true,
+    name: "stream: a JSON error document instead of SSE",
+    status: 200,
+    headers: json,
+    body: retryInfo("2s"),
+    ours: "RateLimitError (retryable), pre_stream",
+  },
+  {
+    api: "gemini",
+    stream: true,
+    name: "stream: a signed call without an id, then STOP",
+    headers: sse,
+    body: [
+      chunk(parts([{ functionCall: { name: "f", args: { a: 1 } }, thoughtSignature: "c2ln" }])),
+      chunk({ ...parts([{ text: "" }], "STOP"), usageMetadata: { promptTokenCount: 3 } }),
+    ],
+    ours: 'stream "", calls f {"a":1}, tool_calls',
+  },
 ];
 
 /** Our port for `api`, at `baseURL`. */
-export function portFor(api: Api, baseURL: string): OpenAIChatLLM | AnthropicLLM {
+export function portFor(api: Api, baseURL: string): OpenAIChatLLM | AnthropicLLM | GeminiLLM {
   return api === "openai"
     ? new OpenAIChatLLM({ apiKey: "sk-test", baseURL: `${baseURL}/v1` })
+    : api === "gemini"
+    ? new GeminiLLM({ apiKey: "AIza-test", baseURL: `${baseURL}/v1beta` })
     : new AnthropicLLM({ apiKey: "sk-ant-test", baseURL });
 }
 
@@ -507,7 +661,9 @@ export async function outcomeOfClient(c: HostileCase, baseURL: string): Promise<
   try {
     return await clientOutcome(c, baseURL, fetch);
   } finally {
-    for (const r of responses) if (!r.bodyUsed) await r.body?.cancel().catch(() => {});
+    // (@google/genai stops reading a stream at an error chunk, releasing the
+    // reader but leaving the body open: it is cancelled here too.)
+    for (const r of responses) if (!r.body?.locked) await r.body?.cancel().catch(() => {});
   }
 }
 
@@ -543,6 +699,25 @@ async function clientOutcome(
         const d = chunk?.choices?.[0]?.delta;
         text += d?.content ?? "";
         finish = chunk?.choices?.[0]?.finish_reason ?? finish;
+      }
+      return `stream ${JSON.stringify(text)}, ${finish ?? "no finish reason"}`;
+    }
+    if (c.api === "gemini") {
+      const client = new GoogleGenAI({
+        apiKey: "AIza-test",
+        httpOptions: { baseUrl: baseURL, fetch },
+      });
+      if (!c.stream) {
+        const r = await client.models.generateContent({ model: "m", contents: "hi" });
+        return `answer ${JSON.stringify(r?.text)}, ${r?.candidates?.[0]?.finishReason}`;
+      }
+      const s = await client.models.generateContentStream({ model: "m", contents: "hi" });
+      let text = "";
+      let finish: unknown;
+      for await (const r of s) {
+        // The parts' text, as r.text would give it, without its warning about calls.
+        for (const p of r?.candidates?.[0]?.content?.parts ?? []) text += p.text ?? "";
+        finish = r?.candidates?.[0]?.finishReason ?? finish;
       }
       return `stream ${JSON.stringify(text)}, ${finish ?? "no finish reason"}`;
     }

@@ -23,6 +23,19 @@ Deno.test("an assistant message is the plain object its literal would be", () =>
   assertStrictEquals(assistantMessage("", calls).toolCalls, calls);
   sameAsLiteral(assistantMessage("done"), { role: "assistant", content: "done" });
   assertEquals("toolCalls" in assistantMessage("done"), false);
+  const providerData = { gemini: { thoughtSignatures: { c1: "sig" } } };
+  sameAsLiteral(assistantMessage("", calls, providerData), {
+    role: "assistant",
+    content: "",
+    toolCalls: calls,
+    providerData,
+  });
+  sameAsLiteral(assistantMessage("done", undefined, providerData), {
+    role: "assistant",
+    content: "done",
+    providerData,
+  });
+  assertEquals("providerData" in assistantMessage("done", calls), false);
 });
 
 Deno.test("a tool message is the plain object its literal would be", () => {

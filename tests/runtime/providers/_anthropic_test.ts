@@ -527,3 +527,126 @@ Deno.test("Anthropic: an assistant message with no toolCalls field, a thinking b
     },
   ]);
 });
+
+const THINKING = {
+  type: "thinking",
+  thinking: "The user wants the weather.",
+  signature: "EqQBCkgI...",
+};
+const REDACTED = { type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4a..." };
+
+Deno.test("chatResponseFromAnthropic(): signed thinking blocks are kept on providerData.anthropic, unsigned ones dropped", () => {
+  const res = chatResponseFromAnthropic({
+    id: "msg_1",
+    content: [
+      THINKING,
+      { type: "thinking", thinking: "no signature" },
+      REDACTED,
+      { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+    ],
+    stop_reason: "tool_use",
+  }, "claude-sonnet-4-5");
+  assertEquals(res.providerData, { anthropic: { thinking: [THINKING, REDACTED] } });
+  assertEquals(res.toolCalls.map((c) => c.id), ["toolu_1"]);
+  assertThrows(
+    () => chatResponseFromAnthropic({ content: [{ type: "redacted_thinking" }] }, "c"),
+    ProviderResponseError,
+    "content[0].data must be a string",
+  );
+  assertEquals(
+    chatResponseFromAnthropic({ content: [{ type: "text", text: "x" }] }, "c").providerData,
+    undefined,
+  );
+});
+
+Deno.test("AnthropicStream: thinking and signature deltas assembled into providerData on message_end", () => {
+  const out = fold([
+    { type: "message_start", message: { id: "msg_1" } },
+    { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "thinking_delta", thinking: "The user " },
+    },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "thinking_delta", thinking: "wants the weather." },
+    },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "signature_delta", signature: "EqQBCkgI..." },
+    },
+    { type: "content_block_stop", index: 0 },
+    { type: "content_block_start", index: 1, content_block: REDACTED },
+    { type: "content_block_stop", index: 1 },
+    {
+      type: "content_block_start",
+      index: 2,
+      content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
+    },
+    {
+      type: "content_block_delta",
+      index: 2,
+      delta: { type: "input_json_delta", partial_json: '{"city":"Paris"}' },
+    },
+    { type: "content_block_stop", index: 2 },
+    { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 9 } },
+    { type: "message_stop" },
+  ]);
+  const end = out.at(-1)!;
+  assertEquals(end.type === "message_end" && end.providerData, {
+    anthropic: { thinking: [THINKING, REDACTED] },
+  });
+  assertThrows(
+    () =>
+      fold([
+        { type: "message_start", message: { id: "m" } },
+        {
+          type: "content_block_delta",
+          index: 3,
+          delta: { type: "signature_delta", signature: "x" },
+        },
+      ]),
+    ProviderResponseError,
+    "which no thinking content_block_start opened",
+  );
+});
+
+Deno.test("anthropicBody(): an assistant turn's thinking blocks go back first, unchanged, before its text and tool_use", () => {
+  const body = anthropicBody(
+    {
+      model: "claude-sonnet-4-5",
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        {
+          role: "assistant",
+          content: "Checking.",
+          toolCalls: [{ id: "toolu_1", name: "get_weather", args: { city: "Paris" } }],
+          providerData: { anthropic: { thinking: [THINKING, REDACTED] } },
+        },
+        { role: "tool", content: "sunny", toolCallId: "toolu_1" },
+        // Thinking without calls still goes back as blocks.
+        {
+          role: "assistant",
+          content: "Sunny.",
+          providerData: { anthropic: { thinking: [THINKING] } },
+        },
+        // Another provider's data is not Anthropic's to send.
+        { role: "assistant", content: "x", providerData: { gemini: { textSignature: "s" } } },
+      ],
+    },
+    false,
+    1024,
+  );
+  const messages = body.messages as Array<{ role: string; content: unknown }>;
+  assertEquals(messages[1].content, [
+    THINKING,
+    REDACTED,
+    { type: "text", text: "Checking." },
+    { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+  ]);
+  assertEquals(messages[3].content, [THINKING, { type: "text", text: "Sunny." }]);
+  assertEquals(messages[4].content, "x");
+});

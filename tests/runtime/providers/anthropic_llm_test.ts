@@ -352,3 +352,57 @@ Deno.test("complete() on both ports sends the system and user prompts and reads 
     "chat.completions",
   ]);
 });
+
+Deno.test("AnthropicLLM through a tool loop sends the turn's signed thinking block back on the next request", async () => {
+  const thinking = {
+    type: "thinking",
+    thinking: "Look it up.",
+    signature: "EqQBCkgIARABGAIiQL...",
+  };
+  const answers = [
+    {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      content: [thinking, {
+        type: "tool_use",
+        id: "toolu_1",
+        name: "lookup",
+        input: { host: "a" },
+      }],
+      stop_reason: "tool_use",
+      usage: { input_tokens: 10, output_tokens: 5 },
+    },
+    {
+      id: "msg_2",
+      type: "message",
+      role: "assistant",
+      content: [{ type: "text", text: "a is up." }],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 20, output_tokens: 3 },
+    },
+  ];
+  const sent: Array<{ messages: Array<{ role: string; content: unknown }> }> = [];
+  const anthropic = new AnthropicLLM({
+    apiKey: "sk-ant",
+    fetch: (_url, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return Promise.resolve(Response.json(answers[sent.length - 1]));
+    },
+  });
+  const agent = new Agent("a", {
+    model: "claude-sonnet-4-5",
+    cognition: new ReActCognition({
+      tools: [new FakeTool({ name: "lookup", responder: () => "up" })],
+    }),
+  });
+  const result = await agent.run(
+    "check a",
+    makeTestCtx({ llm: anthropic, allowModelRequests: true }),
+  );
+  assertEquals(result.output, "a is up.");
+  assertEquals(sent[1].messages[1], {
+    role: "assistant",
+    content: [thinking, { type: "tool_use", id: "toolu_1", name: "lookup", input: { host: "a" } }],
+  });
+});

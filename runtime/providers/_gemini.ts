@@ -1,0 +1,355 @@
+// The Gemini API wire, client side: our request to a GenerateContentRequest,
+// its answer (blocking, or SSE chunks folded) to ours. Shapes from Google's
+// reference (ai.google.dev/api/generate-content), the function-calling and
+// thought-signature guides (ai.google.dev/gemini-api/docs/function-calling,
+// .../thought-signatures), and the error guide (.../troubleshooting).
+import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
+import type { Message, ProviderData, ToolCall } from "../../ports/message.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { FinishReason, Usage } from "../../ports/usage.ts";
+import type { SseMessage } from "./_sse.ts";
+import { WireStream } from "./_stream.ts";
+import { parseArgs } from "./_tool_args.ts";
+import { errorFromBody } from "./_http.ts";
+import { isObject, MalformedAnswer, objectAt, stringAt, tokensAt } from "./_wire_shape.ts";
+
+const P = "Gemini";
+
+/** What `GeminiLLM` keeps on an assistant message (`providerData.gemini`). */
+export interface GeminiTurnData {
+  /** The thought signature of each signed function call, by call id. */
+  readonly thoughtSignatures?: Readonly<Record<string, string>>;
+  /** The signature on the turn's text, when the model signed it. */
+  readonly textSignature?: string;
+}
+
+// Candidate.FinishReason (ai.google.dev/api/generate-content#FinishReason).
+const FINISH: Record<string, FinishReason> = {
+  STOP: "stop",
+  MAX_TOKENS: "length",
+  SAFETY: "content_filter",
+  RECITATION: "content_filter",
+  BLOCKLIST: "content_filter",
+  PROHIBITED_CONTENT: "content_filter",
+  SPII: "content_filter",
+  IMAGE_SAFETY: "content_filter",
+  MALFORMED_FUNCTION_CALL: "error",
+  UNEXPECTED_TOOL_CALL: "error",
+};
+
+/** The wire's finish reason in ours (unknown ones, OTHER included, end normally). */
+export function finishFromGemini(reason: string | undefined): FinishReason | undefined {
+  return reason === undefined ? undefined : FINISH[reason] ?? "stop";
+}
+
+/**
+ * UsageMetadata in ours: `promptTokenCount` includes the cached content,
+ * which ours excludes from `inputTokens`; thinking tokens are billed output.
+ */
+export function usageFromGemini(u: unknown): Usage {
+  if (u === undefined || u === null) return { inputTokens: 0, outputTokens: 0 };
+  const w = objectAt(P, "usageMetadata", u);
+  const prompt = tokensAt(P, "usageMetadata.promptTokenCount", w.promptTokenCount) ?? 0;
+  const toolPrompt =
+    tokensAt(P, "usageMetadata.toolUsePromptTokenCount", w.toolUsePromptTokenCount) ?? 0;
+  const cached = tokensAt(P, "usageMetadata.cachedContentTokenCount", w.cachedContentTokenCount);
+  const usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number } = {
+    inputTokens: Math.max(0, prompt + toolPrompt - (cached ?? 0)),
+    outputTokens: (tokensAt(P, "usageMetadata.candidatesTokenCount", w.candidatesTokenCount) ??
+      0) + (tokensAt(P, "usageMetadata.thoughtsTokenCount", w.thoughtsTokenCount) ?? 0),
+  };
+  if (cached !== undefined) usage.cachedInputTokens = cached;
+  return usage;
+}
+
+function geminiData(m: Message): GeminiTurnData | undefined {
+  const d = m.providerData?.gemini;
+  return isObject(d) ? d as GeminiTurnData : undefined;
+}
+
+function args(c: ToolCall): Record<string, unknown> {
+  return c.rawArgs === undefined
+    ? c.args as Record<string, unknown>
+    : parseArgs(c.id, c.name, c.rawArgs).args as Record<string, unknown>;
+}
+
+function contentsOf(messages: readonly Message[]): {
+  system: string | undefined;
+  contents: Array<Record<string, unknown>>;
+} {
+  const system: string[] = [];
+  const contents: Array<Record<string, unknown>> = [];
+  const names = new Map<string, string>();
+  let responses: unknown[] | undefined;
+  for (const m of messages) {
+    if (m.role === "tool") {
+      const id = m.toolCallId ?? "";
+      const part = {
+        functionResponse: {
+          id,
+          name: names.get(id) ?? "",
+          // FunctionResponse.response: "output" for the result, "error" for a failure.
+          response: m.isError ? { error: m.content } : { output: m.content },
+        },
+      };
+      // The responses to one turn's calls go back together, in one content.
+      if (responses) responses.push(part);
+      else {
+        responses = [part];
+        contents.push({ role: "user", parts: responses });
+      }
+      continue;
+    }
+    responses = undefined;
+    if (m.role === "system") {
+      system.push(m.content);
+      continue;
+    }
+    if (m.role === "user") {
+      contents.push({ role: "user", parts: [{ text: m.content }] });
+      continue;
+    }
+    const data = geminiData(m);
+    const parts: Array<Record<string, unknown>> = [];
+    const calls = m.toolCalls ?? [];
+    if (m.content !== "" || calls.length === 0) {
+      const text: Record<string, unknown> = { text: m.content };
+      if (data?.textSignature) text.thoughtSignature = data.textSignature;
+      parts.push(text);
+    }
+    for (const c of calls) {
+      names.set(c.id, c.name);
+      const part: Record<string, unknown> = {
+        functionCall: { id: c.id, name: c.name, args: args(c) },
+      };
+      // Sent back as received: Gemini 3 refuses a function call of the
+      // current turn without its signature (the thought-signature guide).
+      const signature = data?.thoughtSignatures?.[c.id];
+      if (typeof signature === "string") part.thoughtSignature = signature;
+      parts.push(part);
+    }
+    contents.push({ role: "model", parts });
+  }
+  return { system: system.length ? system.join("\n\n") : undefined, contents };
+}
+
+/**
+ * The URL of one call under `base` (which carries the API version):
+ * `{base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse`.
+ */
+export function modelURL(base: string, model: string, stream: boolean): string {
+  const url = new URL(base);
+  url.hash = "";
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/models/${encodeURIComponent(model)}:${
+    stream ? "streamGenerateContent" : "generateContent"
+  }`;
+  if (stream) url.searchParams.set("alt", "sse");
+  return url.href;
+}
+
+/** The GenerateContentRequest body. */
+export function geminiBody(
+  req: ChatRequest,
+  maxTokens: number | undefined,
+): Record<string, unknown> {
+  const { system, contents } = contentsOf(req.messages);
+  const body: Record<string, unknown> = { contents };
+  if (system !== undefined) body.systemInstruction = { parts: [{ text: system }] };
+  if (req.tools && req.tools.length > 0) {
+    body.tools = [{
+      functionDeclarations: req.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        // JSON Schema as is; `parameters` would take only Google's OpenAPI subset.
+        parametersJsonSchema: t.parameters,
+      })),
+    }];
+  }
+  const s = req.settings;
+  const config: Record<string, unknown> = {};
+  const max = s?.maxTokens ?? maxTokens;
+  if (max !== undefined) config.maxOutputTokens = max;
+  if (s?.temperature !== undefined) config.temperature = s.temperature;
+  if (s?.jsonSchema !== undefined) {
+    config.responseMimeType = "application/json";
+    config.responseJsonSchema = s.jsonSchema;
+  }
+  if (Object.keys(config).length > 0) body.generationConfig = config;
+  return body;
+}
+
+/** The parts of one answer (or chunk), read into a turn under construction. */
+class Turn {
+  content = "";
+  readonly calls: ToolCall[] = [];
+  readonly signatures: Record<string, string> = {};
+  textSignature: string | undefined;
+
+  constructor(readonly callId: () => string) {}
+
+  /** Reads `parts`; returns the text and calls they add. */
+  read(parts: unknown, path: string): { text: string; calls: ToolCall[] } {
+    const added = { text: "", calls: [] as ToolCall[] };
+    if (parts === undefined || parts === null) return added;
+    if (!Array.isArray(parts)) throw new MalformedAnswer(P, `${path} must be an array`, parts);
+    for (let i = 0; i < parts.length; i++) {
+      const at = `${path}[${i}]`;
+      const part = objectAt(P, at, parts[i]);
+      const signature = stringAt(P, `${at}.thoughtSignature`, part.thoughtSignature);
+      if (part.functionCall !== undefined) {
+        const f = objectAt(P, `${at}.functionCall`, part.functionCall);
+        const name = stringAt(P, `${at}.functionCall.name`, f.name);
+        if (!name) {
+          throw new MalformedAnswer(P, `${at}.functionCall.name must name the tool`, f.name);
+        }
+        const id = stringAt(P, `${at}.functionCall.id`, f.id) || this.callId();
+        const call: ToolCall = {
+          id,
+          name,
+          args: objectAt(P, `${at}.functionCall.args`, f.args ?? {}),
+        };
+        if (signature) this.signatures[id] = signature;
+        this.calls.push(call);
+        added.calls.push(call);
+        continue;
+      }
+      const text = stringAt(P, `${at}.text`, part.text);
+      if (signature) this.textSignature = signature;
+      // A thought summary is not the answer.
+      if (text !== undefined && part.thought !== true) {
+        this.content += text;
+        added.text += text;
+      }
+    }
+    return added;
+  }
+
+  /** What the next request must send back, if the model signed anything. */
+  providerData(): ProviderData | undefined {
+    const signed = Object.keys(this.signatures).length > 0;
+    if (!signed && this.textSignature === undefined) return undefined;
+    const data: { thoughtSignatures?: Record<string, string>; textSignature?: string } = {};
+    if (signed) data.thoughtSignatures = this.signatures;
+    if (this.textSignature !== undefined) data.textSignature = this.textSignature;
+    return { gemini: data };
+  }
+}
+
+function isErrorBody(body: unknown): body is { error: unknown } {
+  return isObject(body) && body.error !== undefined && body.error !== null;
+}
+
+// The first candidate of an answer or chunk; none when the prompt was
+// blocked (promptFeedback.blockReason), which is a content filter.
+function candidateOf(
+  b: Record<string, unknown>,
+  chunk: boolean,
+): { candidate?: Record<string, unknown>; blocked: boolean } {
+  if (b.candidates === undefined || b.candidates === null) {
+    const feedback = b.promptFeedback;
+    if (isObject(feedback) && typeof feedback.blockReason === "string") {
+      return { blocked: true };
+    }
+    // A stream's usage-only chunk carries no candidate.
+    if (chunk) return { blocked: false };
+    throw new MalformedAnswer(P, "candidates must be an array", b.candidates);
+  }
+  if (!Array.isArray(b.candidates) || (!chunk && b.candidates.length === 0)) {
+    throw new MalformedAnswer(P, "candidates must be a non-empty array", b.candidates);
+  }
+  if (b.candidates.length === 0) return { blocked: false };
+  return { candidate: objectAt(P, "candidates[0]", b.candidates[0]), blocked: false };
+}
+
+/**
+ * A blocking answer in ours. Anything that is not the documented shape (no
+ * candidates, a part that is not an object, a text that is not a string, a
+ * function call without a name, a token count that is not a count) is a
+ * `ProviderResponseError` naming the field; an error body in a 2xx answer is
+ * classified by its status.
+ */
+export function chatResponseFromGemini(
+  body: unknown,
+  model: string,
+  callId: () => string,
+): ChatResponse {
+  if (isErrorBody(body)) throw errorFromBody(P, body.error, "pre_stream");
+  const b = objectAt(P, "the body", body);
+  const turn = new Turn(callId);
+  const { candidate, blocked } = candidateOf(b, false);
+  let finish: FinishReason | undefined = blocked ? "content_filter" : undefined;
+  if (candidate) {
+    const reason = stringAt(P, "candidates[0].finishReason", candidate.finishReason);
+    finish = finishFromGemini(reason);
+    const content = candidate.content;
+    if (content === undefined || content === null) {
+      // Only a candidate that says why it ended may come without content (SAFETY).
+      if (reason === undefined) {
+        throw new MalformedAnswer(P, "candidates[0].content must be an object", content);
+      }
+    } else {
+      const parts = objectAt(P, "candidates[0].content", content).parts;
+      if ((parts === undefined || parts === null) && reason === undefined) {
+        throw new MalformedAnswer(P, "candidates[0].content.parts must be an array", parts);
+      }
+      turn.read(parts, "candidates[0].content.parts");
+    }
+  }
+  const providerData = turn.providerData();
+  return {
+    id: stringAt(P, "responseId", b.responseId) ?? "",
+    model: stringAt(P, "modelVersion", b.modelVersion) ?? model,
+    content: turn.content,
+    toolCalls: turn.calls,
+    // Gemini ends a turn of function calls with STOP.
+    finishReason: finish === "stop" && turn.calls.length ? "tool_calls" : finish ??
+      (turn.calls.length ? "tool_calls" : "stop"),
+    usage: usageFromGemini(b.usageMetadata),
+    ...(providerData ? { providerData } : {}),
+  };
+}
+
+/**
+ * Folds the SSE chunks of one streamed answer. The stream has no terminator:
+ * it is complete when a chunk reported a finish reason and the body ended;
+ * a body that ends before one was cut.
+ */
+export class GeminiStream extends WireStream {
+  readonly #turn: Turn;
+
+  constructor(callId: () => string) {
+    super(P, "a chunk with a finishReason");
+    this.#turn = new Turn(callId);
+  }
+
+  push(message: SseMessage, out: StreamEvent[]): void {
+    const chunk = JSON.parse(message.data);
+    if (isErrorBody(chunk)) {
+      return this.fail(out, (phase, reported) => errorFromBody(P, chunk.error, phase, reported));
+    }
+    const b = objectAt(P, "a stream chunk", chunk);
+    this.start(stringAt(P, "responseId", b.responseId), out);
+    if (b.usageMetadata !== undefined && b.usageMetadata !== null) {
+      this.usage = usageFromGemini(b.usageMetadata);
+    }
+    const { candidate, blocked } = candidateOf(b, true);
+    if (blocked) this.finishReason = "content_filter";
+    if (!candidate) return;
+    const reason = stringAt(P, "candidates[0].finishReason", candidate.finishReason);
+    const content = candidate.content;
+    const parts = content === undefined || content === null
+      ? undefined
+      : objectAt(P, "candidates[0].content", content).parts;
+    const { text, calls } = this.#turn.read(parts, "candidates[0].content.parts");
+    if (text) out.push({ type: "text_delta", messageId: this.messageId!, content: text });
+    for (const call of calls) out.push({ type: "tool_call", messageId: this.messageId!, call });
+    if (reason !== undefined) this.finishReason = finishFromGemini(reason);
+  }
+
+  end(out: StreamEvent[]): void {
+    const calls = this.#turn.calls.length > 0;
+    if (this.finishReason === "stop" && calls) this.finishReason = "tool_calls";
+    this.providerData = this.#turn.providerData();
+    this.finish(out, calls);
+  }
+}
