@@ -18,7 +18,7 @@ export interface FakeMcpTransport {
   /** Closes the connection; `onclose` fires once. */
   close(): Promise<void>;
   /** Set by the client: each message from the server. */
-  onmessage?: ((message: never, extra?: unknown) => void) | undefined;
+  onmessage?: (<T>(message: T, extra?: unknown) => void) | undefined;
   /** Set by the client: the connection closed (either side, or a scripted disconnect). */
   onclose?: (() => void) | undefined;
   /** Set by the client: a transport-level error. */
@@ -45,7 +45,7 @@ export function memoryTransport(open: (out: Outbox) => McpSession): FakeMcpTrans
       state = "open";
       session = open({
         send(message: unknown) {
-          if (state === "open") transport.onmessage?.(message as never);
+          if (state === "open") transport.onmessage?.(message);
         },
         disconnect(_related: RequestId) {
           void transport.close();

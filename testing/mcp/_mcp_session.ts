@@ -178,7 +178,17 @@ export class McpSession {
   ): Promise<void> | undefined {
     const record: CallRecord = { method };
     this.#core.record(record);
-    if (method === "tools/call") return this.#callTool(id, params, record);
+    if (method === "tools/call") {
+      // Whatever goes wrong inside is the server's error, answered as one.
+      return this.#callTool(id, params, record).catch((error) =>
+        this.#answer(id, record, {
+          error: {
+            code: CODE.internalError,
+            message: `Internal error: ${(error as Error)?.message}`,
+          },
+        })
+      );
+    }
     this.#answer(id, record, this.#simple(method, params));
     return undefined;
   }

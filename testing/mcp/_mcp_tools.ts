@@ -147,6 +147,9 @@ export function checkStep(value: Record<string, unknown>, where: string): Step {
       throw bad(`gate must be a promise, got ${describe(value.gate)}`);
     }
     out.gate = value.gate as PromiseLike<unknown>;
+    // A gate may be refused before any call reaches it: that is a scripted
+    // answer, not an unhandled rejection.
+    Promise.resolve(out.gate).catch(() => {});
   }
   if (value.disconnect !== undefined) {
     if (value.disconnect !== true) {
@@ -439,7 +442,12 @@ export function declareTool(value: unknown, where: string): DeclaredTool {
     name: tool.name,
     listing,
     inputProblem: (args) => input?.problem(args),
-    outputProblem: (structured) => output?.problem(structured),
+    outputProblem: (structured) =>
+      output === undefined
+        ? undefined
+        : structured === undefined
+        ? "no structured content"
+        : output.problem(structured),
     answer,
     calls: 0,
   };

@@ -54,7 +54,15 @@ export { FakeMcpScript };
  * `{ gate }`, `{ disconnect }`, `{ progress }`, optionally with `result`),
  * a function `(args, call) => value or step`, or `FakeMcpServer.script([...])`.
  */
-export type FakeMcpResult = unknown;
+export type FakeMcpResult =
+  | FakeMcpToolFunction
+  | FakeMcpScript
+  | FakeMcpStep
+  | string
+  | number
+  | boolean
+  | null
+  | object;
 
 /** A tool a {@linkcode FakeMcpServer} offers. */
 export interface FakeMcpTool {
@@ -422,7 +430,7 @@ function declarePrompts(list: readonly unknown[]): Map<string, DeclaredPrompt> {
  *
  * @example An SDK client, in memory
  * ```ts
- * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { Client } from "@modelcontextprotocol/sdk/client";
  * import { FakeMcpServer } from "@agentkit/testing/testing";
  * import { assertEquals } from "@std/assert";
  *
@@ -526,7 +534,6 @@ export class FakeMcpServer implements AsyncDisposable {
     this.#tools = this.#declare(options.tools, WHERE);
     const resources = options.resources && declareResources(options.resources);
     const prompts = options.prompts && declarePrompts(options.prompts);
-    const self = this;
     this.#core = {
       serverInfo: { name: options.name ?? "fake-mcp-server", version: "1.0.0" },
       clock: this.clock,
@@ -534,11 +541,11 @@ export class FakeMcpServer implements AsyncDisposable {
       progressIntervalMs: options.progressIntervalMs ?? 100,
       resources,
       prompts,
-      tools: () => self.#tools,
-      record: (entry) => void self.#calls.push(entry),
-      unknownCall: (tool, args) => void self.#unknown.push({ tool, args }),
-      harnessError: (error) => void self.#harness.push(error),
-      closed: (session) => void self.#sessions.delete(session),
+      tools: () => this.#tools,
+      record: (entry) => void this.#calls.push(entry),
+      unknownCall: (tool, args) => void this.#unknown.push({ tool, args }),
+      harnessError: (error) => void this.#harness.push(error),
+      closed: (session) => void this.#sessions.delete(session),
     };
     this.#http = this.#endpoint();
     const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {

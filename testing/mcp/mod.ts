@@ -7,7 +7,7 @@
  *
  * @example A tool call over Streamable HTTP, in process
  * ```ts
- * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { Client } from "@modelcontextprotocol/sdk/client";
  * import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
  * import { FakeMcpServer } from "@agentkit/testing/testing";
  * import { assertEquals } from "@std/assert";
