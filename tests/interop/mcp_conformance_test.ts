@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { assertEquals } from "@std/assert";
 import { FakeMcpServer } from "@agentkit/testing/testing";
-import { Client, InMemoryTransport, McpError, McpServer } from "../_mcp_sdk.ts";
+import { Client, InMemoryTransport, type McpError, McpServer } from "../_mcp_sdk.ts";
 
 const INFO = { name: "agent", version: "1.0.0" };
 
