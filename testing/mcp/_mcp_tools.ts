@@ -5,6 +5,7 @@
 // transport answers alike.
 import { validate } from "@cfworker/json-schema";
 import { z } from "zod";
+import type { ParseSchema } from "../../ports/tool.ts";
 import { checkValue, describe, is, nearest } from "../../runtime/internal.ts";
 import { InvalidScript } from "../errors.ts";
 import { toolParameters } from "../tools/_tool_parameters.ts";
@@ -284,8 +285,12 @@ function entry(value: unknown, where: string): Entry {
   return { value };
 }
 
-/** A tool's schema as declared: zod (or a zod raw shape), or JSON Schema. */
-export type SchemaInput = z.ZodType | Readonly<Record<string, unknown>>;
+/**
+ * A tool's schema as declared: a zod schema, a raw shape of zod fields
+ * (`{ host: z.string() }`, as the SDK's McpServer takes), or a JSON Schema
+ * of type "object".
+ */
+export type SchemaInput = ParseSchema | Readonly<Record<string, unknown>>;
 
 /** A declared tool, checked, with what the wire needs. */
 export interface DeclaredTool {

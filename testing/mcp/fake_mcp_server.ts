@@ -101,7 +101,9 @@ export interface FakeMcpResource {
 
 /** One message of a prompt: a string is a user text message. */
 export type FakeMcpPromptMessage = string | {
+  /** Who says it. */
   readonly role: "user" | "assistant";
+  /** A string (a text block) or an MCP content block (`{ type: "image", data, mimeType }`). */
   readonly content: string | Readonly<Record<string, unknown>>;
 };
 
