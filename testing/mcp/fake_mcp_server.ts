@@ -89,7 +89,10 @@ export interface FakeMcpTool {
 export interface FakeMcpResource {
   /** Its URI. */
   readonly uri: string;
-  /** @default {the uri} */
+  /**
+   * Its name in `resources/list`.
+   * @default {the uri}
+   */
   readonly name?: string;
   /** Its MIME type. */
   readonly mimeType?: string;
