@@ -466,9 +466,11 @@ export function toolResult(value: unknown): Record<string, unknown> {
   if (text === undefined) {
     return { content: [{ type: "text", text: String(value) }] };
   }
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    // The parsed copy is what a wire would carry: no shared references, no Dates.
-    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
+  // The parsed copy is what a wire would carry: no shared references, and
+  // an object that serializes to something else (a Date) is not structured.
+  const parsed = JSON.parse(text);
+  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+    return { content: [{ type: "text", text }], structuredContent: parsed };
   }
   return { content: [{ type: "text", text }] };
 }

@@ -332,3 +332,14 @@ Deno.test("FakeMcpServer.script() takes only an array; a step's result must be a
   });
   assertEquals([s.length, s.used, s.repeatLast], [2, 0, true]);
 });
+
+Deno.test("FakeMcpServer: an object that serializes to a non-object (a Date) is a text result, not structured content", async () => {
+  await using server = new FakeMcpServer({
+    tools: [{ name: "when", result: new Date(Date.UTC(2026, 7, 1)) }],
+  });
+  const s = await session(server);
+  assertEquals((await s.ask("tools/call", { name: "when" })).result, {
+    content: [{ type: "text", text: '"2026-08-01T00:00:00.000Z"' }],
+  });
+  await s.transport.close();
+});
