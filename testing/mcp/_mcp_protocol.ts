@@ -17,12 +17,6 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
   "2024-10-07",
 ];
 
-/**
- * What a Streamable HTTP request without an `MCP-Protocol-Version` header is
- * taken to speak (transports, "Protocol Version Header": 2025-03-26).
- */
-export const DEFAULT_HTTP_PROTOCOL_VERSION = "2025-03-26";
-
 /** The params schemas, built once, when a server first reads a request. */
 export interface ParamsSchemas {
   readonly initialize: z.ZodType<{ protocolVersion: string }>;
