@@ -144,7 +144,18 @@ async function roomsOf(dir: string): Promise<string[]> {
 
 for (
   const [dir, expected] of [
-    ["testing", ["assert", "cli", "contracts", "eval", "hooks", "http", "llm", "ports", "tools"]],
+    ["testing", [
+      "assert",
+      "cli",
+      "contracts",
+      "eval",
+      "hooks",
+      "http",
+      "llm",
+      "mcp",
+      "ports",
+      "tools",
+    ]],
     ["runtime", ["cognition", "hooks", "middleware", "money", "providers", "sessions", "stores"]],
   ] as const
 ) {

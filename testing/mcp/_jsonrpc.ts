@@ -1,0 +1,130 @@
+// The JSON-RPC 2.0 frame parser every transport of FakeMcpServer feeds: text
+// or an object in, one classified message (or the error answer the spec
+// prescribes) out. Written by hand rather than with zod because every frame
+// of every call passes through it; the rules are JSON-RPC 2.0's
+// (https://www.jsonrpc.org/specification, §4-5.1) with MCP's narrowing of
+// them (schema 2025-11-25: ids are strings or integers, never null; params
+// are an object; an error answer without a known id leaves `id` out).
+
+/** JSON-RPC's and MCP's error codes, by the name the specs give them. */
+export const CODE = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  /** MCP's "Resource not found" (server/resources, error handling). */
+  resourceNotFound: -32002,
+} as const;
+
+/** A request or notification id as MCP allows it. */
+export type RequestId = string | number;
+
+/** A JSON-RPC error object. */
+export interface RpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** What one frame turned out to be. */
+export type Frame =
+  | {
+    readonly kind: "request";
+    readonly id: RequestId;
+    readonly method: string;
+    readonly params: Readonly<Record<string, unknown>>;
+  }
+  | {
+    readonly kind: "notification";
+    readonly method: string;
+    readonly params: Readonly<Record<string, unknown>>;
+  }
+  | { readonly kind: "response"; readonly id: RequestId | undefined }
+  | { readonly kind: "invalid"; readonly answer: ErrorAnswer };
+
+/** An error answer, ready to send. */
+export interface ErrorAnswer {
+  readonly jsonrpc: "2.0";
+  readonly id?: RequestId;
+  readonly error: RpcError;
+}
+
+const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result", "error"]);
+
+/** An error answer for `id` (left out when the id is not known). */
+export function errorAnswer(id: RequestId | undefined, error: RpcError): ErrorAnswer {
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+function invalid(message: string, id?: RequestId): Frame {
+  return {
+    kind: "invalid",
+    answer: errorAnswer(id, { code: CODE.invalidRequest, message: `Invalid Request: ${message}` }),
+  };
+}
+
+function isId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * Classifies one frame: a string is JSON text (unparseable text is a parse
+ * error, -32700), anything else an already parsed message. Never throws.
+ */
+export function parseFrame(frame: unknown): Frame {
+  let message = frame;
+  if (typeof frame === "string") {
+    try {
+      message = JSON.parse(frame);
+    } catch {
+      return {
+        kind: "invalid",
+        answer: errorAnswer(undefined, { code: CODE.parseError, message: "Parse error" }),
+      };
+    }
+  }
+  if (Array.isArray(message)) {
+    // Protocol 2025-06-18 removed JSON-RPC batching; every version this
+    // server answers with, bar the two oldest, forbids it.
+    return invalid("a batch (an array of messages) is not supported since protocol 2025-06-18");
+  }
+  if (!isRecord(message)) return invalid("a message must be a JSON object");
+  const id = isId(message.id) ? message.id : undefined;
+  if (message.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"', id);
+  if ("method" in message) {
+    if (typeof message.method !== "string") return invalid('"method" must be a string', id);
+    for (const key in message) {
+      if (!REQUEST_KEYS.has(key)) return invalid(`unknown member "${key}"`, id);
+    }
+    const params = message.params;
+    if (params !== undefined && !isRecord(params)) {
+      return invalid('"params" must be an object', id);
+    }
+    if ("id" in message) {
+      if (id === undefined) {
+        return invalid('"id" must be a string or an integer (MCP forbids null)');
+      }
+      return { kind: "request", id, method: message.method, params: params ?? NO_PARAMS };
+    }
+    return { kind: "notification", method: message.method, params: params ?? NO_PARAMS };
+  }
+  for (const key in message) {
+    if (!RESPONSE_KEYS.has(key)) return invalid(`unknown member "${key}"`, id);
+  }
+  const answers = ("result" in message ? 1 : 0) + ("error" in message ? 1 : 0);
+  if (answers !== 1) {
+    return invalid('a message needs "method", or exactly one of "result" and "error"', id);
+  }
+  // An error answer may leave its id out (schema 2025-11-25); a result may not.
+  if (id === undefined && !("error" in message)) {
+    return invalid('a response needs a string or integer "id"');
+  }
+  return { kind: "response", id };
+}
