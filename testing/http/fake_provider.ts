@@ -24,6 +24,9 @@ import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
 import { openAIResponsesWire } from "./_openai_responses_wire.ts";
 import { serve } from "../_serve.ts";
 import { isProblem, type Problem, type ProviderApi, type Wire } from "./_wire.ts";
+import { rejectionMessage, rulesOff, strictRule, violation } from "./_strict.ts";
+import type { RulesOff } from "./_rules.ts";
+import type { FakeProviderRejection, FakeProviderStrict } from "./wire_rules.ts";
 
 export type { ProviderApi } from "./_wire.ts";
 
@@ -36,6 +39,12 @@ export interface FakeProviderOptions {
    * @default {new FakeClock()}
    */
   readonly clock?: ClockPort;
+  /**
+   * Reject what the real API rejects (the rules of `WIRE_RULES`): `true`,
+   * `false` (every rule off), or `{ except: [ruleId] }` (those rules off).
+   * @default {true}
+   */
+  readonly strict?: FakeProviderStrict;
 }
 
 /**
@@ -203,6 +212,8 @@ export class FakeProvider implements Disposable {
   readonly #requests: FakeProviderRequest[] = [];
   readonly #harnessErrors: Error[] = [];
   readonly #services: Services;
+  readonly #off: RulesOff | undefined;
+  readonly #rejections: FakeProviderRejection[] = [];
   #ids = 0;
 
   /**
@@ -212,9 +223,13 @@ export class FakeProvider implements Disposable {
    * @throws {TypeError} For an unknown option or a missing `llm`.
    */
   constructor(options: FakeProviderOptions) {
-    checkOptions("new FakeProvider()", options, { llm: ports.llm, clock: ports.clock }, {
-      required: ["llm"],
-    });
+    checkOptions(
+      "new FakeProvider()",
+      options,
+      { llm: ports.llm, clock: ports.clock, strict: strictRule },
+      { required: ["llm"] },
+    );
+    this.#off = rulesOff(options.strict);
     const clock = options.clock;
     this.llm = options.llm;
     this.clock = clock ?? new FakeClock();
@@ -228,6 +243,30 @@ export class FakeProvider implements Disposable {
   /** Every HTTP request received, in order. */
   get requests(): readonly FakeProviderRequest[] {
     return this.#requests;
+  }
+
+  /**
+   * Every request the strict wire refused, in order: the rule, the API, the
+   * offending path and the message sent. A refused request consumed no turn
+   * of the script.
+   *
+   * @example
+   * ```ts
+   * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const provider = new FakeProvider({ llm: new FakeLLM("hi") });
+   * const res = await provider.fetch("https://api.openai.com/v1/chat/completions", {
+   *   method: "POST",
+   *   headers: { authorization: "Bearer sk-test" },
+   *   body: JSON.stringify({ model: "gpt-4o-mini", messages: [] }),
+   * });
+   * assertEquals(res.status, 400);
+   * assertEquals(provider.rejections[0].rule, "messages-empty");
+   * ```
+   */
+  get rejections(): readonly FakeProviderRejection[] {
+    return this.#rejections;
   }
 
   /**
@@ -323,6 +362,18 @@ export class FakeProvider implements Disposable {
         ? "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
         : "There was an issue with the request body: it is not valid JSON";
       return reply(400, wire.errorBody({ status: 400, message }), requestId);
+    }
+    if (this.#off) {
+      const broken = violation(wire.api, body, this.#off);
+      if (broken) {
+        const message = rejectionMessage(broken);
+        this.#rejections.push({ rule: broken.rule, api: wire.api, path: broken.path, message });
+        return reply(
+          400,
+          wire.errorBody({ status: 400, message, param: broken.path, code: broken.code }),
+          requestId,
+        );
+      }
     }
     const wireRequest = wire.parse(body);
     if (isProblem(wireRequest)) {

@@ -19,3 +19,9 @@
  * @module
  */
 export * from "./fake_provider.ts";
+export {
+  type FakeProviderRejection,
+  type FakeProviderStrict,
+  WIRE_RULES,
+  type WireRule,
+} from "./wire_rules.ts";
