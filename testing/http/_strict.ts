@@ -89,5 +89,5 @@ export function violation(
 
 /** The error message a rejected request gets: the provider's text, the rule, the path, the way out. */
 export function rejectionMessage(v: Violation): string {
-  return `${v.text} [FakeProvider strict rule "${v.rule}" at ${v.path}: the real API rejects this request; new FakeProvider({ strict: { except: ["${v.rule}"] } }) lets it through]`;
+  return `${v.text} [FakeProvider strict rule ${v.rule} at ${v.path}: the real API rejects this request; new FakeProvider({ strict: { except: ['${v.rule}'] } }) lets it through]`;
 }
