@@ -165,11 +165,14 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
     const content = m.content;
     let blocks: Blocks | undefined;
     if (typeof content === "string") {
-      if (content === "" && !final && !off.has("empty-text-block")) {
+      // A string is shorthand for one text block, and is held to its rules.
+      if (!final && !off.has("empty-text-block") && content.trim() === "") {
         return v(
           "empty-text-block",
           `messages[${i}].content`,
-          `messages.${i}: all messages must have non-empty content except for the optional final assistant message`,
+          content === ""
+            ? `messages.${i}: all messages must have non-empty content except for the optional final assistant message`
+            : "messages: text content blocks must contain non-whitespace text",
         );
       }
       blocks = { uses: [], results: [], lead: 0, lastText: content };

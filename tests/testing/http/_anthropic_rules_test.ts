@@ -185,6 +185,15 @@ Deno.test("messages rules: empty-text-block refuses empty text and empty message
       );
     }
   });
+  await t.step("a string content of whitespace (one text block, in short)", async () => {
+    const e = await refuses(
+      API,
+      req({ messages: [{ role: "user", content: " \t" }] }),
+      "empty-text-block",
+      "messages[0].content",
+    );
+    assertEquals(e.message, "messages: text content blocks must contain non-whitespace text");
+  });
   await t.step("an empty final assistant message is served", async () => {
     await serves(API, req({ messages: [user, { role: "assistant", content: "" }] }));
     await serves(API, req({ messages: [user, { role: "assistant", content: [] }] }));
