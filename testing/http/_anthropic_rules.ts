@@ -4,6 +4,13 @@ import { badSchemaType, obj, type RuleSet, type RulesOff, type Violation } from 
 
 const SDK = "anthropics/anthropic-sdk-typescript src/resources/messages/messages.ts";
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const FIELDS = ["id", "name"] as const;
+const NO_BLOCKS: readonly [string, number][] = [];
+
+// Empty, or only whitespace (what trim() would leave empty), without a copy.
+function blank(text: string): boolean {
+  return !/\S/.test(text);
+}
 
 function v(rule: string, path: string, text: string): Violation {
   return { rule, path, text };
@@ -56,12 +63,16 @@ function settingsProblem(
 // One message's blocks: their shape, and the ids of its tool_use blocks and
 // of the tool_result blocks it opens with.
 interface Blocks {
-  readonly uses: Array<[string, number]>;
-  readonly results: Array<[string, number]>;
+  readonly uses: readonly [string, number][];
+  readonly results: readonly [string, number][];
   /** Where the message's results stop being its first blocks. */
   readonly lead: number;
   readonly lastText: string | undefined;
 }
+
+// Paths are built only for the block that fails.
+const at = (i: number, j: number) => `messages[${i}].content[${j}]`;
+const dotted = (i: number, j: number) => `messages.${i}.content.${j}`;
 
 function blocksProblem(
   content: unknown[],
@@ -85,46 +96,46 @@ function blocksProblem(
   for (let j = 0; j < content.length; j++) {
     const b = obj(content[j]);
     if (!b) continue;
-    const at = `messages[${i}].content[${j}]`;
-    const dotted = `messages.${i}.content.${j}`;
     lastText = undefined;
     if (b.type === "text") {
-      if (typeof b.text !== "string") {
+      const text = b.text;
+      if (typeof text !== "string") {
         if (!shape) continue;
         return v(
           "content-block-shape",
-          `${at}.text`,
-          b.text === undefined
-            ? `${dotted}.text.text: Field required`
-            : `${dotted}.text.text: Input should be a valid string`,
+          `${at(i, j)}.text`,
+          text === undefined
+            ? `${dotted(i, j)}.text.text: Field required`
+            : `${dotted(i, j)}.text.text: Input should be a valid string`,
         );
       }
-      if (empty && b.text.trim() === "") {
+      if (empty && blank(text)) {
         return v(
           "empty-text-block",
-          `${at}.text`,
-          b.text === ""
+          `${at(i, j)}.text`,
+          text === ""
             ? "messages: text content blocks must be non-empty"
             : "messages: text content blocks must contain non-whitespace text",
         );
       }
-      lastText = b.text;
+      lastText = text;
     } else if (b.type === "tool_use") {
-      for (const field of ["id", "name"] as const) {
-        if (shape && typeof b[field] !== "string") {
+      if (shape) {
+        for (const field of FIELDS) {
+          if (typeof b[field] === "string") continue;
           return v(
             "content-block-shape",
-            `${at}.${field}`,
-            `${dotted}.tool_use.${field}: Field required`,
+            `${at(i, j)}.${field}`,
+            `${dotted(i, j)}.tool_use.${field}: Field required`,
           );
         }
-      }
-      if (shape && !obj(b.input)) {
-        return v(
-          "content-block-shape",
-          `${at}.input`,
-          `${dotted}.tool_use.input: Input should be a valid dictionary`,
-        );
+        if (!obj(b.input)) {
+          return v(
+            "content-block-shape",
+            `${at(i, j)}.input`,
+            `${dotted(i, j)}.tool_use.input: Input should be a valid dictionary`,
+          );
+        }
       }
       if (typeof b.id === "string") uses.push([b.id, j]);
     } else if (b.type === "tool_result") {
@@ -132,8 +143,8 @@ function blocksProblem(
         if (!shape) continue;
         return v(
           "content-block-shape",
-          `${at}.tool_use_id`,
-          `${dotted}.tool_result.tool_use_id: Field required`,
+          `${at(i, j)}.tool_use_id`,
+          `${dotted(i, j)}.tool_result.tool_use_id: Field required`,
         );
       }
       results.push([b.tool_use_id, j]);
@@ -145,7 +156,7 @@ function blocksProblem(
 
 function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefined {
   // The tool_use ids of the message before, if it was the assistant's.
-  let uses: Array<[string, number]> = [];
+  let uses: readonly [string, number][] = NO_BLOCKS;
   let usesAt = -1;
   const last = messages.length - 1;
   for (let i = 0; i < messages.length; i++) {
@@ -166,7 +177,7 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
     let blocks: Blocks | undefined;
     if (typeof content === "string") {
       // A string is shorthand for one text block, and is held to its rules.
-      if (!final && !off.has("empty-text-block") && content.trim() === "") {
+      if (!final && !off.has("empty-text-block") && blank(content)) {
         return v(
           "empty-text-block",
           `messages[${i}].content`,
@@ -175,7 +186,7 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
             : "messages: text content blocks must contain non-whitespace text",
         );
       }
-      blocks = { uses: [], results: [], lead: 0, lastText: content };
+      blocks = { uses: NO_BLOCKS, results: NO_BLOCKS, lead: 0, lastText: content };
     } else if (Array.isArray(content)) {
       const got = blocksProblem(content, i, final, off);
       if ("rule" in got) return got;
@@ -229,67 +240,72 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
           "messages: final assistant content cannot end with trailing whitespace",
         );
       }
-      uses = role === "assistant" ? blocks.uses : [];
+      uses = role === "assistant" ? blocks.uses : NO_BLOCKS;
       usesAt = i;
-    } else uses = [];
+    } else uses = NO_BLOCKS;
   }
   return undefined;
 }
 
 function toolsProblem(tools: unknown, off: RulesOff): Violation | undefined {
   if (!Array.isArray(tools)) return undefined;
-  const names = new Set<string>();
+  const duplicates = !off.has("duplicate-tool-name");
+  const names = !off.has("tool-name-pattern");
+  const schemas = !off.has("tool-schema-type");
   for (let i = 0; i < tools.length; i++) {
     const t = obj(tools[i]);
     if (!t) continue;
-    if (typeof t.name === "string") {
-      if (names.has(t.name) && !off.has("duplicate-tool-name")) {
+    const name = t.name;
+    if (duplicates && typeof name === "string") {
+      for (let k = 0; k < i; k++) {
+        if ((tools[k] as { name?: unknown } | null)?.name !== name) continue;
         return v("duplicate-tool-name", `tools[${i}].name`, "tools: Tool names must be unique.");
       }
-      names.add(t.name);
     }
     // Server tools (web search, code execution) carry a versioned type and no schema.
     if (t.type !== undefined && t.type !== null && t.type !== "custom") continue;
-    const at = `tools[${i}]`;
-    const dotted = `tools.${i}.custom`;
-    if (!off.has("tool-name-pattern") && typeof t.name === "string" && !NAME.test(t.name)) {
+    if (names && typeof name === "string" && !NAME.test(name)) {
       return v(
         "tool-name-pattern",
-        `${at}.name`,
-        `${dotted}.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`,
+        `tools[${i}].name`,
+        `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`,
       );
     }
-    if (off.has("tool-schema-type")) continue;
-    const schema = t.input_schema;
-    const s = obj(schema);
-    if (!s) {
-      return v(
-        "tool-schema-type",
-        `${at}.input_schema`,
-        schema === undefined
-          ? `${dotted}.input_schema: Field required`
-          : `${dotted}.input_schema: Input should be a valid dictionary`,
-      );
-    }
-    if (s.type !== "object") {
-      return v(
-        "tool-schema-type",
-        `${at}.input_schema.type`,
-        s.type === undefined
-          ? `${dotted}.input_schema.type: Field required`
-          : `${dotted}.input_schema.type: Input should be 'object'`,
-      );
-    }
-    const bad = badSchemaType(s, `${at}.input_schema`);
-    if (bad) {
-      return v(
-        "tool-schema-type",
-        bad[0],
-        `${dotted}.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.claude.com/en/docs/tool-use.`,
-      );
+    if (schemas) {
+      const bad = schemaProblem(t.input_schema, i);
+      if (bad) return bad;
     }
   }
   return undefined;
+}
+
+function schemaProblem(schema: unknown, i: number): Violation | undefined {
+  const s = obj(schema);
+  if (!s) {
+    return v(
+      "tool-schema-type",
+      `tools[${i}].input_schema`,
+      schema === undefined
+        ? `tools.${i}.custom.input_schema: Field required`
+        : `tools.${i}.custom.input_schema: Input should be a valid dictionary`,
+    );
+  }
+  if (s.type !== "object") {
+    return v(
+      "tool-schema-type",
+      `tools[${i}].input_schema.type`,
+      s.type === undefined
+        ? `tools.${i}.custom.input_schema.type: Field required`
+        : `tools.${i}.custom.input_schema.type: Input should be 'object'`,
+    );
+  }
+  const bad = badSchemaType(s, "");
+  if (!bad) return undefined;
+  return v(
+    "tool-schema-type",
+    `tools[${i}].input_schema${bad[0]}`,
+    `tools.${i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.claude.com/en/docs/tool-use.`,
+  );
 }
 
 /** Anthropic Messages. */

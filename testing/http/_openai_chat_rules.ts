@@ -89,6 +89,11 @@ export function openAITokens(
   return undefined;
 }
 
+/** Whether a function name passes: the pattern, and at most `max` characters. */
+function fine(name: string, max: number): boolean {
+  return name.length <= max && NAME.test(name);
+}
+
 /** A function name: `^[a-zA-Z0-9_-]+$`, at most `max` characters. */
 export function openAIName(name: unknown, path: string, max: number): Violation | undefined {
   if (typeof name !== "string") return undefined;
@@ -202,11 +207,11 @@ export function openAIStrict(
 
 function contentProblem(
   content: unknown,
-  where: string,
+  i: number,
   optional: boolean,
 ): Violation | undefined {
-  const path = `${where}.content`;
   if (typeof content === "string") return undefined;
+  const path = `messages[${i}].content`;
   if (content === undefined || (content === null && optional)) {
     if (optional) return undefined;
     return v(
@@ -226,76 +231,85 @@ function contentProblem(
       "invalid_type",
     );
   }
-  for (let i = 0; i < content.length; i++) {
-    const part = obj(content[i]);
-    const at = `${path}[${i}]`;
+  for (let j = 0; j < content.length; j++) {
+    const part = obj(content[j]);
+    if (part && (part.type !== "text" || typeof part.text === "string")) continue;
+    const at = `${path}[${j}]`;
     if (!part) {
       return v(
         "message-content-type",
         at,
-        `Invalid type for '${at}': expected an object, but got ${jsonType(content[i])} instead.`,
+        `Invalid type for '${at}': expected an object, but got ${jsonType(content[j])} instead.`,
         "invalid_type",
       );
     }
-    if (part.type === "text" && typeof part.text !== "string") {
-      return v(
-        "message-content-type",
-        `${at}.text`,
-        part.text === undefined
-          ? `Missing required parameter: '${at}.text'.`
-          : `Invalid type for '${at}.text': expected a string, but got ${
-            jsonType(part.text)
-          } instead.`,
-        part.text === undefined ? "missing_required_parameter" : "invalid_type",
-      );
-    }
+    return v(
+      "message-content-type",
+      `${at}.text`,
+      part.text === undefined
+        ? `Missing required parameter: '${at}.text'.`
+        : `Invalid type for '${at}.text': expected a string, but got ${
+          jsonType(part.text)
+        } instead.`,
+      part.text === undefined ? "missing_required_parameter" : "invalid_type",
+    );
   }
   return undefined;
 }
 
-function callsProblem(
-  calls: unknown[],
-  where: string,
-  off: RulesOff,
-  ids: Set<string>,
-): Violation | undefined {
+// Which rules are on, read once a request rather than once a message.
+interface On {
+  readonly content: boolean;
+  readonly shape: boolean;
+  readonly name: boolean;
+  readonly orphan: boolean;
+  readonly pairing: boolean;
+}
+
+function callsProblem(calls: unknown[], i: number, on: On): Violation | undefined {
   for (let j = 0; j < calls.length; j++) {
     const c = obj(calls[j]);
     const f = obj(c?.function);
-    const at = `${where}.tool_calls[${j}]`;
-    if (!off.has("tool-call-shape") && c && f && typeof f.arguments !== "string") {
+    if (on.shape && c && f && typeof f.arguments !== "string") {
+      const at = `messages[${i}].tool_calls[${j}].function.arguments`;
       return v(
         "tool-call-shape",
-        `${at}.function.arguments`,
+        at,
         f.arguments === undefined
-          ? `Missing required parameter: '${at}.function.arguments'.`
-          : `Invalid type for '${at}.function.arguments': expected a string, but got ${
+          ? `Missing required parameter: '${at}'.`
+          : `Invalid type for '${at}': expected a string, but got ${
             jsonType(f.arguments)
           } instead.`,
         f.arguments === undefined ? "missing_required_parameter" : "invalid_type",
       );
     }
-    if (!off.has("tool-name-pattern")) {
-      const bad = openAIName(f?.name, `${at}.function.name`, 64);
-      if (bad) return bad;
+    const name = f?.name;
+    if (on.name && typeof name === "string" && !fine(name, 64)) {
+      return openAIName(name, `messages[${i}].tool_calls[${j}].function.name`, 64);
     }
-    if (typeof c?.id === "string") ids.add(c.id);
   }
   return undefined;
 }
 
-function unanswered(
-  ids: Set<string>,
-  answered: Set<string>,
-  at: number,
-  calls: unknown[],
-): Violation | undefined {
-  const missing = [...ids].filter((id) => !answered.has(id));
-  if (missing.length === 0) return undefined;
-  const j = calls.findIndex((c) => obj(c)?.id === missing[0]);
+// Whether one of `calls` has the id (a turn has a few calls: a scan beats a Set).
+function called(calls: unknown[], id: string): boolean {
+  for (const c of calls) if ((c as { id?: unknown } | null)?.id === id) return true;
+  return false;
+}
+
+function unanswered(calls: unknown[], answered: string[], at: number): Violation | undefined {
+  let missing: string[] | undefined;
+  let first = -1;
+  for (let j = 0; j < calls.length; j++) {
+    const id = (calls[j] as { id?: unknown } | null)?.id;
+    if (typeof id !== "string" || answered.includes(id)) continue;
+    if (!missing) [missing, first] = [[], j];
+    missing.push(id);
+  }
+  if (!missing) return undefined;
   return v(
     "tool-call-without-result",
-    `messages[${at}].tool_calls[${j}].id`,
+    `messages[${at}].tool_calls[${first}].id`,
     `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${
       missing.join(", ")
     }`,
@@ -303,71 +317,78 @@ function unanswered(
 }
 
 function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefined {
-  // The tool calls of the last assistant turn, and the ones answered so far.
-  let ids: Set<string> | undefined;
-  let answered = new Set<string>();
+  const on: On = {
+    content: !off.has("message-content-type"),
+    shape: !off.has("tool-call-shape"),
+    name: !off.has("tool-name-pattern"),
+    orphan: !off.has("tool-message-without-call"),
+    pairing: !off.has("tool-call-without-result"),
+  };
+  // The tool calls of the last assistant turn while its results come, and
+  // the ids answered so far.
+  let calls: unknown[] | undefined;
   let callsAt = -1;
-  let calls: unknown[] = [];
-  const pairing = !off.has("tool-call-without-result");
+  let answered: string[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = obj(messages[i]);
     if (!m) continue;
-    const where = `messages[${i}]`;
     if (m.role === "tool") {
       const id = m.tool_call_id;
-      if (
-        !off.has("tool-message-without-call") && typeof id === "string" && !ids?.has(id)
-      ) {
+      if (on.orphan && typeof id === "string" && !(calls && called(calls, id))) {
         return v(
           "tool-message-without-call",
-          `${where}.tool_call_id`,
+          `messages[${i}].tool_call_id`,
           "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
         );
       }
-      if (typeof id === "string") answered.add(id);
+      if (typeof id === "string") answered.push(id);
     } else {
-      if (ids && pairing) {
-        const bad = unanswered(ids, answered, callsAt, calls);
+      if (calls && on.pairing) {
+        const bad = unanswered(calls, answered, callsAt);
         if (bad) return bad;
       }
-      ids = undefined;
+      calls = undefined;
     }
     const toolCalls = m.role === "assistant" && Array.isArray(m.tool_calls) &&
         m.tool_calls.length > 0
       ? m.tool_calls
       : undefined;
-    if (!off.has("message-content-type")) {
-      const bad = contentProblem(m.content, where, toolCalls !== undefined);
+    if (on.content) {
+      const bad = contentProblem(m.content, i, toolCalls !== undefined);
       if (bad) return bad;
     }
     if (toolCalls) {
-      ids = new Set();
-      answered = new Set();
-      callsAt = i;
       calls = toolCalls;
-      const bad = callsProblem(toolCalls, where, off, ids);
+      callsAt = i;
+      answered = [];
+      const bad = callsProblem(toolCalls, i, on);
       if (bad) return bad;
     }
   }
-  return ids && pairing ? unanswered(ids, answered, callsAt, calls) : undefined;
+  return calls && on.pairing ? unanswered(calls, answered, callsAt) : undefined;
 }
 
 function toolsProblem(tools: unknown, off: RulesOff): Violation | undefined {
   if (!Array.isArray(tools)) return undefined;
+  const name = !off.has("tool-name-pattern");
+  const schema = !off.has("tool-schema-type");
+  const strict = !off.has("strict-schema");
   for (let i = 0; i < tools.length; i++) {
     const f = obj(obj(tools[i])?.function);
     if (!f) continue;
-    const at = `tools[${i}].function`;
-    if (!off.has("tool-name-pattern")) {
-      const bad = openAIName(f.name, `${at}.name`, 64);
+    if (name && typeof f.name === "string" && !fine(f.name, 64)) {
+      return openAIName(f.name, `tools[${i}].function.name`, 64);
+    }
+    if (schema) {
+      const bad = openAIParameters(f.parameters, f.name, `tools[${i}].function.parameters`);
       if (bad) return bad;
     }
-    if (!off.has("tool-schema-type")) {
-      const bad = openAIParameters(f.parameters, f.name, `${at}.parameters`);
-      if (bad) return bad;
-    }
-    if (!off.has("strict-schema") && f.strict === true) {
-      const bad = openAIStrict(f.parameters, `function '${f.name}'`, `${at}.parameters`);
+    if (strict && f.strict === true) {
+      const bad = openAIStrict(
+        f.parameters,
+        `function '${f.name}'`,
+        `tools[${i}].function.parameters`,
+      );
       if (bad) return bad;
     }
   }

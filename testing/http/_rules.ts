@@ -70,6 +70,50 @@ export const SCHEMA_TYPES: ReadonlySet<string> = new Set([
   "string",
 ]);
 
+const COMBINATORS = ["anyOf", "oneOf", "allOf"] as const;
+
+// The bad `type` value badType() found (one walk at a time: no await inside).
+let found: unknown;
+
+// The path below a schema to its first bad `type` (its value left in
+// `found`), or undefined: a schema that passes builds no string.
+function badType(schema: Record<string, unknown>): string | undefined {
+  const t = schema.type;
+  if (t !== undefined) {
+    if (typeof t === "string") {
+      if (!SCHEMA_TYPES.has(t)) return found = t, ".type";
+    } else if (Array.isArray(t)) {
+      for (const n of t) {
+        if (typeof n !== "string" || !SCHEMA_TYPES.has(n)) return found = n, ".type";
+      }
+    } else return found = t, ".type";
+  }
+  const props = schema.properties;
+  if (props !== null && typeof props === "object") {
+    for (const k in props) {
+      const sub = obj((props as Record<string, unknown>)[k]);
+      const bad = sub && badType(sub);
+      if (bad) return `.properties.${k}${bad}`;
+    }
+  }
+  const items = schema.items;
+  if (items !== undefined) {
+    const sub = obj(items);
+    const bad = sub && badType(sub);
+    if (bad) return `.items${bad}`;
+  }
+  for (const key of COMBINATORS) {
+    const list = schema[key];
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      const sub = obj(list[i]);
+      const bad = sub && badType(sub);
+      if (bad) return `.${key}[${i}]${bad}`;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The first `type` in a JSON Schema (at `schema` or below it) that is not a
  * JSON Schema type name, as `[path, value]`, or undefined. Walks the keywords
@@ -79,34 +123,6 @@ export function badSchemaType(
   schema: Record<string, unknown>,
   path: string,
 ): [string, unknown] | undefined {
-  const t = schema.type;
-  if (t !== undefined) {
-    const names = Array.isArray(t) ? t : [t];
-    for (const n of names) {
-      if (typeof n !== "string" || !SCHEMA_TYPES.has(n)) return [`${path}.type`, n];
-    }
-  }
-  const props = obj(schema.properties);
-  if (props) {
-    for (const k in props) {
-      const sub = obj(props[k]);
-      const bad = sub && badSchemaType(sub, `${path}.properties.${k}`);
-      if (bad) return bad;
-    }
-  }
-  const items = obj(schema.items);
-  if (items) {
-    const bad = badSchemaType(items, `${path}.items`);
-    if (bad) return bad;
-  }
-  for (const key of ["anyOf", "oneOf", "allOf"]) {
-    const list = schema[key];
-    if (!Array.isArray(list)) continue;
-    for (let i = 0; i < list.length; i++) {
-      const sub = obj(list[i]);
-      const bad = sub && badSchemaType(sub, `${path}.${key}[${i}]`);
-      if (bad) return bad;
-    }
-  }
-  return undefined;
+  const bad = badType(schema);
+  return bad ? [path + bad, found] : undefined;
 }
