@@ -164,6 +164,13 @@ function recorded(
  * nothing until the client aborts, and `gate`/`delayMs` hold the response
  * (on `clock`). A malformed request gets the provider's 400 or 404 JSON.
  *
+ * It is as strict as the real APIs: a request one of them refuses (a rule of
+ * `WIRE_RULES`: a tool result for a call never made, a bad tool name,
+ * `temperature: 5`) gets that provider's 400 and error body, naming the rule
+ * and the offending path, consumes no turn, and is recorded in
+ * `.rejections`. `strict: { except: [ruleId] }` turns rules off, `strict:
+ * false` all of them.
+ *
  * @example A streamed answer, read as SSE by any client
  * ```ts
  * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
@@ -217,10 +224,13 @@ export class FakeProvider implements Disposable {
   #ids = 0;
 
   /**
-   * Checks the options here; `llm` is required, and the clock defaults to a new `FakeClock`.
+   * Checks the options here; `llm` is required, the clock defaults to a new
+   * `FakeClock`, and every strict rule is on unless `strict` says otherwise.
    *
-   * @param options The model and the clock.
-   * @throws {TypeError} For an unknown option or a missing `llm`.
+   * @param options The model, the clock, and which strict rules are off.
+   * @throws {TypeError} For an unknown option, a missing `llm`, or a `strict` that is not
+   * `true`, `false` or `{ except: [ids] }`.
+   * @throws {RangeError} For an `except` id that is not in `WIRE_RULES` (the message lists them).
    */
   constructor(options: FakeProviderOptions) {
     checkOptions(

@@ -1,6 +1,7 @@
 /**
  * The provider wire: `FakeProvider` serves a model script as the OpenAI and
- * Anthropic HTTP APIs, so any official or framework client talks to it.
+ * Anthropic HTTP APIs, so any official or framework client talks to it, and
+ * refuses what those APIs refuse (the rules of `WIRE_RULES`).
  *
  * @example
  * ```ts

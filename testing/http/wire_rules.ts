@@ -71,5 +71,16 @@ export interface FakeProviderRejection {
  */
 export const WIRE_RULES: Readonly<Record<string, WireRule>> = CATALOGUE;
 
-/** How `new FakeProvider({ strict })` is given: on, off, or on but for some rules. */
+/**
+ * How `new FakeProvider({ strict })` is given: on (`true`, the default), off
+ * (`false`), or on but for the rules named in `except` (ids of `WIRE_RULES`).
+ *
+ * @example
+ * ```ts
+ * import { FakeLLM, FakeProvider, type FakeProviderStrict } from "@agentkit/testing/testing";
+ *
+ * const strict: FakeProviderStrict = { except: ["tool-name-pattern"] };
+ * const provider = new FakeProvider({ llm: new FakeLLM("ok"), strict });
+ * ```
+ */
 export type FakeProviderStrict = boolean | { readonly except: readonly string[] };
