@@ -151,11 +151,19 @@ function wireMessages(messages: readonly Message[]): {
     ) {
       // Thinking first, as the model wrote it, then the text and the calls.
       const content: Array<Record<string, unknown>> = thinking.map((b) => ({ ...b }));
-      if (m.content) content.push({ type: "text", text: m.content });
+      // The API refuses a text block of only whitespace ("text content
+      // blocks must contain non-whitespace text"); such text says nothing.
+      if (m.content.trim()) content.push({ type: "text", text: m.content });
       for (const c of m.toolCalls ?? []) {
         content.push({ type: "tool_use", id: c.id, name: c.name, input: input(c) });
       }
       out.push({ role: "assistant", content });
+    } else if (m.role === "assistant" && m.content.trim() === "") {
+      // A model may end its turn with no text; sent back, that empty turn is
+      // refused ("all messages must have non-empty content except for the
+      // optional final assistant message"). It carries nothing, so it is
+      // left out: the user turns around it are combined, as the API does.
+      continue;
     } else out.push({ role: m.role, content: m.content });
   }
   return { system: system.length ? system.join("\n\n") : undefined, messages: out };

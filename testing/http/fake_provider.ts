@@ -25,6 +25,9 @@ import { openAIResponsesWire } from "./_openai_responses_wire.ts";
 import { geminiWire, isGeminiPath } from "./_gemini_wire.ts";
 import { serve } from "../_serve.ts";
 import { isProblem, type Problem, type ProviderApi, type Wire, WireMemory } from "./_wire.ts";
+import { rejectionMessage, rulesOff, strictRule, violation } from "./_strict.ts";
+import type { RulesOff } from "./_rules.ts";
+import type { FakeProviderRejection, FakeProviderStrict } from "./wire_rules.ts";
 
 export type { ProviderApi } from "./_wire.ts";
 
@@ -37,6 +40,12 @@ export interface FakeProviderOptions {
    * @default {new FakeClock()}
    */
   readonly clock?: ClockPort;
+  /**
+   * Reject what the real API rejects (the rules of `WIRE_RULES`): `true`,
+   * `false` (every rule off), or `{ except: [ruleId] }` (those rules off).
+   * @default {true}
+   */
+  readonly strict?: FakeProviderStrict;
 }
 
 /**
@@ -161,6 +170,13 @@ function recorded(
  * nothing until the client aborts, and `gate`/`delayMs` hold the response
  * (on `clock`). A malformed request gets the provider's 400 or 404 JSON.
  *
+ * It is as strict as the real APIs: a request one of them refuses (a rule of
+ * `WIRE_RULES`: a tool result for a call never made, a bad tool name,
+ * `temperature: 5`) gets that provider's 400 and error body, naming the rule
+ * and the offending path, consumes no turn, and is recorded in
+ * `.rejections`. `strict: { except: [ruleId] }` turns rules off, `strict:
+ * false` all of them.
+ *
  * @example A streamed answer, read as SSE by any client
  * ```ts
  * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
@@ -210,18 +226,27 @@ export class FakeProvider implements Disposable {
   readonly #harnessErrors: Error[] = [];
   readonly #services: Services;
   readonly #memory = new WireMemory();
+  readonly #off: RulesOff | undefined;
+  readonly #rejections: FakeProviderRejection[] = [];
   #ids = 0;
 
   /**
-   * Checks the options here; `llm` is required, and the clock defaults to a new `FakeClock`.
+   * Checks the options here; `llm` is required, the clock defaults to a new
+   * `FakeClock`, and every strict rule is on unless `strict` says otherwise.
    *
-   * @param options The model and the clock.
-   * @throws {TypeError} For an unknown option or a missing `llm`.
+   * @param options The model, the clock, and which strict rules are off.
+   * @throws {TypeError} For an unknown option, a missing `llm`, or a `strict` that is not
+   * `true`, `false` or `{ except: [ids] }`.
+   * @throws {RangeError} For an `except` id that is not in `WIRE_RULES` (the message lists them).
    */
   constructor(options: FakeProviderOptions) {
-    checkOptions("new FakeProvider()", options, { llm: ports.llm, clock: ports.clock }, {
-      required: ["llm"],
-    });
+    checkOptions(
+      "new FakeProvider()",
+      options,
+      { llm: ports.llm, clock: ports.clock, strict: strictRule },
+      { required: ["llm"] },
+    );
+    this.#off = rulesOff(options.strict);
     const clock = options.clock;
     this.llm = options.llm;
     this.clock = clock ?? new FakeClock();
@@ -235,6 +260,30 @@ export class FakeProvider implements Disposable {
   /** Every HTTP request received, in order. */
   get requests(): readonly FakeProviderRequest[] {
     return this.#requests;
+  }
+
+  /**
+   * Every request the strict wire refused, in order: the rule, the API, the
+   * offending path and the message sent. A refused request consumed no turn
+   * of the script.
+   *
+   * @example
+   * ```ts
+   * import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const provider = new FakeProvider({ llm: new FakeLLM("hi") });
+   * const res = await provider.fetch("https://api.openai.com/v1/chat/completions", {
+   *   method: "POST",
+   *   headers: { authorization: "Bearer sk-test" },
+   *   body: JSON.stringify({ model: "gpt-4o-mini", messages: [] }),
+   * });
+   * assertEquals(res.status, 400);
+   * assertEquals(provider.rejections[0].rule, "messages-empty");
+   * ```
+   */
+  get rejections(): readonly FakeProviderRejection[] {
+    return this.#rejections;
   }
 
   /**
@@ -335,6 +384,18 @@ export class FakeProvider implements Disposable {
         ? "Invalid JSON payload received. Unexpected token."
         : "There was an issue with the request body: it is not valid JSON";
       return reply(400, wire.errorBody({ status: 400, message }), requestId);
+    }
+    if (this.#off) {
+      const broken = violation(wire.api, body, this.#off);
+      if (broken) {
+        const message = rejectionMessage(broken);
+        this.#rejections.push({ rule: broken.rule, api: wire.api, path: broken.path, message });
+        return reply(
+          400,
+          wire.errorBody({ status: 400, message, param: broken.path, code: broken.code }),
+          requestId,
+        );
+      }
     }
     const wireRequest = wire.parse(body, url);
     if (isProblem(wireRequest)) {

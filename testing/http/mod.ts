@@ -1,7 +1,7 @@
 /**
  * The provider wire: `FakeProvider` serves a model script as the OpenAI,
  * Anthropic and Gemini HTTP APIs, so any official or framework client talks
- * to it.
+ * to it, and refuses what those APIs refuse (the rules of `WIRE_RULES`).
  *
  * @example
  * ```ts
@@ -20,3 +20,9 @@
  * @module
  */
 export * from "./fake_provider.ts";
+export {
+  type FakeProviderRejection,
+  type FakeProviderStrict,
+  WIRE_RULES,
+  type WireRule,
+} from "./wire_rules.ts";

@@ -158,6 +158,32 @@ Deno.test("anthropicBody(): system on top, tool results grouped per turn, tool_u
   );
 });
 
+Deno.test("anthropicBody(): an empty assistant turn is left out, and whitespace beside tool calls is no text block", () => {
+  const body = anthropicBody(
+    {
+      model: "c",
+      messages: [
+        { role: "user", content: "a" },
+        { role: "assistant", content: "" },
+        { role: "user", content: "b" },
+        { role: "assistant", content: " \n", toolCalls: [{ id: "t", name: "f", args: {} }] },
+        { role: "tool", toolCallId: "t", content: "r" },
+        { role: "assistant", content: "  " },
+        { role: "user", content: "c" },
+      ],
+    },
+    false,
+    9,
+  );
+  assertEquals(body.messages, [
+    { role: "user", content: "a" },
+    { role: "user", content: "b" },
+    { role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: {} }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "r" }] },
+    { role: "user", content: "c" },
+  ]);
+});
+
 Deno.test("chatResponseFromAnthropic(): text blocks joined, tool_use blocks as calls, defaults", () => {
   assertEquals(chatResponseFromAnthropic({ content: [] }, "asked"), {
     id: "",

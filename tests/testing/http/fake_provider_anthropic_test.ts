@@ -1,6 +1,6 @@
 // The official @anthropic-ai/sdk client, unchanged, against FakeProvider.fetch.
 import Anthropic from "@anthropic-ai/sdk";
-import { assertEquals, assertRejects } from "@std/assert";
+import { assert, assertEquals, assertRejects } from "@std/assert";
 import { ProviderError, RateLimitError, toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
 
@@ -126,10 +126,12 @@ Deno.test("FakeProvider faults reach @anthropic-ai/sdk as its own errors", async
     const noKey = await post({}, base);
     assertEquals([noKey.status, (await noKey.json()).error.type], [401, "authentication_error"]);
     const noMax = await post({ "x-api-key": "k" }, { model: "m", messages: base.messages });
-    assertEquals(await noMax.json(), {
-      type: "error",
-      error: { type: "invalid_request_error", message: "max_tokens: Field required" },
-    });
+    const answer = await noMax.json();
+    assertEquals([answer.type, answer.error.type], ["error", "invalid_request_error"]);
+    assert(answer.error.message.startsWith("max_tokens: Field required ["));
+    assertEquals(provider.rejections.map((r) => [r.rule, r.path]), [
+      ["max-tokens-required", "max_tokens"],
+    ]);
     assertEquals((provider.llm as FakeLLM).calls, 0);
   });
 });

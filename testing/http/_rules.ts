@@ -1,0 +1,128 @@
+// What a wire's strict rules are made of. Each wire declares its rules in a
+// file of its own (`_<wire>_rules.ts`): a catalogue entry per rule id and one
+// check that walks the request body once, testing every rule that is on. The
+// catalogue (`WIRE_RULES`) and the provider's strict mode only see this shape,
+// so a new wire brings its rules by adding a file and listing it in
+// `wire_rules.ts`.
+import type { ProviderApi } from "./_wire.ts";
+
+/** A rule as its wire declares it: what it forbids, and where that is written down. */
+export interface RuleInfo {
+  /** What the rule rejects, as a sentence. */
+  readonly description: string;
+  /** Where the rule comes from: the provider's docs, its SDK, or its real error text (quoted). */
+  readonly source: string;
+}
+
+/** A request a rule rejects: the provider's own text, and where in the body. */
+export interface Violation {
+  /** The rule's id. */
+  readonly rule: string;
+  /** The offending field, as a JS path: `messages[3].tool_call_id`. */
+  readonly path: string;
+  /** The provider's error text for it. */
+  readonly text: string;
+  /** OpenAI's `error.code`, when the provider sends one. */
+  readonly code?: string;
+}
+
+/** Which rules are off (`strict: { except }`); every other rule is on. */
+export type RulesOff = ReadonlySet<string>;
+
+/** One wire's rules. */
+export interface RuleSet {
+  /** The API the rules hold for. */
+  readonly api: ProviderApi;
+  /** The rules by id. */
+  readonly rules: Readonly<Record<string, RuleInfo>>;
+  /**
+   * The first rule `body` breaks, in one pass over it, or undefined. `body` is
+   * a JSON object; its other faults (no model, `messages` not an array) are
+   * the wire's parse's to answer.
+   */
+  check(body: Readonly<Record<string, unknown>>, off: RulesOff): Violation | undefined;
+}
+
+/** A plain JSON object, or undefined. */
+export function obj(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+}
+
+/** How OpenAI names a JSON value's type in "expected X, but got Y instead". */
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a decimal";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+/** The JSON Schema type names (draft 2020-12, §6.1.1 of the validation spec). */
+export const SCHEMA_TYPES: ReadonlySet<string> = new Set([
+  "array",
+  "boolean",
+  "integer",
+  "null",
+  "number",
+  "object",
+  "string",
+]);
+
+const COMBINATORS = ["anyOf", "oneOf", "allOf"] as const;
+
+// The bad `type` value badType() found (one walk at a time: no await inside).
+let found: unknown;
+
+// The path below a schema to its first bad `type` (its value left in
+// `found`), or undefined: a schema that passes builds no string.
+function badType(schema: Record<string, unknown>): string | undefined {
+  const t = schema.type;
+  if (t !== undefined) {
+    if (typeof t === "string") {
+      if (!SCHEMA_TYPES.has(t)) return found = t, ".type";
+    } else if (Array.isArray(t)) {
+      for (const n of t) {
+        if (typeof n !== "string" || !SCHEMA_TYPES.has(n)) return found = n, ".type";
+      }
+    } else return found = t, ".type";
+  }
+  const props = schema.properties;
+  if (props !== null && typeof props === "object") {
+    for (const k in props) {
+      const sub = obj((props as Record<string, unknown>)[k]);
+      const bad = sub && badType(sub);
+      if (bad) return `.properties.${k}${bad}`;
+    }
+  }
+  const items = schema.items;
+  if (items !== undefined) {
+    const sub = obj(items);
+    const bad = sub && badType(sub);
+    if (bad) return `.items${bad}`;
+  }
+  for (const key of COMBINATORS) {
+    const list = schema[key];
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      const sub = obj(list[i]);
+      const bad = sub && badType(sub);
+      if (bad) return `.${key}[${i}]${bad}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first `type` in a JSON Schema (at `schema` or below it) that is not a
+ * JSON Schema type name, as `[path, value]`, or undefined. Walks the keywords
+ * that hold subschemas; a tool's schema is small, and is walked once.
+ */
+export function badSchemaType(
+  schema: Record<string, unknown>,
+  path: string,
+): [string, unknown] | undefined {
+  const bad = badType(schema);
+  return bad ? [path + bad, found] : undefined;
+}
