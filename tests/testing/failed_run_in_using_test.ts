@@ -239,3 +239,25 @@ Deno.test("verify() called by the test stays strict after a failed run", async (
   await assertRejects(() => guarded().run("hi", makeTestCtx({ llm })), HookFailed);
   assertThrows(() => llm.verify(), UnusedTurns, "has 2 turn(s), but the run used only 1");
 });
+
+Deno.test("what deno test prints for it: the run's error first, then the unused turns, no SuppressedError", async () => {
+  const fixture = new URL("../fixtures/failed_run_in_using.ts", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["test", "--no-check", fixture],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const printed = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  assertEquals(out.code, 1, printed);
+  assert(!printed.includes("SuppressedError"), printed);
+  assert(!printed.includes("suppressed during disposal"), printed);
+  const cause = printed.indexOf(
+    'error: HookFailed: The afterRun hook "guard" threw: the guard rejects the answer;',
+  );
+  const unused = printed.indexOf(
+    "UnusedTurns: FakeLLM.script has 2 turn(s), but the run used only 1",
+  );
+  assert(cause >= 0 && unused > cause, printed);
+  assertStringIncludes(printed, "FAILED | 0 passed | 1 failed");
+});
