@@ -35,6 +35,15 @@ const NODE_LINES: ReadonlyArray<{ readonly line: string; readonly vitest: string
   { line: "24", vitest: "5.1.2" },
 ];
 
+/**
+ * The Node types each Vitest major's project gets: Vitest 5 declares a peer
+ * `@types/node` of `^22.0.0 || >=24.0.0`, and npm refuses the Node 20 types
+ * beside it (ERESOLVE).
+ */
+function typesNodeFor(vitest: string): string {
+  return vitest.startsWith("5.") ? "^22.12.0" : TYPES_NODE;
+}
+
 /** Jest's standalone `expect`, to run the matchers the way Jest does. */
 const JEST_EXPECT = "30.2.0";
 
@@ -189,7 +198,7 @@ async function makeConsumer(consumer: string, packed: string, vitest: string): P
           "@agentkit/testing": `file:../${packed}`,
         },
         devDependencies: {
-          "@types/node": TYPES_NODE,
+          "@types/node": typesNodeFor(vitest),
           typescript: tsVersion,
           vitest,
           expect: JEST_EXPECT,

@@ -243,7 +243,8 @@ Deno.test("verify() called by the test stays strict after a failed run", async (
 Deno.test("what deno test prints for it: the run's error first, then the unused turns, no SuppressedError", async () => {
   const fixture = new URL("../fixtures/failed_run_in_using.ts", import.meta.url).pathname;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["test", "--no-check", fixture],
+    // --allow-env: the mutation harness tells the child which mutant is on through the environment.
+    args: ["test", "--no-check", "--allow-env", fixture],
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
