@@ -52,6 +52,19 @@ Deno.test("noteOn: an error without a message, without a stack, or frozen", () =
   );
 });
 
+Deno.test("noteOn: a claim that is not an Error is said as its name and message, or as text", () => {
+  const error = new Error("run");
+  noteOn(error, { name: "Claim", message: "two left" });
+  assert(error.message.endsWith("after this failure: Claim: two left"), error.message);
+  const other = new Error("run");
+  noteOn(other, null);
+  assert(other.message.endsWith("after this failure: null"), other.message);
+  // A stack that opens with the message itself (no "Name: " before it).
+  const bare = Object.assign(new Error("run"), { stack: "run\n    at here" });
+  noteOn(bare, unmet());
+  assertEquals(bare.stack, `run${NOTE}${unmet().message}\n    at here`);
+});
+
 Deno.test("noteOn: what it cannot annotate is left as is", () => {
   const same = new Error("exhausted");
   noteOn(same, same);
