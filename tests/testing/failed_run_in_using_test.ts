@@ -8,6 +8,7 @@ import {
   assertEquals,
   assertInstanceOf,
   assertRejects,
+  assertStrictEquals,
   assertStringIncludes,
   assertThrows,
 } from "@std/assert";
@@ -261,4 +262,25 @@ Deno.test("what deno test prints for it: the run's error first, then the unused 
   );
   assert(cause >= 0 && unused > cause, printed);
   assertStringIncludes(printed, "FAILED | 0 passed | 1 failed");
+});
+
+Deno.test("a Run that fails on an error event: its result's error, with the unused turns on it", async () => {
+  const error = await assertRejects(async () => {
+    using llm = FakeLLM.script([{ error: new Error("the stream broke") }, "never"]);
+    await new Agent("a", { model: "fake-model" }).start("hi", makeTestCtx({ llm })).result;
+  });
+  assert(!(error instanceof SuppressedError));
+  assert(error.message.startsWith("the stream broke"), error.message);
+  assertStringIncludes(
+    error.message,
+    `${NOTE}FakeLLM.script has 2 turn(s), but the run used only 1`,
+  );
+});
+
+Deno.test("a Run started on a context already cancelled: its result rejects with the reason", async () => {
+  const reason = new Error("cancelled before the start");
+  const llm = FakeLLM.script(["never"], { allowUnused: true });
+  const run = new Agent("a", { model: "fake-model" })
+    .start("hi", makeTestCtx({ llm, signal: AbortSignal.abort(reason) }));
+  assertStrictEquals(await run.result.catch((e) => e), reason);
 });
