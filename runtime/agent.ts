@@ -41,7 +41,7 @@ import {
 } from "./stream/stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
-import { noteRunFailed } from "./_run_failed.ts";
+import { noteRunFailed } from "./stream/_run_failed.ts";
 import { spanError } from "./_span.ts";
 import { PULL, pull, thenStep } from "./stream/_pull.ts";
 import type { Span } from "../ports/trace.ts";

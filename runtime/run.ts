@@ -9,7 +9,7 @@ import { settledResult, StreamResult } from "./stream/_stream_result.ts";
 import type { RunContext } from "./context.ts";
 import { type StreamChunk, toChunk } from "./stream/stream_chunk.ts";
 import { linkSignal } from "./_link_signal.ts";
-import { noteRunFailed } from "./_run_failed.ts";
+import { noteRunFailed } from "./stream/_run_failed.ts";
 
 /**
  * What a {@linkcode Run} drives: the events of one run on the run's own

@@ -1,11 +1,11 @@
 // What a scripted double's `[Symbol.dispose]` does: `verify()`, unless a run
-// it served failed after its last call (../runtime/_run_failed.ts). Then a
+// it served failed after its last call (../runtime/stream/_run_failed.ts). Then a
 // throw would replace the run's error with "SuppressedError: An error was
 // suppressed during disposal", the one line `deno test` and `node --test`
 // print, so the dispose does not throw: what `verify()` found (unused turns,
 // a swallowed harness error) is added to the run's error, in its message and
 // its stack, which every runner prints.
-import { failedAfter, failedRuns } from "../runtime/_run_failed.ts";
+import { failedAfter, failedRuns } from "../runtime/internal.ts";
 
 export { failedRuns };
 

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "@std/assert";
-import { noteRunFailed } from "../../runtime/_run_failed.ts";
+import { noteRunFailed } from "../../runtime/internal.ts";
 import { failedRuns, noteOn, verifyAtDispose } from "../../testing/_dispose_verify.ts";
 import { UnusedTurns } from "../../testing/errors.ts";
 

@@ -1,5 +1,5 @@
 import { assertEquals, assertStrictEquals } from "@std/assert";
-import { failedAfter, failedRuns, noteRunFailed } from "../../runtime/_run_failed.ts";
+import { failedAfter, failedRuns, noteRunFailed } from "../../../runtime/stream/_run_failed.ts";
 
 Deno.test("_run_failed: a run's failure is found by its context, after a double's last call", () => {
   const ctx = {};
