@@ -20,6 +20,7 @@ import {
   HookFailed,
   OpenAIChatLLM,
   ReActCognition,
+  retry,
   type RunContext,
   SingleShotCognition,
 } from "@agentkit/testing/runtime";
@@ -28,6 +29,7 @@ import {
   cassette,
   FakeAsker,
   FakeClaudeCli,
+  FakeClock,
   FakeLLM,
   FakeProvider,
   FakeTool,
@@ -283,4 +285,26 @@ Deno.test("a Run started on a context already cancelled: its result rejects with
   const run = new Agent("a", { model: "fake-model" })
     .start("hi", makeTestCtx({ llm, signal: AbortSignal.abort(reason) }));
   assertStrictEquals(await run.result.catch((e) => e), reason);
+});
+
+Deno.test("retry() giving up on the script's failures: the last failure leaves the scope, with the turns", async () => {
+  const error = await assertRejects(async () => {
+    using llm = FakeLLM.script(["never reached"], { failTimes: 3 });
+    const ctx = makeTestCtx({
+      llm,
+      clock: new FakeClock(),
+      chatMiddleware: [retry({ maxAttempts: 3 })],
+    });
+    await new Agent("a", { model: "fake-model" }).run("hi", ctx);
+  });
+  assert(!(error instanceof SuppressedError));
+  assertEquals(error.name, "ProviderTimeoutError");
+  assertStringIncludes(
+    error.message,
+    `${NOTE}FakeLLM.script has 1 turn(s), but the run used only 0`,
+  );
+  assertStringIncludes(
+    error.stack!,
+    `${NOTE}FakeLLM.script has 1 turn(s), but the run used only 0`,
+  );
 });
