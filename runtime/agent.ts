@@ -41,6 +41,7 @@ import {
 } from "./stream/stream_event_schema.ts";
 import { rethrowIfFatal } from "./harness_error.ts";
 import { Run } from "./run.ts";
+import { noteRunFailed } from "./stream/_run_failed.ts";
 import { spanError } from "./_span.ts";
 import { PULL, pull, thenStep } from "./stream/_pull.ts";
 import type { Span } from "../ports/trace.ts";
@@ -380,7 +381,9 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   // settledResult(result), without a lookup by the result.
   settled(result: TypedAgentResult<D>): Promise<TypedAgentResult<D>> {
     const failure = this.#failure;
-    return failure ? Promise.reject(failure.error) : Promise.resolve(result);
+    if (failure === undefined) return Promise.resolve(result);
+    noteRunFailed(this.#ctx, failure.error);
+    return Promise.reject(failure.error);
   }
 
   next(): Promise<Step<D>> {
@@ -708,6 +711,7 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
     if (this.#closing) throw error;
     this.#state = DONE;
     this.#closing = true;
+    noteRunFailed(this.#ctx, error);
     spanError(this.#span!, error);
     const cleanup = this.#cleanup();
     if (cleanup === undefined) throw error;

@@ -50,3 +50,5 @@ export { editDistance } from "./_edit_distance.ts";
 export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } from "./_options.ts";
 export { type CheckSettings, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";
+// Which runs failed: what a scripted double's dispose asks (testing/_dispose_verify.ts).
+export { failedAfter, failedRuns, noteRunFailed } from "./stream/_run_failed.ts";

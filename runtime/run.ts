@@ -9,6 +9,7 @@ import { settledResult, StreamResult } from "./stream/_stream_result.ts";
 import type { RunContext } from "./context.ts";
 import { type StreamChunk, toChunk } from "./stream/stream_chunk.ts";
 import { linkSignal } from "./_link_signal.ts";
+import { noteRunFailed } from "./stream/_run_failed.ts";
 
 /**
  * What a {@linkcode Run} drives: the events of one run on the run's own
@@ -99,6 +100,8 @@ export class Run {
   #waiters: Array<() => void> = [];
   #done = false;
   #failure: { error: unknown } | undefined;
+  // The run's own context, which its ports are called with.
+  #ctx: RunContext | undefined;
   #resolve!: (result: AgentResult) => void;
   #reject!: (error: unknown) => void;
 
@@ -126,6 +129,7 @@ export class Run {
     const link = linkSignal([ctx.signal], (reason) => this.cancel(reason));
     this.#controller = link.controller;
     const runCtx = ctx.with({ signal: link.controller.signal });
+    this.#ctx = runCtx;
     this.drained = this.#pump(produce, runCtx).finally(() => link.unlink());
   }
 
@@ -231,8 +235,11 @@ export class Run {
     if (this.#done) return;
     this.#done = true;
     this.#failure = failure;
-    if (failure) this.#reject(failure.error);
-    else this.#resolve(result!);
+    if (failure) {
+      // A run cancelled as it starts (its context's signal had aborted) has no context yet.
+      if (this.#ctx !== undefined) noteRunFailed(this.#ctx, failure.error);
+      this.#reject(failure.error);
+    } else this.#resolve(result!);
     this.#wake();
   }
 

@@ -9,16 +9,40 @@
 // The same tests run on every Node line the package supports (NODE_LINES):
 // the machine's node, and Node 22 and 24 from the npm package `node`
 // (`npx --yes node@22`), each first on PATH so that the tools the tests start
-// (tsc, vitest) run on it too. The README's Node example is copied verbatim
-// into the consumer as a test file, importing the package by the name
-// `npx jsr add` gives it (`@agentkit/testing`).
+// (tsc, vitest) run on it too. Vitest 5, what `npm i -D vitest` installs on
+// Node 22 and 24, wants Node 22 or later, so there are two consumers: one with
+// Vitest 5 for Node 22 and 24, one with Vitest 3 for Node 20, each given the
+// form of the matchers' type merge docs/testing.md gives for its major.
+//
+// Copied verbatim from the docs: the README's Node example (a node:test file,
+// importing the package by the name `npx jsr add` gives it,
+// `@agentkit/testing`), the README's node:test and Vitest files into a folder
+// of their own (readme_layout/, where each runner is started with no file
+// named, to show that neither collects the other's), and docs/testing.md's
+// Vitest test file with that major's merge.
 //
 // Each line's run ends with node's own test summary; the exit code is the
 // first failing run's, so a failing Node test fails `deno task test`.
 import { TYPES_NODE } from "./build_npm.ts";
 
-/** The Node lines tested: the machine's node (20 here) and the two LTS lines. */
-const NODE_LINES = ["system", "22", "24"];
+/**
+ * The Node lines tested, the machine's node (20 here) and the two LTS lines,
+ * each with the Vitest its consumer project has: 5 wants Node 22 or later.
+ */
+const NODE_LINES: ReadonlyArray<{ readonly line: string; readonly vitest: string }> = [
+  { line: "system", vitest: "3.2.4" },
+  { line: "22", vitest: "5.1.2" },
+  { line: "24", vitest: "5.1.2" },
+];
+
+/**
+ * The Node types each Vitest major's project gets: Vitest 5 declares a peer
+ * `@types/node` of `^22.0.0 || >=24.0.0`, and npm refuses the Node 20 types
+ * beside it (ERESOLVE).
+ */
+function typesNodeFor(vitest: string): string {
+  return vitest.startsWith("5.") ? "^22.12.0" : TYPES_NODE;
+}
 
 /** Jest's standalone `expect`, to run the matchers the way Jest does. */
 const JEST_EXPECT = "30.2.0";
@@ -26,9 +50,6 @@ const JEST_EXPECT = "30.2.0";
 const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const dist = `${root}/dist/npm`;
 const source = `${root}/tests/node`;
-
-// The consumer's test runner: Vitest 3 runs on Node 20 (vite 8 wants npm 11).
-const VITEST = "3.2.4";
 
 async function exec(cmd: string, args: string[], cwd: string): Promise<string> {
   const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" })
@@ -64,6 +85,48 @@ function readmeNodeExample(readme: string): string {
   return block;
 }
 
+/**
+ * The README's node:test file and its Vitest file: the first ```js and the
+ * first ```ts block under "## Node", which say their file names
+ * (agent_test.mjs, agent.spec.ts) in the text above them.
+ */
+function readmeLayout(readme: string): { node: string; vitest: string } {
+  const section = readme.split(/^## /m).find((s) => s.startsWith("Node")) ?? "";
+  const node = /^```js[^\n]*\n([\s\S]*?)^```$/m.exec(section)?.[1];
+  const vitest = /^```ts[^\n]*\n([\s\S]*?)^```$/m.exec(section)?.[1];
+  if (
+    !node || !vitest || !section.includes("`agent_test.mjs`") ||
+    !section.includes("`agent.spec.ts`") || !vitest.includes('from "vitest"')
+  ) {
+    throw new Error(
+      'README.md\'s "## Node" section needs a ```js node:test block saved as `agent_test.mjs` and a ```ts Vitest block saved as `agent.spec.ts`',
+    );
+  }
+  return { node, vitest };
+}
+
+/**
+ * docs/testing.md's Vitest test file, with the `declare module "vitest"`
+ * merge for the given Vitest major: the file as written for Vitest 5, or
+ * with its merge replaced by the block the page gives for Vitest 3 and 4.
+ */
+function docsVitestFile(doc: string, vitest: string): string {
+  const blocks = [...doc.matchAll(/^```ts ignore\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  const MERGE = /^declare module "vitest" \{\n[\s\S]*?^\}\n/m;
+  const file = blocks.find((b) =>
+    b.includes("interface Matchers<R, T> extends AgentMatchers<R>") && b.includes("test(")
+  );
+  const older = blocks.find((b) =>
+    b.startsWith('declare module "vitest"') && b.includes("interface Assertion<T = any>")
+  );
+  if (!file || !older || !MERGE.test(file)) {
+    throw new Error(
+      "docs/testing.md needs a ```ts ignore Vitest 5 test file merging AgentMatchers into Matchers<R, T>, and a ```ts ignore block with the Vitest 3/4 merge into Assertion<T = any>",
+    );
+  }
+  return vitest.startsWith("5.") ? file : file.replace(MERGE, older);
+}
+
 try {
   await Deno.stat(`${dist}/package.json`);
 } catch {
@@ -90,13 +153,15 @@ const FRAMEWORKS = Object.fromEntries(
   ["ai", "@openai/agents", "openai"].map((name) => [name, pinned(name)]),
 );
 
-const tmp = await Deno.makeTempDir({ prefix: "agentkit_node_" });
-let code = 1;
-try {
-  const consumer = `${tmp}/consumer`;
+const readme = await Deno.readTextFile(`${root}/README.md`);
+const testingDoc = await Deno.readTextFile(`${root}/docs/testing.md`);
+const layout = readmeLayout(readme);
+
+// One consumer project with the given Vitest: tests/node's files, the
+// docs' files, the package from the tarball and the tools. Returns the
+// test files `node --test` is given.
+async function makeConsumer(consumer: string, packed: string, vitest: string): Promise<string[]> {
   await Deno.mkdir(consumer);
-  const packed = (await exec("npm", ["pack", dist, "--pack-destination", tmp, "--silent"], tmp))
-    .trim().split("\n").pop()!;
   const tests: string[] = [];
   for await (const entry of Deno.readDir(source)) {
     if (entry.isDirectory) {
@@ -112,12 +177,13 @@ try {
     await Deno.copyFile(`${source}/${entry.name}`, `${consumer}/${entry.name}`);
     if (entry.name.endsWith("_test.mjs")) tests.push(entry.name);
   }
-  await Deno.writeTextFile(
-    `${consumer}/readme_node_test.mjs`,
-    readmeNodeExample(await Deno.readTextFile(`${root}/README.md`)),
-  );
+  await Deno.writeTextFile(`${consumer}/readme_node_test.mjs`, readmeNodeExample(readme));
   tests.push("readme_node_test.mjs");
   tests.sort();
+  await Deno.mkdir(`${consumer}/readme_layout`);
+  await Deno.writeTextFile(`${consumer}/readme_layout/agent_test.mjs`, layout.node);
+  await Deno.writeTextFile(`${consumer}/readme_layout/agent.spec.ts`, layout.vitest);
+  await Deno.writeTextFile(`${consumer}/docs_agent.spec.ts`, docsVitestFile(testingDoc, vitest));
   await Deno.writeTextFile(
     `${consumer}/package.json`,
     JSON.stringify(
@@ -132,9 +198,9 @@ try {
           "@agentkit/testing": `file:../${packed}`,
         },
         devDependencies: {
-          "@types/node": TYPES_NODE,
+          "@types/node": typesNodeFor(vitest),
           typescript: tsVersion,
-          vitest: VITEST,
+          vitest,
           expect: JEST_EXPECT,
           ...FRAMEWORKS,
         },
@@ -152,20 +218,41 @@ try {
     "--loglevel=error",
   ], consumer);
   console.log(
-    `Installed ${packed} into a consumer project (${
+    `Installed ${packed} with vitest ${vitest} into a consumer project (${
       Math.round(performance.now() - started)
-    } ms); node ${(await exec("node", ["--version"], consumer)).trim()}`,
+    } ms)`,
   );
+  return tests;
+}
+
+const tmp = await Deno.makeTempDir({ prefix: "agentkit_node_" });
+let code = 1;
+try {
+  const packed = (await exec("npm", ["pack", dist, "--pack-destination", tmp, "--silent"], tmp))
+    .trim().split("\n").pop()!;
+  const consumers = new Map<string, { dir: string; tests: string[] }>();
+  for (const { vitest } of NODE_LINES) {
+    if (consumers.has(vitest)) continue;
+    const dir = `${tmp}/consumer-vitest${vitest.split(".")[0]}`;
+    consumers.set(vitest, { dir, tests: await makeConsumer(dir, packed, vitest) });
+  }
+  console.log(`node ${(await exec("node", ["--version"], tmp)).trim()} on this machine`);
+  // AGENTKIT_NODE_TESTS=a_test.mjs,b_test.mjs runs only those files (while working on them).
+  const only = Deno.env.get("AGENTKIT_NODE_TESTS")?.split(",").filter(Boolean);
   code = 0;
-  for (const line of NODE_LINES) {
+  for (const { line, vitest } of NODE_LINES) {
+    const { dir, tests: all } = consumers.get(vitest)!;
+    const tests = only ? all.filter((t) => only.includes(t)) : all;
     const bin = line === "system" ? undefined : await nodeBin(line, tmp);
     const path = bin ? `${bin}:${Deno.env.get("PATH") ?? ""}` : Deno.env.get("PATH") ?? "";
-    const version = (await exec(bin ? `${bin}/node` : "node", ["--version"], consumer)).trim();
-    console.log(`\n# node ${version}${line === "system" ? " (this machine's)" : ""}`);
+    const version = (await exec(bin ? `${bin}/node` : "node", ["--version"], dir)).trim();
+    console.log(
+      `\n# node ${version}${line === "system" ? " (this machine's)" : ""}, vitest ${vitest}`,
+    );
     const node = await new Deno.Command(bin ? `${bin}/node` : "node", {
       args: ["--test", "--test-reporter=spec", ...tests],
-      cwd: consumer,
-      env: { AGENTKIT_REPO: root, PATH: path },
+      cwd: dir,
+      env: { AGENTKIT_REPO: root, AGENTKIT_VITEST: vitest, PATH: path },
       stdout: "inherit",
       stderr: "inherit",
     }).output();

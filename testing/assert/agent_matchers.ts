@@ -26,8 +26,20 @@ import { transcript } from "./transcript.ts";
 
 /**
  * The matchers as Vitest and Jest see them; `R` is what an assertion returns.
- * Merge it into Vitest's `Assertion` once, in a setup or `.d.ts` file of your
- * project, to type `expect(result).toHaveCalledTool(...)`:
+ * Merge it into Vitest's types once, in a setup or test file of your project,
+ * to type `expect(result).toHaveCalledTool(...)`. On Vitest 5, into
+ * `Matchers<R, T>`:
+ *
+ * ```ts ignore
+ * import type { AgentMatchers } from "@agentkit/testing/testing";
+ *
+ * declare module "vitest" {
+ *   interface Matchers<R, T> extends AgentMatchers<R> {}
+ * }
+ * ```
+ *
+ * On Vitest 3.x and 4.x, whose `Assertion` has one type parameter (each form
+ * fails on the other major with TS2428), into `Assertion`:
  *
  * ```ts ignore
  * import type { AgentMatchers } from "@agentkit/testing/testing";

@@ -13,6 +13,7 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
+import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { env } from "../_env.ts";
 import { checkOptions as check, is, Redactor, underPolicy } from "../../runtime/internal.ts";
 import { FakeLLM } from "../llm/fake_llm.ts";
@@ -149,6 +150,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
   readonly #mask: (s: string, secret: boolean) => string;
   #port: LLMPort | undefined;
   #calls = 0;
+  // The context of the last call, and failedRuns() then (see ../_dispose_verify.ts).
+  #servedCtx: unknown;
+  #servedAt = failedRuns();
   #written = 0;
   #harnessErrors: HarnessError[] = [];
 
@@ -214,6 +218,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
    */
   async chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
     const n = ++this.#calls;
+    this.#servedCtx = ctx;
+    this.#servedAt = failedRuns();
     if (this.mode === "replay") {
       this.#check(request, n);
       return await this.#replay!.chat(request, ctx);
@@ -229,6 +235,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
    */
   stream(request: ChatRequest, ctx?: Ctx): AsyncIterable<StreamEvent> {
     const n = ++this.#calls;
+    this.#servedCtx = ctx;
+    this.#servedAt = failedRuns();
     if (this.mode === "replay") return this.#replayStream(request, ctx, n);
     return this.#recordStream(request, ctx);
   }
@@ -272,10 +280,13 @@ export class Cassette implements LLMPort, AsyncDisposable {
     this.#replay?.verify();
   }
 
-  /** `await using` verifies a replay at scope exit. */
+  /**
+   * `await using` verifies a replay at scope exit; after a run that failed, it notes what `verify()` found on the run's
+   * error instead of throwing over it.
+   */
   [Symbol.asyncDispose](): Promise<void> {
     try {
-      this.verify();
+      verifyAtDispose(() => this.verify(), this.#servedCtx, this.#servedAt);
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);

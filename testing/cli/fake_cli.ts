@@ -9,6 +9,7 @@ import type { SpawnedProcess, Spawner, SpawnOptions, SpawnPort } from "../../por
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { SystemClock } from "../../runtime/system_clock.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "../errors.ts";
+import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { FakeProcess, type LiveInvocation } from "./_fake_process.ts";
 import type { FakeCliOptions } from "./fake_cli_options.ts";
 
@@ -41,6 +42,9 @@ export abstract class FakeCli implements Spawner, Disposable {
   readonly #spawns: LiveInvocation[] = [];
   readonly #harnessErrors: HarnessError[] = [];
   #taken = 0;
+  // failedRuns() at the last turn taken: a process is given no run context,
+  // so the dispose asks about the last run that failed (../_dispose_verify.ts).
+  #servedAt = failedRuns();
 
   /**
    * Holds the script; the subclasses' factories validate it first.
@@ -187,13 +191,17 @@ export abstract class FakeCli implements Spawner, Disposable {
     }
   }
 
-  /** `using cli = FakeCodexCli.script(...)` verifies at scope exit. */
+  /**
+   * `using cli = FakeCodexCli.script(...)` verifies at scope exit; after a run that failed, it notes what `verify()` found on the run's
+   * error instead of throwing over it.
+   */
   [Symbol.dispose](): void {
-    this.verify();
+    verifyAtDispose(() => this.verify(), undefined, this.#servedAt);
   }
 
   // The next run, or ScriptExhausted (recorded, so verify() reports it even if caught).
   #take(): CliRun {
+    this.#servedAt = failedRuns();
     const i = this.#taken++;
     if (i < this.#runs.length) return this.#runs[i];
     if (this.#options.repeatLast) return this.#runs[this.#runs.length - 1];

@@ -24,6 +24,7 @@ import { openAIChatWire, openAIError } from "./_openai_chat_wire.ts";
 import { openAIResponsesWire } from "./_openai_responses_wire.ts";
 import { geminiWire, isGeminiPath } from "./_gemini_wire.ts";
 import { serve } from "../_serve.ts";
+import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { isProblem, type Problem, type ProviderApi, type Wire, WireMemory } from "./_wire.ts";
 import { rejectionMessage, rulesOff, strictRule, violation } from "./_strict.ts";
 import type { RulesOff } from "./_rules.ts";
@@ -224,6 +225,9 @@ export class FakeProvider implements Disposable {
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   readonly #requests: FakeProviderRequest[] = [];
   readonly #harnessErrors: Error[] = [];
+  // failedRuns() at the last request: a request carries no run context, so
+  // the dispose asks about the last run that failed (../_dispose_verify.ts).
+  #servedAt = failedRuns();
   readonly #services: Services;
   readonly #memory = new WireMemory();
   readonly #off: RulesOff | undefined;
@@ -340,12 +344,17 @@ export class FakeProvider implements Disposable {
     (this.llm as Partial<{ verify(): void }>).verify?.();
   }
 
-  /** `using provider = new FakeProvider(...)` verifies at scope exit. */
+  /**
+   * `using provider = new FakeProvider(...)` verifies at scope exit;
+   * after a run that failed, it notes what `verify()` found on the run's
+   * error instead of throwing over it.
+   */
   [Symbol.dispose](): void {
-    this.verify();
+    verifyAtDispose(() => this.verify(), undefined, this.#servedAt);
   }
 
   async #handle(request: Incoming, open: Set<AbortController> | undefined): Promise<Response> {
+    this.#servedAt = failedRuns();
     const path = request.path;
     const wire = route(path);
     const text = request.text;

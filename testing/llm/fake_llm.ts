@@ -32,6 +32,7 @@ import {
 import { parseTurn, type Turn } from "./turn.ts";
 import { chunkCount, chunksOf } from "./_turn_chunks.ts";
 import { markOf } from "./_misbehaviour_mark.ts";
+import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { checkOptions as check, describe, is, type Rule } from "../../runtime/internal.ts";
 
 /**
@@ -162,6 +163,9 @@ interface SharedState {
   readonly cancelled: string[];
   readonly harnessErrors: HarnessError[];
   readonly unknownToolCalls: UnknownToolCall[];
+  /** The context of the last call, and `failedRuns()` then (see ../_dispose_verify.ts). */
+  servedCtx: unknown;
+  servedAt: number;
   /** The default failure, made on the first failing call and thrown by each. */
   failure?: Error;
   /** The copies of the transcript sent last. */
@@ -290,6 +294,8 @@ export class FakeLLM implements LLMPort, Disposable {
       unknownToolCalls: [],
       read: false,
       unslicedLengths: [],
+      servedCtx: undefined,
+      servedAt: failedRuns(),
     };
   }
 
@@ -550,9 +556,14 @@ export class FakeLLM implements LLMPort, Disposable {
     );
   }
 
-  /** `using llm = FakeLLM.script(...)` verifies at scope exit. */
+  /**
+   * `using llm = FakeLLM.script(...)` verifies at scope exit; after a run
+   * that failed, it notes what `verify()` found on the run's error instead
+   * of throwing over it.
+   */
   [Symbol.dispose](): void {
-    this.verify();
+    const s = this.#state;
+    verifyAtDispose(() => this.verify(), s.servedCtx, s.servedAt);
   }
 
   /**
@@ -572,7 +583,10 @@ export class FakeLLM implements LLMPort, Disposable {
     ctx: Ctx | undefined,
     kind: "chat" | "complete",
   ): Now<ChatResponse> {
-    const id = `fake-chat-${++this.#state.ids}`;
+    const s = this.#state;
+    const id = `fake-chat-${++s.ids}`;
+    s.servedCtx = ctx;
+    s.servedAt = failedRuns();
     const next = this.#next(request, kind);
     return next instanceof Promise
       ? next.then((turn) => this.#played(turn, id, request, ctx))
@@ -658,7 +672,10 @@ export class FakeLLM implements LLMPort, Disposable {
     | Promise<
       StreamEvent[] | AsyncIterator<StreamEvent, void, undefined>
     > {
-    const id = `fake-stream-${++this.#state.ids}`;
+    const s = this.#state;
+    const id = `fake-stream-${++s.ids}`;
+    s.servedCtx = ctx;
+    s.servedAt = failedRuns();
     const next = this.#next(request, "stream");
     if (next instanceof Promise) return next.then((turn) => this.#play(turn, id, request, ctx));
     return this.#play(next, id, request, ctx);

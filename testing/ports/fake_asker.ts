@@ -7,6 +7,7 @@ import type { AskerPort } from "../../ports/asker.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { InvalidScript, ScriptExhausted, UnusedTurns } from "../errors.ts";
+import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { checkOptions, checkValue, is } from "../../runtime/internal.ts";
 
 const CTX = is.port("a context (makeTestCtx() or new FakeCtx())", ["checkCancelled"]);
@@ -77,6 +78,9 @@ export class FakeAsker implements AskerPort, Disposable {
   readonly #answers: readonly string[];
   readonly #options: FakeAskerOptions;
   #next = 0;
+  // The context of the last call, and failedRuns() then (see ../_dispose_verify.ts).
+  #servedCtx: unknown;
+  #servedAt = failedRuns();
 
   /**
    * The answers are checked here; `repeatLast` with no answer throws.
@@ -139,6 +143,8 @@ export class FakeAsker implements AskerPort, Disposable {
     checkValue("FakeAsker.ask()", "the question", question, is.string);
     checkValue("FakeAsker.ask()", "the ctx", ctx, CTX);
     this.questions.push(question);
+    this.#servedCtx = ctx;
+    this.#servedAt = failedRuns();
     ctx.checkCancelled();
     const i = this.#next++;
     let answer: string;
@@ -178,8 +184,11 @@ export class FakeAsker implements AskerPort, Disposable {
     }
   }
 
-  /** `using asker = new FakeAsker([...])` verifies at scope exit. */
+  /**
+   * `using asker = new FakeAsker([...])` verifies at scope exit; after a run that failed, it notes what `verify()` found on the run's
+   * error instead of throwing over it.
+   */
   [Symbol.dispose](): void {
-    this.verify();
+    verifyAtDispose(() => this.verify(), this.#servedCtx, this.#servedAt);
   }
 }

@@ -19,6 +19,7 @@ import {
 } from "../../runtime/internal.ts";
 import { copyValue } from "./_copy.ts";
 import { jsonProblem } from "../_json_value.ts";
+import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { toolName } from "./_tool_name.ts";
 import { toolParameters } from "./_tool_parameters.ts";
 
@@ -131,6 +132,9 @@ export class FakeTool implements ToolPort, Disposable {
   readonly #failTimes: number;
   readonly #allowUnused: boolean;
   #taken = 0;
+  // The context of the last call, and failedRuns() then (see ../_dispose_verify.ts).
+  #servedCtx: unknown;
+  #servedAt = failedRuns();
 
   /**
    * Creates the tool, checking its options now.
@@ -206,6 +210,8 @@ export class FakeTool implements ToolPort, Disposable {
   // takes them: checking a schema's output again fails where it transforms.
   #call(args: Record<string, unknown>, ctx: Ctx, validated: boolean): Now<unknown> {
     this.calls.push(copyValue(args));
+    this.#servedCtx = ctx;
+    this.#servedAt = failedRuns();
     const valid = this.#prepared && !validated ? this.#prepared.parse(args) : args;
     const n = ++this.#taken;
     if (n <= this.#failTimes) throw this.#failWith;
@@ -261,8 +267,11 @@ export class FakeTool implements ToolPort, Disposable {
     throw new UnusedTurns(`FakeTool "${this.name}"`, failTimes, this.#taken, "scripted failure");
   }
 
-  /** `using tool = new FakeTool(...)` verifies at scope exit. */
+  /**
+   * `using tool = new FakeTool(...)` verifies at scope exit; after a run that failed, it notes what `verify()` found on the run's
+   * error instead of throwing over it.
+   */
   [Symbol.dispose](): void {
-    this.verify();
+    verifyAtDispose(() => this.verify(), this.#servedCtx, this.#servedAt);
   }
 }

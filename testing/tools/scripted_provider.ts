@@ -12,6 +12,7 @@ import { type HarnessError, isHarnessError, rethrowIfFatal } from "../../runtime
 import { checkOptions, is, type Rule } from "../../runtime/internal.ts";
 import { nearest, parseOrExplain } from "../_validate.ts";
 import { InvalidScript, UnusedTurns } from "../errors.ts";
+import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 
 /**
  * A scripted tool answer computed per call, from the parsed arguments, the
@@ -223,6 +224,9 @@ export class ScriptedProvider implements ToolProvider, Disposable {
   readonly #double: string;
   readonly #harnessErrors: HarnessError[] = [];
   #batches = 0;
+  // The context of the last call, and failedRuns() then (see ../_dispose_verify.ts).
+  #servedCtx: unknown;
+  #servedAt = failedRuns();
 
   /**
    * Builds the provider, checking its options and its script now. The
@@ -313,6 +317,8 @@ export class ScriptedProvider implements ToolProvider, Disposable {
    * @returns One result per call.
    */
   async executeToolCalls(calls: readonly ToolCall[], ctx: Ctx): Promise<readonly ToolResult[]> {
+    this.#servedCtx = ctx;
+    this.#servedAt = failedRuns();
     try {
       return await this.#execute(calls, ctx);
     } catch (error) {
@@ -383,9 +389,13 @@ export class ScriptedProvider implements ToolProvider, Disposable {
     }
   }
 
-  /** `using provider = new ScriptedProvider(...)` verifies at scope exit. */
+  /**
+   * `using provider = new ScriptedProvider(...)` verifies at scope exit;
+   * after a run that failed, it notes what `verify()` found on the run's
+   * error instead of throwing over it.
+   */
   [Symbol.dispose](): void {
-    this.verify();
+    verifyAtDispose(() => this.verify(), this.#servedCtx, this.#servedAt);
   }
 
   async #execute(calls: readonly ToolCall[], ctx: Ctx): Promise<readonly ToolResult[]> {

@@ -1,22 +1,18 @@
-// agentMatchers under Vitest, typed through the declaration merge a user
-// writes once (below), and transcript() pinned with toMatchSnapshot.
+// agentMatchers under Vitest, and transcript() pinned with toMatchSnapshot.
+// Typed through the declaration merge a user writes once: the one in
+// docs_agent.spec.ts, docs/testing.md's Vitest file as scripts/test_node.ts
+// writes it for this project's Vitest major (Matchers<R, T> on Vitest 5,
+// Assertion<T> on 3), which tsconfig.vitest.json checks together with this.
 import { expect, test } from "vitest";
 import { Agent, Budget, meter, ReActCognition } from "@jsr/agentkit__testing/runtime";
 import { toolCall } from "@jsr/agentkit__testing/ports";
 import {
-  type AgentMatchers,
   agentMatchers,
   FakeLLM,
   FakeTool,
   makeTestCtx,
   transcript,
 } from "@jsr/agentkit__testing/testing";
-
-declare module "vitest" {
-  // deno-lint-ignore no-explicit-any
-  interface Assertion<T = any> extends AgentMatchers<T> {}
-  interface AsymmetricMatchersContaining extends AgentMatchers {}
-}
 
 expect.extend(agentMatchers);
 

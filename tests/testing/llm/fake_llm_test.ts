@@ -398,16 +398,32 @@ Deno.test("FakeLLM.verify() and using report unused turns and swallowed harness 
   await t.step("a ScriptExhausted caught by user code resurfaces at scope exit", async () => {
     const run = async () => {
       using llm = FakeLLM.script(["only"]);
-      const ctx = makeTestCtx({ llm });
-      await agent.run("go", ctx);
+      await agent.run("go", makeTestCtx({ llm }));
       try {
-        await agent.run("go", ctx);
+        await llm.chat(req("again"));
       } catch {
         // user code that swallows every error
       }
     };
     await assertRejects(run, ScriptExhausted);
   });
+  await t.step(
+    "a run that failed on it: scope exit leaves the run's error; verify() still throws",
+    async () => {
+      // The dispose cannot tell a failed run the test caught from one leaving
+      // the scope, and a throw would hide the latter behind a SuppressedError.
+      const llm = FakeLLM.script(["only"]);
+      const run = async () => {
+        using scoped = llm;
+        const ctx = makeTestCtx({ llm: scoped });
+        await agent.run("go", ctx);
+        await agent.run("go", ctx);
+      };
+      const error = await assertRejects(run, ScriptExhausted);
+      assert(!(error instanceof SuppressedError));
+      assertThrows(() => llm.verify(), ScriptExhausted);
+    },
+  );
   await t.step("a fully used script disposes cleanly", async () => {
     using llm = FakeLLM.script(["only"]);
     await agent.run("go", makeTestCtx({ llm }));
