@@ -33,6 +33,8 @@
  * - `Redactor`, `redactText`, `isSecretName`, `isSecretHeader`, `REDACTED`:
  *   the one redaction engine, so a cassette, a transcript and a fake
  *   provider's request log mask what a port's errors mask.
+ * - `builtin`: a `node:` module loaded on first use, so a double that
+ *   touches files (a cassette) does not start Deno's Node layer at import.
  *
  * @module
  */
@@ -50,3 +52,4 @@ export { editDistance } from "./_edit_distance.ts";
 export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } from "./_options.ts";
 export { type CheckSettings, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";
+export { builtin } from "./spawn/_builtin.ts";
