@@ -33,6 +33,8 @@
  * - `Redactor`, `redactText`, `isSecretName`, `isSecretHeader`, `REDACTED`:
  *   the one redaction engine, so a cassette, a transcript and a fake
  *   provider's request log mask what a port's errors mask.
+ * - `builtin`: a `node:` module loaded on first use, so a double that
+ *   touches files (a cassette) does not start Deno's Node layer at import.
  *
  * @module
  */
@@ -52,3 +54,4 @@ export { type CheckSettings, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";
 // Which runs failed: what a scripted double's dispose asks (testing/_dispose_verify.ts).
 export { failedAfter, failedRuns, noteRunFailed } from "./stream/_run_failed.ts";
+export { builtin } from "./spawn/_builtin.ts";

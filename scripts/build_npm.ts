@@ -42,8 +42,13 @@ interface Info {
  */
 export const TYPES_NODE = "^20.11.0";
 
-/** The Node versions the package declares (`engines.node`); tests run on 20, 22 and 24. */
-export const NODE_ENGINES = ">=20";
+/**
+ * The Node versions the package declares (`engines.node`); tests run on 20, 22
+ * and 24. 20.16 is the first Node 20 with `process.getBuiltinModule`, which
+ * loads `node:fs` and `node:child_process` on first use
+ * (runtime/spawn/_builtin.ts).
+ */
+export const NODE_ENGINES = ">=20.16";
 
 /** An npm package reference: `npm:name@range/sub/path`. */
 export interface NpmReference {

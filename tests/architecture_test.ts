@@ -278,3 +278,33 @@ Deno.test("architecture: tests/ mirrors the source tree", async () => {
   assertEquals(misplaced, [], "move the test next to its module's mirror");
   assert(stems.has("fake_llm"), "the check sees the modules");
 });
+
+// A static `node:` import of fs, process, child_process or stream starts
+// Deno's Node layer in every test file that loads the package (about 20 ms of
+// its cold start, bench/cold_start.ts); those load on first use instead
+// (runtime/spawn/_builtin.ts, or `await import` on async paths).
+// node:async_hooks is the exception: AsyncLocalStorage has no web-standard
+// equivalent, and it loads without starting that layer.
+const STATIC_NODE =
+  /(?:^|[;\n])\s*(?:import|export)\s+(?!type\b)[^;]*?from\s*["'](node:[^"']+)["']|(?:^|[;\n])\s*import\s*["'](node:[^"']+)["']/g;
+
+Deno.test("architecture: no static node: import but node:async_hooks in the package", async () => {
+  const scan = (text: string) =>
+    [...stripComments(text).matchAll(STATIC_NODE)].map((m) => m[1] ?? m[2]);
+  // Guards the guard: a value import and a bare one are seen, a type-only one is not.
+  assertEquals(
+    scan(
+      'import { readFile } from "node:fs/promises";\nimport type * as Url from "node:url";\nimport "node:process";',
+    ),
+    ["node:fs/promises", "node:process"],
+  );
+  const offenders: string[] = [];
+  for (const dir of ["ports", "runtime", "testing"]) {
+    for (const file of await sourceFiles(dir)) {
+      for (const spec of scan(await Deno.readTextFile(new URL(file, root_dir)))) {
+        if (spec !== "node:async_hooks") offenders.push(`${file} imports ${spec}`);
+      }
+    }
+  }
+  assertEquals(offenders, []);
+});

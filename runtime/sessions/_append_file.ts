@@ -1,9 +1,10 @@
 // The file adapter of JsonlSession: an append handle held open. On Deno it is
 // a Deno.FsFile, so Deno's resource sanitizer reports a session a test forgot
 // to close (node:fs handles are plain fds it does not track); elsewhere it is
-// a node:fs/promises FileHandle.
-import { constants } from "node:fs";
-import { type FileHandle, open, readFile } from "node:fs/promises";
+// a node:fs/promises FileHandle, imported on first use: a static node:
+// import would start Deno's Node layer in every test file that loads the
+// package (about 20 ms of its cold start), sessions or not.
+import type { FileHandle } from "node:fs/promises";
 
 /** An open append handle. */
 export interface AppendFile {
@@ -54,10 +55,9 @@ export async function openAppend(path: string, mode: "create" | "append"): Promi
     };
   }
   // "a" would create a missing file; an existing one is opened by flags.
-  const handle: FileHandle = await open(
-    path,
-    mode === "create" ? "wx" : constants.O_WRONLY | constants.O_APPEND,
-  );
+  const fs = await import("node:fs/promises");
+  const { O_APPEND, O_WRONLY } = fs.constants;
+  const handle: FileHandle = await fs.open(path, mode === "create" ? "wx" : O_WRONLY | O_APPEND);
   return {
     async write(text) {
       await handle.write(text);
@@ -68,6 +68,7 @@ export async function openAppend(path: string, mode: "create" | "append"): Promi
 }
 
 /** Reads a whole file as UTF-8. */
-export function readText(path: string): Promise<string> {
+export async function readText(path: string): Promise<string> {
+  const { readFile } = await import("node:fs/promises");
   return readFile(path, "utf8");
 }

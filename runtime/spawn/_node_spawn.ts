@@ -1,6 +1,8 @@
-// The Node adapter of the spawn seam, on node:child_process.
-import { spawn } from "node:child_process";
-import { Readable, Writable } from "node:stream";
+// The Node adapter of the spawn seam, on node:child_process (loaded on first
+// spawn, see ./_builtin.ts; Deno spawns through Deno.Command instead).
+import type * as ChildProcess from "node:child_process";
+import type * as Stream from "node:stream";
+import { builtin } from "./_builtin.ts";
 import type { SpawnedProcess, SpawnExit, SpawnOptions } from "../../ports/spawn.ts";
 
 const SIGNALS: Readonly<Record<string, number>> = {
@@ -12,6 +14,8 @@ const SIGNALS: Readonly<Record<string, number>> = {
 
 /** Spawns through `node:child_process`. */
 export function nodeSpawn(argv: readonly string[], options: SpawnOptions = {}): SpawnedProcess {
+  const { spawn } = builtin<typeof ChildProcess>("node:child_process", "systemSpawn");
+  const { Readable, Writable } = builtin<typeof Stream>("node:stream", "systemSpawn");
   const piped = options.stdin === "piped";
   const env = options.env === undefined ? undefined : {
     ...(globalThis as unknown as { process: { env: Record<string, string> } }).process.env,

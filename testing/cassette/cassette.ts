@@ -3,9 +3,11 @@
  *
  * @module
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+// node:fs, node:path and node:url are loaded when a cassette first reads or
+// writes (see runtime/spawn/_builtin.ts), not when the package is imported.
+import type * as Fs from "node:fs";
+import type * as Path from "node:path";
+import type * as Url from "node:url";
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
@@ -15,7 +17,13 @@ import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
 import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { env } from "../_env.ts";
-import { checkOptions as check, is, Redactor, underPolicy } from "../../runtime/internal.ts";
+import {
+  builtin,
+  checkOptions as check,
+  is,
+  Redactor,
+  underPolicy,
+} from "../../runtime/internal.ts";
 import { FakeLLM } from "../llm/fake_llm.ts";
 import type { Turn } from "../llm/turn.ts";
 import {
@@ -171,7 +179,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     this.#redactor = redactor;
     this.#mask = (s, secret) => redactor.field(s, secret);
     const mode = modeOf(options.mode);
-    const exists = existsSync(this.path);
+    const exists = fs().existsSync(this.path);
     this.mode = mode === "record" || (mode === "once" && !exists) ? "record" : "replay";
     if (this.mode === "replay") {
       if (!exists) {
@@ -184,7 +192,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
           "the file does not exist and the mode is replay, which never records; record it once with the mode once or record",
         );
       }
-      this.#lines = parseCassette(readFileSync(this.path, "utf8"), this.path);
+      this.#lines = parseCassette(fs().readFileSync(this.path, "utf8"), this.path);
       this.#replay = this.#lines.length
         ? FakeLLM.script(this.#lines.map(replayTurn), { usage: NO_USAGE })
         : undefined;
@@ -475,8 +483,12 @@ export class Cassette implements LLMPort, AsyncDisposable {
   }
 
   #write(text: string, append: boolean): void {
+    const { appendFileSync, existsSync, mkdirSync, writeFileSync } = fs();
     if (append && this.#written === 0 && !existsSync(this.path)) append = false;
-    if (!append) mkdirSync(dirname(this.path), { recursive: true });
+    if (!append) {
+      const { dirname } = builtin<typeof Path>("node:path", "A Cassette");
+      mkdirSync(dirname(this.path), { recursive: true });
+    }
     if (append) appendFileSync(this.path, text);
     else writeFileSync(this.path, text);
     if (text) this.#written++;
@@ -631,7 +643,7 @@ function checkPath(path: unknown): string {
         `cassette() takes a file path or a file: URL, got the ${path.protocol} URL ${path.href}: pass a path such as "tests/cassettes/greeting.jsonl"`,
       );
     }
-    return fileURLToPath(path);
+    return builtin<typeof Url>("node:url", "A Cassette").fileURLToPath(path);
   }
   if (typeof path !== "string" || path === "") {
     throw new TypeError(
@@ -692,4 +704,8 @@ function checkOptions(options: CassetteOptions): void {
       upstreamPort: "upstream is a function that makes the port: () => new OpenAIChatLLM()",
     },
   });
+}
+
+function fs(): typeof Fs {
+  return builtin<typeof Fs>("node:fs", "A Cassette");
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { readFileSync } from "node:fs";
+import type * as Fs from "node:fs";
 import { z } from "zod";
 import type { CliRun } from "../../ports/cli.ts";
 import { parseCliOptions, parseCliRun } from "./_cli_script.ts";
@@ -12,6 +12,7 @@ import type { FakeCliOptions } from "./fake_cli_options.ts";
 import { nearest, parseOrExplain } from "../_validate.ts";
 import { claudeTurn } from "./claude_turn.ts";
 import { InvalidScript } from "../errors.ts";
+import { builtin } from "../../runtime/internal.ts";
 
 const KNOWN_TYPES = ["system", "assistant", "user", "result"];
 // Built on first use, not at import: building zod schemas is much of what
@@ -191,7 +192,7 @@ function readRecording(recording: string | URL): string {
 
 function readPath(path: string | URL): string {
   try {
-    return readFileSync(path, "utf8");
+    return builtin<typeof Fs>("node:fs", "FakeClaudeCli").readFileSync(path, "utf8");
   } catch (error) {
     throw new InvalidScript(
       `Cannot read the recording ${JSON.stringify(String(path))}: ${
