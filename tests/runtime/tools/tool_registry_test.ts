@@ -124,7 +124,7 @@ Deno.test("ToolRegistry: a name two providers list is a ToolNameCollision naming
     },
   );
 
-  await t.step("checked on every listing: a list that changes can collide later", async () => {
+  await t.step("checked on every listing: a list that changes can collide later", () => {
     let names = ["x"];
     const changing: ToolProvider = {
       listTools: () => names.map(spec),
