@@ -604,3 +604,80 @@ Deno.test("McpToolProvider subscribes to list changes only when it caches", () =
   new McpToolProvider(client, { cacheToolsList: true });
   assertEquals(methods, ["notifications/tools/list_changed"]);
 });
+
+Deno.test("McpToolProvider: the edges of a call and a listing", async (t) => {
+  await t.step("the first page is asked for without params, the next with the cursor", async () => {
+    const params: unknown[] = [];
+    const client: McpClient = {
+      listTools: (p) => {
+        params.push(p);
+        return Promise.resolve(
+          p === undefined
+            ? { tools: [{ name: "a", inputSchema: { type: "object" } }], nextCursor: "2" }
+            : { tools: [{ name: "b", inputSchema: { type: "object" } }] },
+        );
+      },
+      callTool: () => Promise.resolve({ content: [] }),
+    };
+    assertEquals((await new McpToolProvider(client).listTools()).map((s) => s.name), ["a", "b"]);
+    assertEquals(params, [undefined, { cursor: "2" }]);
+  });
+
+  await t.step(
+    "a malformed listing's error has no cause; a client's failure is the cause",
+    async () => {
+      const error = await assertRejects(
+        () => Promise.resolve(new McpToolProvider(scripted([{ tools: 1 }])).listTools()),
+        McpToolsUnavailable,
+      );
+      assertEquals("cause" in error, false);
+    },
+  );
+
+  await t.step(
+    "a call named just the prefix, or cancelled before it is sent, never reaches the server",
+    async () => {
+      let calls = 0;
+      const provider = new McpToolProvider(
+        scripted([{ tools: [] }], () => (calls++, Promise.resolve({ content: [] }))),
+        { prefix: "web_" },
+      );
+      const [bare] = await provider.executeToolCalls(
+        [{ id: "c1", name: "web_", args: {} }],
+        new NullCtx(),
+      );
+      assertEquals(
+        bare.content,
+        'Unknown tool "web_": the tools of MCP server "mcp" are named "web_<name>"',
+      );
+      const controller = new AbortController();
+      controller.abort(new Error("stop"));
+      const [cancelled] = await provider.executeToolCalls(
+        [{ id: "c2", name: "web_search", args: {} }],
+        makeTestCtx({ signal: controller.signal }),
+      );
+      assertEquals(cancelled.content, "Cancelled: stop");
+      assertEquals(calls, 0);
+    },
+  );
+
+  await t.step("raw arguments that are JSON but not an object", async () => {
+    const provider = new McpToolProvider(scripted([{ tools: [] }]));
+    for (const rawArgs of ["null", "5", '"text"']) {
+      const [r] = await provider.executeToolCalls(
+        [{ id: "c1", name: "t", args: {}, rawArgs }],
+        new NullCtx(),
+      );
+      assertEquals(r.content, `The arguments of tool "t" must be a JSON object, got: ${rawArgs}`);
+    }
+  });
+
+  await t.step('a server name the client does not have yet, or not as text, is "mcp"', () => {
+    const base = scripted([{ tools: [] }]);
+    assertEquals(new McpToolProvider({ ...base, getServerVersion: () => undefined }).name, "mcp");
+    assertEquals(
+      new McpToolProvider({ ...base, getServerVersion: () => ({ name: 5 as never }) }).name,
+      "mcp",
+    );
+  });
+});

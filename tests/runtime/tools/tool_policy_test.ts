@@ -121,8 +121,8 @@ Deno.test("ToolPolicy asks ctx.asker about a tool in approve; yes runs it, no re
   assertEquals(inner.recordedCalls.map((c) => c.id), ["c1", "c2"]);
   assertEquals(inner.turnsTaken, 1, "what passed went as one batch");
   assertEquals(
-    observer.items.filter((o) => o.kind === "approval_denied").map((o) => o.payload),
-    [{ tool: "fs_delete", answer: "no thanks" }],
+    observer.items.filter((o) => o.kind === "approval_denied").map((o) => [o.text, o.payload]),
+    [['tool "fs_delete" was not approved', { tool: "fs_delete", answer: "no thanks" }]],
   );
 });
 
@@ -236,6 +236,15 @@ Deno.test("ToolPolicy never throws from the provider under it: a failure or a mi
   const [s] = await new ToolPolicy(silent).executeToolCalls([call("c1", "t")], new NullCtx());
   assertEquals(
     s.content,
+    'The tool provider under the policy gave no result for call "c1" of tool "t"',
+  );
+  const holey: ToolProvider = {
+    ...throwing,
+    executeToolCalls: () => Promise.resolve([null as never]),
+  };
+  const [h] = await new ToolPolicy(holey).executeToolCalls([call("c1", "t")], new NullCtx());
+  assertEquals(
+    h.content,
     'The tool provider under the policy gave no result for call "c1" of tool "t"',
   );
   const garbage: ToolProvider = {

@@ -307,3 +307,50 @@ Deno.test("ToolRegistry (property): a name dealt to two providers is a collision
     { numRuns: 200 },
   );
 });
+
+Deno.test("ToolRegistry: the edges of routing and naming", async (t) => {
+  await t.step("a call after a listing routes by it, without listing again", async () => {
+    let listings = 0;
+    const p = provider("a", ["x"]);
+    const counted: ToolProvider = { ...p, listTools: () => (listings++, p.listTools()) };
+    const registry = new ToolRegistry([counted]);
+    registry.listTools();
+    await registry.executeToolCalls(calls("x"), new NullCtx());
+    await registry.executeToolCalls(calls("x"), new NullCtx());
+    assertEquals(listings, 1);
+  });
+
+  await t.step("holes in a provider's answer are missing results", async () => {
+    const holey: ToolProvider = {
+      listTools: () => [spec("x")],
+      executeToolCalls: () => Promise.resolve([null as never]),
+    };
+    const [r] = await new ToolRegistry([holey]).executeToolCalls(calls("x"), new NullCtx());
+    assertEquals(r.content, 'providers[0] gave no result for call "c1" of tool "x"');
+  });
+
+  await t.step("a provider is named by its class, and by its name only when that is text", () => {
+    class Named {
+      name: unknown;
+      constructor(name: unknown) {
+        this.name = name;
+      }
+      listTools = () => [spec("x")];
+      executeToolCalls = () => Promise.resolve([]);
+    }
+    const bare = Object.assign(Object.create(null), {
+      listTools: () => [spec("x")],
+      executeToolCalls: () => Promise.resolve([]),
+    });
+    const error = assertThrows(
+      () => new ToolRegistry([new Named(5), new Named("files"), bare]).listTools(),
+      ToolNameCollision,
+    );
+    assertEquals(error.providers, ["providers[0] (Named)", 'providers[1] (Named "files")']);
+    const third = assertThrows(
+      () => new ToolRegistry([new Named(""), bare]).listTools(),
+      ToolNameCollision,
+    );
+    assertEquals(third.providers, ["providers[0] (Named)", "providers[1]"]);
+  });
+});
