@@ -59,8 +59,11 @@ export interface McpClient {
     resultSchema?: undefined,
     options?: McpRequestOptions,
   ): Promise<McpCallToolResult>;
-  /** The SDK's hook for server notifications; with it a cached list follows `tools/list_changed`. */
-  setNotificationHandler?(schema: z.ZodType, handler: () => void): void;
+  /**
+   * The SDK's hook for server notifications (`schema` is a zod object whose
+   * `method` is a literal); with it a cached list follows `tools/list_changed`.
+   */
+  setNotificationHandler?(schema: object, handler: () => void): void;
   /** The server's name and version once connected (the SDK's `getServerVersion()`). */
   getServerVersion?(): { readonly name?: string } | undefined;
 }
@@ -127,6 +130,8 @@ export class McpToolsUnavailable extends Error {
   readonly server: string | undefined;
 
   /**
+   * The message names the server and the problem, and says what to check.
+   *
    * @param server The server's name, if known.
    * @param problem What went wrong.
    * @param cause The client's error, if any.

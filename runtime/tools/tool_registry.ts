@@ -34,6 +34,8 @@ export class ToolNameCollision extends Error {
   readonly providers: readonly [string, string];
 
   /**
+   * The message names both providers and the two ways out (a prefix, a policy).
+   *
    * @param tool The name.
    * @param first The provider that listed it first.
    * @param second The other.

@@ -595,7 +595,7 @@ Deno.test("McpToolProvider subscribes to list changes only when it caches", () =
   const methods: string[] = [];
   const client = {
     ...scripted([{ tools: [] }]),
-    setNotificationHandler(schema: z.ZodType) {
+    setNotificationHandler(schema: object) {
       methods.push((schema as z.ZodObject<{ method: z.ZodLiteral<string> }>).shape.method.value);
     },
   };
