@@ -1,26 +1,22 @@
 // The official MCP SDK's own client and servers, linked in memory, for the
 // tests of McpToolProvider (test-only: the package never imports the SDK).
+// The client, McpServer and transport come typed from ../../_mcp_sdk.ts; the
+// low-level Server and the request schemas only these tests use.
 //
 // The SDK's wildcard export maps `x.js` to the types `x.js.d.ts`, which it
 // does not ship, so Deno would type these imports as `any`: each names its
 // `.d.ts` (through the package's `x` entry) to be type-checked for real.
-// @ts-types="@modelcontextprotocol/sdk/client"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Client, InMemoryTransport, McpServer } from "../../_mcp_sdk.ts";
 // @ts-types="@modelcontextprotocol/sdk/server"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @ts-types="@modelcontextprotocol/sdk/inMemory"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 
+export { ErrorCode, McpError } from "../../_mcp_sdk.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   type CallToolRequest,
   CallToolRequestSchema,
-  ErrorCode,
   type ListToolsRequest,
   ListToolsRequestSchema,
-  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 
 export { Client, InMemoryTransport, McpServer, Server };
