@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AskerPort } from "./asker.ts";
 import type { ClockPort } from "./clock.ts";
 import type { Scope } from "./scope.ts";
 import type { TracePort } from "./trace.ts";
@@ -49,6 +50,11 @@ export interface Ctx {
    * `true`) everywhere else.
    */
   readonly allowModelRequests?: boolean;
+  /**
+   * The human to ask before a step that needs approval (a `ToolPolicy`'s
+   * `approve` list); absent where nobody can be asked.
+   */
+  readonly asker?: AskerPort;
   /** Reports an observation to the run's observer. */
   emit(kind: string, text: string, options?: EmitOptions): Promise<void>;
   /** Throws the abort reason once the run is cancelled. */

@@ -182,25 +182,29 @@ export class UnknownTool extends Error {
 }
 
 /**
- * A tool marked `requiresApproval` ran under `autonomy: "manual"` with no asker.
+ * A tool needed approval (`requiresApproval` under `autonomy: "manual"`, or
+ * a `ToolPolicy`'s `approve` list) and the context has no asker.
  *
  * @example
  * ```ts
  * import { NoAsker } from "@agentkit/testing/runtime";
  * import { assertMatch } from "@std/assert";
  *
- * assertMatch(new NoAsker("deploy").message, /asker/);
+ * assertMatch(new NoAsker("deploy").message, /autonomy is "manual" but the context has no asker/);
+ * assertMatch(new NoAsker("deploy", "a ToolPolicy lists it in approve").message, /ToolPolicy/);
  * ```
  */
 export class NoAsker extends HarnessError {
   /**
-   * The message names the tool and how to give the context an asker.
+   * The message names the tool, why it needed approval, and how to give the
+   * context an asker.
    *
    * @param tool The tool that needed approval.
+   * @param why Why it needed approval.
    */
-  constructor(tool: string) {
+  constructor(tool: string, why = 'autonomy is "manual"') {
     super(
-      `Cannot ask for approval of tool "${tool}": autonomy is "manual" but the context has no asker; pass makeTestCtx({ asker: new FakeAsker(["yes"]) }) or new Services({ asker })`,
+      `Cannot ask for approval of tool "${tool}": ${why} but the context has no asker; pass makeTestCtx({ asker: new FakeAsker(["yes"]) }) or new Services({ asker })`,
     );
   }
 }

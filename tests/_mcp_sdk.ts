@@ -35,3 +35,4 @@ export const ToolListChangedNotificationSchema: typeof typesTy.ToolListChangedNo
 export const McpServer: typeof mcpTy.McpServer = mcp.McpServer;
 export type McpServer = mcpTy.McpServer;
 export const InMemoryTransport: typeof memoryTy.InMemoryTransport = memory.InMemoryTransport;
+export type InMemoryTransport = memoryTy.InMemoryTransport;

@@ -19,8 +19,10 @@ import { nextOf, PULL, pull, thenStep } from "../stream/_pull.ts";
 import { type Now, promised, toolNow } from "../_now.ts";
 import type { Invoker } from "../invoker.ts";
 import { underPolicy } from "../_ambient.ts";
+import { preview } from "../_preview.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tools/tool_schema.ts";
+import { askApproval } from "../tools/_approval.ts";
 import type { Cognition, CognitionInput, CognitionResult } from "./cognition.ts";
 import { stopReasonOf } from "./cognition.ts";
 import { checkOptions, type CheckSettings, is, ports, type Rule } from "../_options.ts";
@@ -63,8 +65,6 @@ let syncGrants: (
   ctx: RunContext,
   agent: string,
 ) => Promise<void> | undefined;
-
-const APPROVED = /^\s*(y|yes|ok|approve|approved|allow)\s*[.!]?\s*$/i;
 
 /**
  * The reason-and-act loop: call the model with the tools; run the tool calls
@@ -137,8 +137,11 @@ export class ReActCognition implements Cognition {
     this.#specs = this.#provider ? [] : [...this.#tools.values()].map((t) => t.spec);
   }
 
-  /** The tool specs the model is offered. */
-  specs(): readonly ToolSpec[] {
+  /**
+   * The tool specs the model is offered: the tools' own, or what the
+   * provider lists (a promise when the provider has to ask a server).
+   */
+  specs(): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
     return this.#provider ? this.#provider.listTools() : this.#specs;
   }
 
@@ -340,18 +343,7 @@ export class ReActCognition implements Cognition {
     const args = argsOf(prepared, call);
     const asker = ctx.asker;
     if (!asker) throw new NoAsker(call.name);
-    const answer = await asker.ask(
-      `Allow tool "${call.name}" with ${JSON.stringify(args)}? (yes/no)`,
-      ctx,
-    );
-    if (APPROVED.test(answer)) return undefined;
-    await ctx.emit("approval_denied", `tool "${call.name}" was not approved`, {
-      payload: { tool: call.name, answer },
-      agent,
-    });
-    return `Denied: the user did not approve tool "${call.name}" (answered ${
-      JSON.stringify(answer)
-    })`;
+    return await askApproval(asker, call.name, args, ctx, agent);
   }
 
   // The tool's answer as text; as is when the tool answered at once.
@@ -447,9 +439,24 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
     // The loop only appends to its transcript until it returns it, which lets
     // a recording double keep one copy of it (see ../_append_only.ts).
     this.#messages = appendOnly([...input.messages]);
-    const cognition = this.#cognition;
-    this.#tools = cognition.specs();
-    const grants = syncGrants(cognition, ctx, input.agent.name);
+    const specs = this.#cognition.specs();
+    // The array of a `tools: [...]` agent or a ready provider goes straight
+    // on; only a provider that has to ask (an MCP server) costs a wait.
+    if (Array.isArray(specs)) return this.#listed(specs);
+    return this.#then(Promise.resolve(specs), (listed) => this.#listed(listed));
+  }
+
+  // The tools are known: grants are synchronised, then the first model call.
+  #listed(specs: readonly ToolSpec[]): Ready {
+    if (!Array.isArray(specs)) {
+      throw new TypeError(
+        `The tool provider's listTools() gave ${
+          preview(specs)
+        }; it must return an array of tool specs, or a promise of one`,
+      );
+    }
+    this.#tools = specs;
+    const grants = syncGrants(this.#cognition, this.#ctx, this.#input.agent.name);
     return grants ? this.#then(grants, () => this.#call()) : this.#call();
   }
 

@@ -1,7 +1,10 @@
 /**
  * Tools on the runtime's side: `prepareTool` reads a tool's parameter schema
  * (zod or JSON schema) once, giving the spec a model is offered and the
- * parser its arguments go through before the tool runs.
+ * parser its arguments go through before the tool runs. Tool providers:
+ * `McpToolProvider` (an MCP server's tools, over the SDK `Client` or
+ * anything shaped like it), `ToolRegistry` (several providers as one) and
+ * `ToolPolicy` (allow, deny, and approve through `ctx.asker`).
  *
  * @example Arguments checked before the tool sees them
  * ```ts
@@ -17,6 +20,28 @@
  * assertThrows(() => prepared.parse({ host: 1 }));
  * ```
  *
+ * @example Two MCP servers under one policy
+ * ```ts
+ * import { McpToolProvider, ToolPolicy, ToolRegistry } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const server = (...names: string[]) => ({
+ *   listTools: () => Promise.resolve({ tools: names.map((name) => ({ name, inputSchema: { type: "object" as const } })) }),
+ *   callTool: () => Promise.resolve({ content: [] }),
+ * });
+ * const provider = new ToolPolicy(
+ *   new ToolRegistry([
+ *     new McpToolProvider(server("search", "fetch"), { prefix: "web_" }),
+ *     new McpToolProvider(server("search", "delete"), { prefix: "files_" }),
+ *   ]),
+ *   { deny: "files_delete" },
+ * );
+ * assertEquals((await provider.listTools()).map((t) => t.name), ["web_search", "web_fetch", "files_search"]);
+ * ```
+ *
  * @module
  */
 export * from "./tool_schema.ts";
+export * from "./mcp_tool_provider.ts";
+export * from "./tool_registry.ts";
+export * from "./tool_policy.ts";

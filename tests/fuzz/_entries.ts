@@ -14,6 +14,7 @@ import {
   Invoker,
   JsonlSession,
   KVSessionStore,
+  McpToolProvider,
   memoize,
   meter,
   PriceTable,
@@ -27,6 +28,7 @@ import {
   Session,
   SummaryCompactor,
   timeout,
+  ToolPolicy,
 } from "@agentkit/testing/runtime";
 import {
   AgentTest,
@@ -200,6 +202,26 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
     call: (o) => new ScriptedProviderWithGrants(o as never),
     base: { tools: [{ name: "t" }], results: { t: "ok" } },
     bad: { grants: [5, "x", [5]], allowUnused: BOOL },
+  },
+  "new McpToolProvider()": {
+    call: (o) =>
+      new McpToolProvider({
+        listTools: () => Promise.resolve({ tools: [] }),
+        callTool: () => Promise.resolve({ content: [] }),
+      }, o as never),
+    bad: { prefix: TEXT, cacheToolsList: BOOL },
+  },
+  "new ToolPolicy()": {
+    call: (o) =>
+      new ToolPolicy(
+        new ScriptedProvider({ tools: [{ name: "t" }], results: { t: "ok" }, allowUnused: true }),
+        o as never,
+      ),
+    bad: {
+      allow: [5, [5], [""], "", {}, null, new Set(["t"])],
+      deny: [5, ["t", 1], [""], null],
+      approve: [true, [null], [""]],
+    },
   },
   "new FakeClock()": {
     call: (o) => new FakeClock(o as never),

@@ -97,3 +97,79 @@ Deno.test("ReActCognition synchronises grants only with a provider that has gran
     assertEquals(provider.recordedCalls.length, 1);
   });
 });
+
+Deno.test("ReActCognition({ provider }) waits for a listTools() that returns a promise", async (t) => {
+  const spec = { name: "fs_read", description: "Read a file", parameters: { type: "object" } };
+  let listings = 0;
+  const provider = {
+    listTools: () => (listings++, Promise.resolve([spec])),
+    executeToolCalls: (calls: readonly { id: string }[]) =>
+      Promise.resolve(calls.map((c) => ({ callId: c.id, isError: false, content: "hello" }))),
+  };
+
+  await t.step("the listed tools reach every model call of the run, listed once", async () => {
+    const llm = FakeLLM.script([
+      { toolCalls: [toolCall("c1", "fs_read", { path: "a" })] },
+      "The file says hello.",
+    ]);
+    const cognition = new ReActCognition({ provider });
+    const result = await agentWith(cognition).run("read a", makeTestCtx({ llm }));
+    assertEquals(result.output, "The file says hello.");
+    assertEquals(llm.requests.map((r) => r.tools), [[spec], [spec]]);
+    assertEquals(result.messages[2].content, "hello");
+    assertEquals(listings, 1);
+    assert(cognition.specs() instanceof Promise);
+  });
+
+  await t.step("a streamed run too", async () => {
+    const llm = FakeLLM.script([{ chunks: ["o", "k"] }]);
+    let text = "";
+    const agent = agentWith(new ReActCognition({ provider }));
+    for await (const e of agent.stream("go", makeTestCtx({ llm }))) {
+      if (e.type === "text_delta") text += e.content;
+    }
+    assertEquals(text, "ok");
+    assertEquals(llm.requests[0].tools, [spec]);
+  });
+
+  await t.step("grants are read after the listing, before the first model call", async () => {
+    const order: string[] = [];
+    const granting = {
+      ...provider,
+      listTools: () => (order.push("list"), Promise.resolve([spec])),
+      grants: () => (order.push("grants"), ["fs_read"]),
+    };
+    const llm = new FakeLLM("done");
+    await agentWith(new ReActCognition({ provider: granting })).run("go", makeTestCtx({ llm }));
+    assertEquals(order, ["list", "grants"]);
+    assertEquals(llm.calls, 1);
+  });
+
+  await t.step("a listing that rejects fails the run before any model call", async () => {
+    const failing = { ...provider, listTools: () => Promise.reject(new Error("server down")) };
+    const llm = new FakeLLM("never");
+    const error = await agentWith(new ReActCognition({ provider: failing })).run(
+      "go",
+      makeTestCtx({ llm }),
+    ).catch((e) => e);
+    assertEquals((error as Error).message, "server down");
+    assertEquals(llm.calls, 0);
+  });
+
+  await t.step("a listing that is not an array is a TypeError saying what it must be", async () => {
+    for (const listed of [Promise.resolve({ tools: [] }), "fs_read"]) {
+      const bad = { ...provider, listTools: () => listed as never };
+      const llm = new FakeLLM("never");
+      const error = await agentWith(new ReActCognition({ provider: bad })).run(
+        "go",
+        makeTestCtx({ llm }),
+      ).catch((e) => e);
+      assert(error instanceof TypeError);
+      assertMatch(
+        error.message,
+        /^The tool provider's listTools\(\) gave .+; it must return an array of tool specs, or a promise of one$/,
+      );
+      assertEquals(llm.calls, 0);
+    }
+  });
+});

@@ -326,7 +326,7 @@ Deno.test("ReActCognition defaults to 10 iterations and reports its limits", asy
     10,
     250,
   ]);
-  assertEquals(cognition.specs().map((s) => s.name), ["fetch"]);
+  assertEquals((cognition.specs() as readonly { name: string }[]).map((s) => s.name), ["fetch"]);
   assertEquals(new ReActCognition().specs(), []);
   const llm = FakeLLM.script([{ toolCalls: [toolCall("c1", "fetch", {})] }], { repeatLast: true });
   const r = await new Agent("a", { model: "fake-model", cognition }).run(
