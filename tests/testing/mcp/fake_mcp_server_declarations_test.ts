@@ -221,3 +221,20 @@ Deno.test("FakeMcpServer prompts: a messages function that throws is a -32603 an
   };
   assertEquals(answer.error, { code: -32603, message: "Internal error: prompt store offline" });
 });
+
+Deno.test("FakeMcpServer prompts: a malformed message from a messages function is an InvalidScript naming it, thrown by verify()", async () => {
+  const server = new FakeMcpServer({
+    tools: [],
+    prompts: [{ name: "p", messages: () => ["ok", { role: "system", content: "x" } as never] }],
+  });
+  const answer = (await ask(server, "prompts/get", { name: "p" })) as Msg & {
+    error?: { code: number };
+  };
+  assertEquals(answer.error?.code, -32603);
+  assertThrows(
+    () => server.verify(),
+    InvalidScript,
+    'prompt "p" messages[1] must be a string or { role: "user" | "assistant", content }',
+  );
+  await server.close();
+});
