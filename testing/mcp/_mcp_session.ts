@@ -268,7 +268,20 @@ export class McpSession {
             false,
           );
         }
-        const result: Record<string, unknown> = { messages: prompt.messages(args) };
+        let messages: unknown[];
+        try {
+          messages = prompt.messages(args);
+        } catch (error) {
+          // As the SDK's Protocol answers a handler that throws: -32603.
+          if (isHarnessError(error)) core.harnessError(error as Error);
+          return {
+            error: {
+              code: CODE.internalError,
+              message: `Internal error: ${(error as Error)?.message}`,
+            },
+          };
+        }
+        const result: Record<string, unknown> = { messages };
         if (prompt.listing.description !== undefined) {
           result.description = prompt.listing.description;
         }

@@ -14,7 +14,7 @@ import {
   type Rule,
 } from "../../runtime/internal.ts";
 import { serve } from "../_serve.ts";
-import { UnusedTurns } from "../errors.ts";
+import { InvalidScript, UnusedTurns } from "../errors.ts";
 import { FakeClock } from "../fake_clock.ts";
 import { HttpEndpoint } from "./_mcp_http.ts";
 import { type FakeMcpTransport, memoryTransport } from "./_mcp_memory.ts";
@@ -386,13 +386,20 @@ function declarePrompts(list: readonly unknown[]): Map<string, DeclaredPrompt> {
     let build: (args: Record<string, string>) => unknown[];
     if (typeof messages === "function") {
       build = (a) => {
+        // What the function returns is the double's script, so a malformed
+        // answer is a harness error (verify() throws it), not a TypeError
+        // thrown out of the client's send().
         const out = messages(a);
         if (!Array.isArray(out)) {
-          throw new TypeError(
+          throw new InvalidScript(
             `the messages function of prompt "${p.name}" returned ${describe(out)}, not an array`,
           );
         }
-        return out.map((m, j) => promptMessage(m, `prompt "${p.name}" messages[${j}]`));
+        try {
+          return out.map((m, j) => promptMessage(m, `prompt "${p.name}" messages[${j}]`));
+        } catch (error) {
+          throw new InvalidScript((error as Error).message);
+        }
       };
     } else if (Array.isArray(messages)) {
       const fixed = messages.map((m, j) => promptMessage(m, `${at}.messages[${j}]`));
