@@ -5,8 +5,23 @@
 import fc from "fast-check";
 import { assert, assertEquals } from "@std/assert";
 import { type ChatRequest, type Message, toolCall, type ToolSpec } from "@agentkit/testing/ports";
-import { AnthropicLLM, GeminiLLM, OpenAIChatLLM } from "@agentkit/testing/runtime";
-import { FakeLLM, FakeProvider, type ProviderApi, WIRE_RULES } from "@agentkit/testing/testing";
+import {
+  Agent,
+  type AgentResult,
+  AnthropicLLM,
+  GeminiLLM,
+  OpenAIChatLLM,
+  ReActCognition,
+} from "@agentkit/testing/runtime";
+import { z } from "zod";
+import {
+  FakeLLM,
+  FakeProvider,
+  FakeTool,
+  makeTestCtx,
+  type ProviderApi,
+  WIRE_RULES,
+} from "@agentkit/testing/testing";
 
 type Body = Record<string, unknown>;
 type Mutation = (body: Body) => void;
@@ -351,5 +366,45 @@ Deno.test("OpenAIChatLLM, AnthropicLLM and GeminiLLM never send what the strict 
       await broken("responses", body);
     }),
     { numRuns: 60 },
+  );
+});
+
+Deno.test("GeminiLLM under ReAct on gemini-3: random tool loops (parallel calls, signatures issued and sent back) are never refused", async () => {
+  const step = fc.array(fc.constantFrom("lookup", "fetch_page"), { minLength: 1, maxLength: 3 });
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { maxLength: 4 }), fc.boolean(), async (steps, streaming) => {
+      let n = 0;
+      const turns = [
+        ...steps.map((names) => ({
+          toolCalls: names.map((name) => toolCall(`c${n++}`, name, { q: "x" })),
+        })),
+        "Done.",
+      ];
+      const provider = new FakeProvider({ llm: FakeLLM.script(turns) });
+      const llm = new GeminiLLM({ apiKey: "AIza-test", fetch: provider.fetch });
+      const tools = ["lookup", "fetch_page"].map((name) =>
+        new FakeTool({ name, parameters: z.object({ q: z.string() }), responder: "found" })
+      );
+      const agent = new Agent("a", { model: GEMINI_3, cognition: new ReActCognition({ tools }) });
+      const ctx = makeTestCtx({ llm, allowModelRequests: true });
+      let result: AgentResult;
+      if (streaming) {
+        const stream = agent.stream("go", ctx);
+        let next = await stream.next();
+        while (!next.done) next = await stream.next();
+        result = next.value;
+      } else result = await agent.run("go", ctx);
+      assertEquals([result.output, provider.rejections], ["Done.", []]);
+      assertEquals(provider.requests.length, steps.length + 1);
+      // Each step's first call went back with the signature it was issued.
+      for (let i = 1; i < provider.requests.length; i++) {
+        const contents = (provider.requests[i].body as { contents: Body[] }).contents;
+        const calls = contents.filter((c) => c.role === "model").map((c) =>
+          (c.parts as Body[]).filter((p) => p.functionCall)
+        );
+        for (const parts of calls) assertEquals(typeof parts[0].thoughtSignature, "string");
+      }
+    }),
+    { numRuns: 40 },
   );
 });
