@@ -137,23 +137,19 @@ interface Turn {
   readonly role: unknown;
   readonly calls: number;
   readonly responses: number;
-  /** Whether a part is user text (not a function response): a new turn starts. */
-  readonly text: boolean;
 }
 
 function turnOf(c: Record<string, unknown>): Turn {
   let calls = 0;
   let responses = 0;
-  let text = false;
   const parts = c.parts as unknown[];
   for (const raw of parts) {
     const p = obj(raw);
     if (!p) continue;
     if (p.functionCall !== undefined) calls++;
     else if (p.functionResponse !== undefined) responses++;
-    else if (typeof p.text === "string" && p.thought !== true) text = true;
   }
-  return { role: c.role, calls, responses, text };
+  return { role: c.role, calls, responses };
 }
 
 // Gemini 3 validates the signatures of the current turn only: the steps
