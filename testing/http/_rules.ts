@@ -4,7 +4,7 @@
 // catalogue (`WIRE_RULES`) and the provider's strict mode only see this shape,
 // so a new wire brings its rules by adding a file and listing it in
 // `wire_rules.ts`.
-import type { ProviderApi } from "./_wire.ts";
+import type { ProviderApi, WireMemory } from "./_wire.ts";
 
 /** A rule as its wire declares it: what it forbids, and where that is written down. */
 export interface RuleInfo {
@@ -29,6 +29,14 @@ export interface Violation {
 /** Which rules are off (`strict: { except }`); every other rule is on. */
 export type RulesOff = ReadonlySet<string>;
 
+/** What a rule may read besides the body: the URL, and what this provider issued before. */
+export interface RuleContext {
+  /** The request's URL (Gemini names the model in the path). */
+  readonly url: URL;
+  /** What the provider gave in earlier answers (Gemini's thought signatures). */
+  readonly memory: WireMemory;
+}
+
 /** One wire's rules. */
 export interface RuleSet {
   /** The API the rules hold for. */
@@ -40,7 +48,11 @@ export interface RuleSet {
    * a JSON object; its other faults (no model, `messages` not an array) are
    * the wire's parse's to answer.
    */
-  check(body: Readonly<Record<string, unknown>>, off: RulesOff): Violation | undefined;
+  check(
+    body: Readonly<Record<string, unknown>>,
+    off: RulesOff,
+    ctx?: RuleContext,
+  ): Violation | undefined;
 }
 
 /** A plain JSON object, or undefined. */

@@ -2,15 +2,21 @@
 // from them, the `strict` option's rule, and the check FakeProvider runs.
 import type { Rule } from "../../runtime/internal.ts";
 import { anthropicRules } from "./_anthropic_rules.ts";
+import { geminiRules } from "./_gemini_rules.ts";
 import { openAIChatRules } from "./_openai_chat_rules.ts";
 import { openAIResponsesRules } from "./_openai_responses_rules.ts";
-import type { RuleSet, RulesOff, Violation } from "./_rules.ts";
+import type { RuleContext, RuleSet, RulesOff, Violation } from "./_rules.ts";
 import type { ProviderApi } from "./_wire.ts";
 import type { FakeProviderStrict, WireRule } from "./wire_rules.ts";
 
 // Every wire's rules. A wire brings its own: a `_<wire>_rules.ts` file and a
 // line here.
-const RULE_SETS: readonly RuleSet[] = [openAIChatRules, openAIResponsesRules, anthropicRules];
+const RULE_SETS: readonly RuleSet[] = [
+  openAIChatRules,
+  openAIResponsesRules,
+  anthropicRules,
+  geminiRules,
+];
 
 function merge(sets: readonly RuleSet[]): Record<string, WireRule> {
   const by: Record<string, Array<[ProviderApi, string, string]>> = {};
@@ -76,15 +82,19 @@ export function rulesOff(strict: FakeProviderStrict | undefined): RulesOff | und
 
 const BY_API = new Map<ProviderApi, RuleSet>(RULE_SETS.map((s) => [s.api, s]));
 
-/** The first rule a request body breaks on `api`, or undefined. */
+/**
+ * The first rule a request body breaks on `api`, or undefined; `ctx` is for
+ * the rules that read the URL or what the provider issued before.
+ */
 export function violation(
   api: ProviderApi,
   body: unknown,
   off: RulesOff,
+  ctx?: RuleContext,
 ): Violation | undefined {
   const set = BY_API.get(api);
   if (!set || body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
-  return set.check(body as Record<string, unknown>, off);
+  return set.check(body as Record<string, unknown>, off, ctx);
 }
 
 /** The error message a rejected request gets: the provider's text, the rule, the path, the way out. */

@@ -17,10 +17,16 @@ import type { GeminiParsed } from "./_gemini_wire.ts";
 // | `rawArgs` (not JSON; cut at length)         | `function.arguments` as is                | `arguments` as is                                 | `input_json_delta` as is                   |
 // | a tool call with `name: ""`                 | `function.name: ""`                       | `name: ""`                                        | `tool_use` with `name: ""`                 |
 //
-// A new wire adds its column: Gemini encodes a refusal and the content
-// filter as `finishReason: "SAFETY"`, a nameless call as
-// `finishReason: "MALFORMED_FUNCTION_CALL"` with no functionCall part, and
-// thinking as `thought: true` parts.
+// Gemini (generateContent), whose FunctionCall.args is a JSON object and which
+// has no refusal field (sources in _gemini_wire.ts):
+//
+// | port fact                                   | generateContent                                                             |
+// |---------------------------------------------|-----------------------------------------------------------------------------|
+// | `refusal`, or finish content_filter         | a candidate with no content, `finishReason: "SAFETY"`, a blocked rating     |
+// | `reasoning` / `reasoning_delta`             | a `{ text, thought: true }` part                                            |
+// | `rawArgs` not JSON, or a call `name: ""`    | no functionCall part, no content, `finishReason: "MALFORMED_FUNCTION_CALL"` |
+// | `rawArgs` cut at length                     | no functionCall part, `finishReason: "MAX_TOKENS"`                          |
+// | repeated ids, an unknown tool               | functionCall parts as sent                                                  |
 
 /** Which API a request spoke. */
 export type ProviderApi = "chat.completions" | "responses" | "messages" | "generateContent";

@@ -395,7 +395,7 @@ export class FakeProvider implements Disposable {
       return reply(400, wire.errorBody({ status: 400, message }), requestId);
     }
     if (this.#off) {
-      const broken = violation(wire.api, body, this.#off);
+      const broken = violation(wire.api, body, this.#off, { url, memory: this.#memory });
       if (broken) {
         const message = rejectionMessage(broken);
         this.#rejections.push({ rule: broken.rule, api: wire.api, path: broken.path, message });

@@ -65,7 +65,12 @@ export interface FakeProviderRejection {
  * import { WIRE_RULES } from "@agentkit/testing/testing";
  * import { assert, assertEquals } from "@std/assert";
  *
- * assertEquals(WIRE_RULES["tool-name-pattern"].api, ["chat.completions", "responses", "messages"]);
+ * assertEquals(WIRE_RULES["tool-name-pattern"].api, [
+ *   "chat.completions",
+ *   "responses",
+ *   "messages",
+ *   "generateContent",
+ * ]);
  * for (const rule of Object.values(WIRE_RULES)) assert(rule.source.length > 0);
  * ```
  */

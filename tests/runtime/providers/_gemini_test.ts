@@ -212,7 +212,7 @@ Deno.test("geminiBody(): system joined, consecutive tool results in one content,
   assertEquals(settings.generationConfig, { maxOutputTokens: 5, temperature: 0 });
 });
 
-Deno.test("chatResponseFromGemini(): text joined, thoughts skipped, calls with ids or generated, signatures kept", () => {
+Deno.test("chatResponseFromGemini(): text joined, thoughts read as reasoning, calls with ids or generated, signatures kept", () => {
   const res = chatResponseFromGemini(
     {
       responseId: "r1",
@@ -236,6 +236,7 @@ Deno.test("chatResponseFromGemini(): text joined, thoughts skipped, calls with i
     ids(),
   );
   assertEquals(res, {
+    reasoning: "plan",
     id: "r1",
     model: "gemini-3-pro-preview-001",
     content: "Hello",
@@ -469,6 +470,61 @@ Deno.test("chatResponseFromGemini(): null fields pass as absent, only signed tur
     ids(),
   );
   assertEquals(capped.finishReason, "length");
+});
+
+Deno.test("chatResponseFromGemini() and GeminiStream: MALFORMED_FUNCTION_CALL and UNEXPECTED_TOOL_CALL are a ProviderResponseError, never an empty answer", () => {
+  for (const reason of ["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"]) {
+    const e = assertThrows(
+      () =>
+        chatResponseFromGemini({ candidates: [{ finishReason: reason, index: 0 }] }, "m", ids()),
+      ProviderResponseError,
+    );
+    assertEquals([e.phase, e.retryable], ["pre_stream", false]);
+    assertEquals(e.message.startsWith(`Gemini ended the turn with finishReason ${reason}: `), true);
+    // Streamed before any content: thrown, as the blocking answer is.
+    const before = new GeminiStream(ids());
+    assertThrows(
+      () =>
+        before.push(
+          { data: JSON.stringify({ responseId: "r", candidates: [{ finishReason: reason }] }) },
+          [],
+        ),
+      ProviderResponseError,
+      reason,
+    );
+    // After text: the stream ends with an error event carrying it.
+    const after = new GeminiStream(ids());
+    const out: StreamEvent[] = [];
+    after.push({ data: JSON.stringify({ responseId: "r", ...part({ text: "a" }) }) }, out);
+    after.push({ data: JSON.stringify({ candidates: [{ finishReason: reason }] }) }, out);
+    const last = out.at(-1)!;
+    assertEquals(last.type, "error");
+    if (last.type === "error") {
+      assertInstanceOf(last.error, ProviderResponseError);
+      assertEquals((last.error as ProviderResponseError).phase, "mid_stream");
+    }
+  }
+});
+
+Deno.test("GeminiStream: thought parts are reasoning_delta events, never text", () => {
+  const s = new GeminiStream(ids());
+  const out: StreamEvent[] = [];
+  s.push(
+    { data: JSON.stringify({ responseId: "r", ...part({ text: "hmm", thought: true }) }) },
+    out,
+  );
+  s.push({ data: JSON.stringify(part({ text: "Hi" }, { finishReason: "STOP" })) }, out);
+  s.end(out);
+  assertEquals(
+    out.filter((e) => e.type !== "message_end").map((
+      e,
+    ) => [e.type, "content" in e ? e.content : ""]),
+    [
+      ["message_start", ""],
+      ["reasoning_delta", "hmm"],
+      ["text_delta", "Hi"],
+    ],
+  );
 });
 
 Deno.test("geminiBody(): no tools key for an empty list, signatures read only from a gemini object", () => {

@@ -189,7 +189,6 @@ Deno.test("GeminiLLM maps finish reasons from the wire", async (t) => {
     const [finishReason, expected] of [
       ["length", "length"],
       ["content_filter", "content_filter"],
-      ["error", "error"],
       ["stop", "stop"],
     ] as const
   ) {
@@ -201,6 +200,13 @@ Deno.test("GeminiLLM maps finish reasons from the wire", async (t) => {
       assertEquals(end.type === "message_end" && end.finishReason, expected);
     });
   }
+});
+
+Deno.test("GeminiLLM: a turn the wire ends MALFORMED_FUNCTION_CALL is a ProviderResponseError, blocking and streamed", async () => {
+  const { gemini } = port(FakeLLM.script([{ content: "", finishReason: "error" }]));
+  await assertRejects(() => gemini.chat(hi), ProviderResponseError, "MALFORMED_FUNCTION_CALL");
+  const { gemini: g2 } = port(FakeLLM.script([{ content: "", finishReason: "error" }]));
+  await assertRejects(() => drain(g2.stream(hi)), ProviderResponseError, "MALFORMED_FUNCTION_CALL");
 });
 
 Deno.test("GeminiLLM classifies failures", async (t) => {

@@ -4,9 +4,24 @@
 // is refused by that rule. Every rule of WIRE_RULES is broken at least once.
 import fc from "fast-check";
 import { assert, assertEquals } from "@std/assert";
-import type { ChatRequest, Message, ToolSpec } from "@agentkit/testing/ports";
-import { AnthropicLLM, OpenAIChatLLM } from "@agentkit/testing/runtime";
-import { FakeLLM, FakeProvider, type ProviderApi, WIRE_RULES } from "@agentkit/testing/testing";
+import { type ChatRequest, type Message, toolCall, type ToolSpec } from "@agentkit/testing/ports";
+import {
+  Agent,
+  type AgentResult,
+  AnthropicLLM,
+  GeminiLLM,
+  OpenAIChatLLM,
+  ReActCognition,
+} from "@agentkit/testing/runtime";
+import { z } from "zod";
+import {
+  FakeLLM,
+  FakeProvider,
+  FakeTool,
+  makeTestCtx,
+  type ProviderApi,
+  WIRE_RULES,
+} from "@agentkit/testing/testing";
 
 type Body = Record<string, unknown>;
 type Mutation = (body: Body) => void;
@@ -91,9 +106,15 @@ const conversation: fc.Arbitrary<ChatRequest> = tools.chain((specs) =>
   })
 );
 
-const PORTS: ReadonlyArray<[ProviderApi, (p: FakeProvider) => OpenAIChatLLM | AnthropicLLM]> = [
-  ["chat.completions", (p) => new OpenAIChatLLM({ apiKey: "sk-test", fetch: p.fetch })],
-  ["messages", (p) => new AnthropicLLM({ apiKey: "sk-ant-test", fetch: p.fetch })],
+const GEMINI_3 = "gemini-3-pro-preview";
+
+// Each port, and the model it is asked for (Gemini 3 signs its calls).
+const PORTS: ReadonlyArray<
+  [ProviderApi, (p: FakeProvider) => OpenAIChatLLM | AnthropicLLM | GeminiLLM, string]
+> = [
+  ["chat.completions", (p) => new OpenAIChatLLM({ apiKey: "sk-test", fetch: p.fetch }), "m"],
+  ["messages", (p) => new AnthropicLLM({ apiKey: "sk-ant-test", fetch: p.fetch }), "m"],
+  ["generateContent", (p) => new GeminiLLM({ apiKey: "AIza-test", fetch: p.fetch }), GEMINI_3],
 ];
 
 const HEADERS: Record<ProviderApi, Record<string, string>> = {
@@ -106,8 +127,11 @@ const PATHS: Record<ProviderApi, string> = {
   "chat.completions": "/v1/chat/completions",
   responses: "/v1/responses",
   messages: "/v1/messages",
-  generateContent: "/v1beta/models/gemini-3-pro-preview:generateContent",
+  generateContent: `/v1beta/models/${GEMINI_3}:generateContent`,
 };
+
+// The call the strict provider of broken() signed before the broken request.
+const SIGNED = "call_signed";
 
 const list = (b: Body, key: string): unknown[] => (b[key] ??= []) as unknown[];
 const firstUser = (b: Body, key = "messages"): Body =>
@@ -115,7 +139,49 @@ const firstUser = (b: Body, key = "messages"): Body =>
 
 // One violation per rule of each API, made on a valid body.
 const BREAK: Record<ProviderApi, Record<string, Mutation>> = {
-  generateContent: {},
+  generateContent: {
+    "contents-empty": (b) => void (b.contents = []),
+    "parts-empty": (b) => void (firstUser(b, "contents").parts = []),
+    role: (b) => void list(b, "contents").unshift({ role: "system", parts: [{ text: "x" }] }),
+    "function-call-turn": (b) =>
+      void list(b, "contents").unshift({
+        role: "model",
+        parts: [{ functionCall: { name: "f", args: {} } }],
+      }),
+    "function-response-turn": (b) =>
+      void list(b, "contents").push({
+        role: "user",
+        parts: [{ functionResponse: { name: "f", response: { output: "x" } } }],
+      }),
+    "function-response-count": (b) =>
+      void list(b, "contents").push(
+        {
+          role: "model",
+          parts: [
+            { functionCall: { id: "a", name: "f", args: {} } },
+            { functionCall: { id: "b", name: "f", args: {} } },
+          ],
+        },
+        { role: "user", parts: [{ functionResponse: { id: "a", name: "f", response: {} } }] },
+      ),
+    // The call the provider signed, sent back without its signature.
+    "thought-signature-missing": (b) =>
+      void list(b, "contents").push(
+        { role: "model", parts: [{ functionCall: { id: SIGNED, name: "f", args: {} } }] },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id: SIGNED, name: "f", response: { output: "x" } } }],
+        },
+      ),
+    "tool-name-pattern": (b) =>
+      void list(b, "tools").push({ functionDeclarations: [{ name: "bad name" }] }),
+    "tool-schema-type": (b) =>
+      void list(b, "tools").push({
+        functionDeclarations: [{ name: "p", parametersJsonSchema: "{}" }],
+      }),
+    "temperature-range": (b) => void (((b.generationConfig ??= {}) as Body).temperature = 5),
+    "max-tokens-range": (b) => void (((b.generationConfig ??= {}) as Body).maxOutputTokens = 0),
+  },
   "chat.completions": {
     "messages-empty": (b) => void (b.messages = []),
     "tool-message-without-call": (b) =>
@@ -254,7 +320,15 @@ async function broken(api: ProviderApi, valid: Body): Promise<void> {
   for (const [rule, mutate] of Object.entries(BREAK[api])) {
     const body = structuredClone(valid);
     mutate(body);
-    const provider = new FakeProvider({ llm: new FakeLLM("never") });
+    let provider = new FakeProvider({ llm: new FakeLLM("never") });
+    if (api === "generateContent") {
+      // A provider that has signed SIGNED, as a Gemini 3 tool turn does.
+      provider = new FakeProvider({
+        llm: FakeLLM.script([{ toolCalls: [toolCall(SIGNED, "f", {})] }], { strictTools: false }),
+      });
+      const first = { contents: [{ role: "user", parts: [{ text: "hi" }] }] };
+      assertEquals(await send(provider, api, first), 200);
+    }
     const status = await send(provider, api, body);
     assertEquals(
       [status, provider.rejections.map((r) => [r.rule, r.api])],
@@ -270,10 +344,11 @@ Deno.test("every rule of WIRE_RULES is broken by one mutation here, on every API
   }
 });
 
-Deno.test("OpenAIChatLLM and AnthropicLLM never send what the strict wire refuses; each rule's violation is refused", async () => {
+Deno.test("OpenAIChatLLM, AnthropicLLM and GeminiLLM never send what the strict wire refuses; each rule's violation is refused", async () => {
   await fc.assert(
-    fc.asyncProperty(conversation, fc.boolean(), async (req, stream) => {
-      for (const [api, make] of PORTS) {
+    fc.asyncProperty(conversation, fc.boolean(), async (conv, stream) => {
+      for (const [api, make, model] of PORTS) {
+        const req = { ...conv, model };
         const provider = new FakeProvider({ llm: new FakeLLM("ok") });
         const port = make(provider);
         if (stream) { for await (const _ of port.stream(req)) { /* drain */ } }
@@ -285,11 +360,51 @@ Deno.test("OpenAIChatLLM and AnthropicLLM never send what the strict wire refuse
         );
         await broken(api, provider.requests[0].body as Body);
       }
-      const body = responsesBody(req);
+      const body = responsesBody(conv);
       const provider = new FakeProvider({ llm: new FakeLLM("ok") });
       assertEquals([await send(provider, "responses", body), provider.rejections], [200, []]);
       await broken("responses", body);
     }),
     { numRuns: 60 },
+  );
+});
+
+Deno.test("GeminiLLM under ReAct on gemini-3: random tool loops (parallel calls, signatures issued and sent back) are never refused", async () => {
+  const step = fc.array(fc.constantFrom("lookup", "fetch_page"), { minLength: 1, maxLength: 3 });
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { maxLength: 4 }), fc.boolean(), async (steps, streaming) => {
+      let n = 0;
+      const turns = [
+        ...steps.map((names) => ({
+          toolCalls: names.map((name) => toolCall(`c${n++}`, name, { q: "x" })),
+        })),
+        "Done.",
+      ];
+      const provider = new FakeProvider({ llm: FakeLLM.script(turns) });
+      const llm = new GeminiLLM({ apiKey: "AIza-test", fetch: provider.fetch });
+      const tools = ["lookup", "fetch_page"].map((name) =>
+        new FakeTool({ name, parameters: z.object({ q: z.string() }), responder: "found" })
+      );
+      const agent = new Agent("a", { model: GEMINI_3, cognition: new ReActCognition({ tools }) });
+      const ctx = makeTestCtx({ llm, allowModelRequests: true });
+      let result: AgentResult;
+      if (streaming) {
+        const stream = agent.stream("go", ctx);
+        let next = await stream.next();
+        while (!next.done) next = await stream.next();
+        result = next.value;
+      } else result = await agent.run("go", ctx);
+      assertEquals([result.output, provider.rejections], ["Done.", []]);
+      assertEquals(provider.requests.length, steps.length + 1);
+      // Each step's first call went back with the signature it was issued.
+      for (let i = 1; i < provider.requests.length; i++) {
+        const contents = (provider.requests[i].body as { contents: Body[] }).contents;
+        const calls = contents.filter((c) => c.role === "model").map((c) =>
+          (c.parts as Body[]).filter((p) => p.functionCall)
+        );
+        for (const parts of calls) assertEquals(typeof parts[0].thoughtSignature, "string");
+      }
+    }),
+    { numRuns: 40 },
   );
 });

@@ -32,9 +32,14 @@ export async function refuses(
   const { status, body: answer } = await json(provider, PATHS[api], body);
   assertEquals(status, 400, JSON.stringify(answer));
   const error = answer.error as Record<string, unknown>;
-  assertEquals(error.type, "invalid_request_error");
-  if (api === "messages") assertEquals(answer.type, "error");
-  else assertEquals(error.param, path);
+  if (api === "generateContent") {
+    // Google's error body: { error: { code, message, status } }.
+    assertEquals([error.code, error.status], [400, "INVALID_ARGUMENT"]);
+  } else {
+    assertEquals(error.type, "invalid_request_error");
+    if (api === "messages") assertEquals(answer.type, "error");
+    else assertEquals(error.param, path);
+  }
   assertEquals(provider.rejections.map((r) => [r.rule, r.api, r.path]), [[rule, api, path]]);
   const message = String(error.message);
   assertEquals(message, provider.rejections[0].message);

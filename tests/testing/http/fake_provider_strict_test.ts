@@ -3,6 +3,7 @@
 // official clients reading a refusal as their own BadRequestError.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { ApiError, type Content, GoogleGenAI } from "@google/genai";
 import { assert, assertEquals, assertInstanceOf, assertRejects, assertThrows } from "@std/assert";
 import { toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider, type ProviderApi, WIRE_RULES } from "@agentkit/testing/testing";
@@ -266,6 +267,13 @@ Deno.test("WIRE_RULES: the catalogue names, for every rule, its APIs, what it re
       "empty-text-block",
       "final-assistant-trailing-whitespace",
       "duplicate-tool-name",
+      "contents-empty",
+      "parts-empty",
+      "role",
+      "function-call-turn",
+      "function-response-turn",
+      "function-response-count",
+      "thought-signature-missing",
     ]
   ) assert(ids.includes(id), id);
   for (const [id, rule] of Object.entries(WIRE_RULES)) {
@@ -273,7 +281,13 @@ Deno.test("WIRE_RULES: the catalogue names, for every rule, its APIs, what it re
     assert(Object.isFrozen(rule) && Object.isFrozen(rule.api), `${id} is frozen`);
   }
   assert(Object.isFrozen(WIRE_RULES));
-  assertEquals(WIRE_RULES["tool-name-pattern"].api, ["chat.completions", "responses", "messages"]);
+  assertEquals(WIRE_RULES["tool-name-pattern"].api, [
+    "chat.completions",
+    "responses",
+    "messages",
+    "generateContent",
+  ]);
+  assertEquals(WIRE_RULES["thought-signature-missing"].api, ["generateContent"]);
   assertEquals(WIRE_RULES["messages-empty"].api, ["chat.completions", "messages"]);
   // An id of several APIs says, API by API, what it rejects and why.
   const lines = WIRE_RULES["tool-name-pattern"].source.split("\n");
@@ -281,6 +295,7 @@ Deno.test("WIRE_RULES: the catalogue names, for every rule, its APIs, what it re
     "chat.completions",
     "responses",
     "messages",
+    "generateContent",
   ]);
   assert(
     !WIRE_RULES["strict-schema"].description.startsWith("chat.completions:"),
@@ -406,5 +421,76 @@ Deno.test("@anthropic-ai/sdk against the strict FakeProvider: a bad request is i
       tools,
     }).finalMessage();
     assertEquals([final.content, provider.rejections], [[{ type: "text", text: "Sunny." }], []]);
+  });
+});
+
+function genai(provider: FakeProvider): GoogleGenAI {
+  return new GoogleGenAI({
+    apiKey: "AIza-test",
+    httpOptions: { baseUrl: "https://generativelanguage.googleapis.com", fetch: provider.fetch },
+  });
+}
+
+Deno.test("@google/genai against the strict FakeProvider: a bad request is its ApiError 400, a gemini-3 tool loop passes, a dropped signature is refused", async (t) => {
+  const model = "gemini-3-pro-preview";
+  const weather = {
+    name: "get_weather",
+    parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } },
+  };
+  const config = { tools: [{ functionDeclarations: [weather] }] };
+  await t.step("a temperature out of range", async () => {
+    const provider = new FakeProvider({ llm: new FakeLLM("never") });
+    const e = await assertRejects(
+      () =>
+        genai(provider).models.generateContent({
+          model,
+          contents: "hi",
+          config: { temperature: 3 },
+        }),
+      ApiError,
+    );
+    assertEquals(e.status, 400);
+    assert(e.message.includes('"status":"INVALID_ARGUMENT"'), e.message);
+    assert(
+      e.message.includes("strict rule temperature-range at generationConfig.temperature"),
+      e.message,
+    );
+  });
+  // Two steps of one turn: the second request carries the first call.
+  const loop = async (keep: boolean) => {
+    const provider = new FakeProvider({
+      llm: FakeLLM.script([
+        { toolCalls: [toolCall("call_1", "get_weather", { city: "Paris" })] },
+        "Sunny.",
+      ]),
+    });
+    const ai = genai(provider);
+    const history: Content[] = [{ role: "user", parts: [{ text: "Weather in Paris?" }] }];
+    const first = await ai.models.generateContent({ model, contents: history, config });
+    const content = first.candidates![0].content!;
+    assert(typeof content.parts![0].thoughtSignature === "string");
+    if (!keep) delete content.parts![0].thoughtSignature;
+    history.push(content, {
+      role: "user",
+      parts: [{
+        functionResponse: { id: "call_1", name: "get_weather", response: { output: "sunny" } },
+      }],
+    });
+    return { provider, next: ai.models.generateContent({ model, contents: history, config }) };
+  };
+  await t.step("the signature sent back: served", async () => {
+    const { provider, next } = await loop(true);
+    assertEquals([(await next).text, provider.rejections], ["Sunny.", []]);
+  });
+  await t.step("the signature dropped: refused", async () => {
+    const { provider, next } = await loop(false);
+    const e = await assertRejects(() => next, ApiError);
+    assertEquals(e.status, 400);
+    assert(e.message.includes("Function call is missing a thought_signature"), e.message);
+    assertEquals(provider.rejections.map((r) => [r.rule, r.api, r.path]), [[
+      "thought-signature-missing",
+      "generateContent",
+      "contents[1].parts[0].thoughtSignature",
+    ]]);
   });
 });

@@ -11,6 +11,7 @@ import {
   type AgentResult,
   AnthropicLLM,
   CollectingObserver,
+  GeminiLLM,
   OpenAIChatLLM,
   ReActCognition,
 } from "@agentkit/testing/runtime";
@@ -307,6 +308,7 @@ Deno.test("messages: arguments that are not JSON stream as sent; a nameless call
 const ports: Record<string, (fetch: FakeProvider["fetch"]) => LLMPort> = {
   OpenAIChatLLM: (fetch) => new OpenAIChatLLM({ apiKey: "sk-test", fetch }),
   AnthropicLLM: (fetch) => new AnthropicLLM({ apiKey: "sk-ant-test", fetch }),
+  GeminiLLM: (fetch) => new GeminiLLM({ apiKey: "AIza-test", fetch }),
 };
 
 interface Outcome {
@@ -362,26 +364,37 @@ Deno.test("our ports read each misbehaviour back through the wire, and ReAct ans
   const cases: Array<[string, Turn, Record<string, Outcome>]> = [
     ["refusal", misbehave.refusal("No."), {
       OpenAIChatLLM: { stopReason: "error", observed: "model_refusal", toolRuns: 0 },
-      // Anthropic has one signal for both: stop_reason "refusal".
+      // Anthropic has one signal for both: stop_reason "refusal"; Gemini, SAFETY.
       AnthropicLLM: { stopReason: "error", observed: "content_filter", toolRuns: 0 },
+      GeminiLLM: { stopReason: "error", observed: "content_filter", toolRuns: 0 },
     }],
     ["contentFilter", misbehave.contentFilter(), {
       OpenAIChatLLM: { stopReason: "error", observed: "content_filter", toolRuns: 0 },
       AnthropicLLM: { stopReason: "error", observed: "content_filter", toolRuns: 0 },
+      GeminiLLM: { stopReason: "error", observed: "content_filter", toolRuns: 0 },
     }],
-    ["emptyAnswer", misbehave.emptyAnswer(), { OpenAIChatLLM: after, AnthropicLLM: after }],
+    ["emptyAnswer", misbehave.emptyAnswer(), {
+      OpenAIChatLLM: after,
+      AnthropicLLM: after,
+      GeminiLLM: after,
+    }],
     ["reasoningOnly", misbehave.reasoningOnly(), {
-      // Chat Completions shows no thinking; AnthropicLLM reads the thinking block.
+      // Chat Completions shows no thinking; AnthropicLLM reads the thinking
+      // block, GeminiLLM the thought parts.
       OpenAIChatLLM: after,
       AnthropicLLM: { ...after, thought: true },
+      GeminiLLM: { ...after, thought: true },
     }],
     ["lengthMidToolCall", misbehave.lengthMidToolCall("lookup"), {
       OpenAIChatLLM: { stopReason: "length", toolRuns: 0 },
       AnthropicLLM: { stopReason: "length", toolRuns: 0 },
+      GeminiLLM: { stopReason: "length", toolRuns: 0 },
     }],
     ["malformedToolCall", misbehave.malformedToolCall(), {
       OpenAIChatLLM: { thrown: "ProviderResponseError" },
       AnthropicLLM: { thrown: "ProviderResponseError" },
+      // MALFORMED_FUNCTION_CALL: no call comes back.
+      GeminiLLM: { thrown: "ProviderResponseError" },
     }],
   ];
   const reflected = (text: string) => ({ stopReason: "stop", toolRuns: 0, reflected: text });
@@ -389,14 +402,18 @@ Deno.test("our ports read each misbehaviour back through the wire, and ReAct ans
     ["invalidToolJson", misbehave.invalidToolJson("lookup"), {
       // The Anthropic API parses a blocking answer's input: no raw text reaches a client.
       OpenAIChatLLM: reflected('Error: Invalid arguments for tool "looku'),
+      // Gemini's args are a JSON object: the API ends such a turn MALFORMED_FUNCTION_CALL.
+      GeminiLLM: { thrown: "ProviderResponseError" },
     }],
     ["unknownTool", misbehave.unknownTool(), {
       OpenAIChatLLM: reflected('Error: Unknown tool "no_such_tool"; the '),
       AnthropicLLM: reflected('Error: Unknown tool "no_such_tool"; the '),
+      GeminiLLM: reflected('Error: Unknown tool "no_such_tool"; the '),
     }],
     ["duplicateCallIds", misbehave.duplicateCallIds("lookup"), {
       OpenAIChatLLM: { stopReason: "stop", observed: "duplicate_call_id", toolRuns: 2 },
       AnthropicLLM: { stopReason: "stop", observed: "duplicate_call_id", toolRuns: 2 },
+      GeminiLLM: { stopReason: "stop", observed: "duplicate_call_id", toolRuns: 2 },
     }],
   );
   for (const [kind, turn, want] of cases) {

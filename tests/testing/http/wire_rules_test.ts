@@ -21,8 +21,8 @@ Deno.test("docs/providers.md: the strict wire's table is WIRE_RULES (regenerate:
 Deno.test("scripts/wire_rules_table.ts: one row per rule, pipes escaped, an API's lines kept apart", () => {
   const all = rows();
   const name = all.find((r) => r[0] === "`tool-name-pattern`")!;
-  assertEquals(name[1], "chat.completions, responses, messages");
-  assertEquals(name[2].split("<br>").length, 3);
+  assertEquals(name[1], "chat.completions, responses, messages, generateContent");
+  assertEquals(name[2].split("<br>").length, 4);
   const content = all.find((r) => r[0] === "`message-content-type`")!;
   assert(content[3].includes("`string \\| Array<ContentBlockParam>`"), content[3]);
   assert(!table().split("\n").slice(2).some((l) => cells(l).length !== 4), "four cells a row");
