@@ -80,8 +80,9 @@ function blocksProblem(
   final: boolean,
   off: RulesOff,
 ): Violation | Blocks {
-  const uses: Array<[string, number]> = [];
-  const results: Array<[string, number]> = [];
+  // Allocated on the first block of their kind: most messages have none.
+  let uses: Array<[string, number]> | undefined;
+  let results: Array<[string, number]> | undefined;
   let lead = 0;
   let lastText: string | undefined;
   const shape = !off.has("content-block-shape");
@@ -137,7 +138,7 @@ function blocksProblem(
           );
         }
       }
-      if (typeof b.id === "string") uses.push([b.id, j]);
+      if (typeof b.id === "string") (uses ??= []).push([b.id, j]);
     } else if (b.type === "tool_result") {
       if (typeof b.tool_use_id !== "string") {
         if (!shape) continue;
@@ -147,11 +148,11 @@ function blocksProblem(
           `${dotted(i, j)}.tool_result.tool_use_id: Field required`,
         );
       }
-      results.push([b.tool_use_id, j]);
+      (results ??= []).push([b.tool_use_id, j]);
       if (lead === j) lead = j + 1;
     }
   }
-  return { uses, results, lead, lastText };
+  return { uses: uses ?? NO_BLOCKS, results: results ?? NO_BLOCKS, lead, lastText };
 }
 
 function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefined {
@@ -212,13 +213,18 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
         }
       }
       if (!off.has("tool-use-without-result") && uses.length > 0) {
-        const answered = new Set(
-          role === "user"
-            ? blocks.results.filter(([, j]) => j < blocks!.lead).map(([id]) => id)
-            : [],
-        );
-        const missing = uses.filter(([id]) => !answered.has(id));
-        if (missing.length > 0) {
+        const results = blocks.results;
+        const lead = role === "user" ? blocks.lead : 0;
+        // A use is answered by a result among the message's leading blocks;
+        // the lists are short, so a scan beats building a Set per message.
+        const isAnswered = ([id]: [string, number]): boolean => {
+          for (let k = 0; k < results.length; k++) {
+            if (results[k][1] < lead && results[k][0] === id) return true;
+          }
+          return false;
+        };
+        if (!uses.every(isAnswered)) {
+          const missing = uses.filter((u) => !isAnswered(u));
           return v(
             "tool-use-without-result",
             `messages[${usesAt}].content[${missing[0][1]}].id`,
