@@ -6,7 +6,8 @@
  * double), `tools/`, `ports/` (the other ports' doubles), `hooks/`, `assert/`
  * (matchers, assertions, transcripts), `cli/` (the CLI doubles), `contracts/`
  * (the port contract suites), `eval/` (the evaluation harness), `http/` (the
- * provider wire), `frameworks/` and `cassette/`.
+ * provider wire), `frameworks/`, `cassette/` and `chaos/` (property-based
+ * testing of an agent under injected faults).
  *
  * @example A scripted tool loop
  * ```ts
@@ -39,3 +40,4 @@ export * from "./eval/mod.ts";
 export * from "./frameworks/mod.ts";
 export * from "./cassette/mod.ts";
 export * from "./http/mod.ts";
+export * from "./chaos/mod.ts";
