@@ -49,7 +49,10 @@ async function hit(
 }
 
 const react = (world: ChaosWorld, lookup = tool(), chatMiddleware = [] as never[]) =>
-  new Agent("a", { model: "fake-model", cognition: new ReActCognition({ tools: [world.tool(lookup)] }) })
+  new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [world.tool(lookup)] }),
+  })
     .run("What is it?", world.ctx({ chatMiddleware }));
 
 Deno.test("rateLimit: a 429 before any token, with retryAfterMs; retry() waits it out on the clock", async () => {
@@ -64,7 +67,11 @@ Deno.test("rateLimit: a 429 before any token, with retryAfterMs; retry() waits i
     assertEquals(o.status, "returned");
     const ms = Number(/retryAfterMs=(\d+)/.exec(o.faults[0].args)![1]);
     assert(o.virtualMs >= ms, `waited ${o.virtualMs} >= ${ms} virtual ms`);
-    assertEquals(o.modelCalls, 3, "the fault took a call of its own; the script's turns answered the rest");
+    assertEquals(
+      o.modelCalls,
+      3,
+      "the fault took a call of its own; the script's turns answered the rest",
+    );
   }
 });
 
@@ -85,7 +92,9 @@ Deno.test("timeout: the call is held on the clock, then fails with ProviderTimeo
     assertEquals(o.virtualMs, ms);
   }
   // An agent's own deadline ends the held call first.
-  for (const o of await hit("timeout", (w) => react(w, tool(), [timeout({ ms: 2000 })] as never[]))) {
+  for (
+    const o of await hit("timeout", (w) => react(w, tool(), [timeout({ ms: 2000 })] as never[]))
+  ) {
     assertEquals(o.virtualMs, 2000);
   }
 });
@@ -150,7 +159,10 @@ Deno.test("toolError: the tool call fails (ReAct shows the model the error); ran
     assertEquals(results.length, 1);
     assertEquals(results[0].isError, true);
     const ranFirst = o.faults[0].args.includes("ranFirst=true");
-    assertStringIncludes(results[0].content, ranFirst ? "its answer was lost" : "503 Service Unavailable");
+    assertStringIncludes(
+      results[0].content,
+      ranFirst ? "its answer was lost" : "503 Service Unavailable",
+    );
     assertEquals(o.toolCalls[0].ran, ranFirst);
     assertEquals(o.toolCalls[0].callId, "c1");
   }
@@ -220,7 +232,12 @@ Deno.test("the model's misbehaviour: each kind's turn, as ReAct answers it", asy
 });
 
 Deno.test("a model fault that needs a tool is not injected into a call that offers none", async () => {
-  const kinds: ChaosFaultKind[] = ["invalidToolJson", "schemaViolatingArgs", "duplicateCallIds", "lengthMidToolCall"];
+  const kinds: ChaosFaultKind[] = [
+    "invalidToolJson",
+    "schemaViolatingArgs",
+    "duplicateCallIds",
+    "lengthMidToolCall",
+  ];
   const fired: string[] = [];
   await chaos((w) => new Agent("a", { model: "fake-model" }).run("q", w.ctx()), {
     script: ["hi"],

@@ -19,7 +19,10 @@ import {
 const lookup = new FakeTool({ name: "lookup", responder: "42" });
 const SCRIPT = [{ toolCalls: [toolCall("c1", "lookup", {})] }, "It is 42."];
 const react = (world: ChaosWorld, options: Parameters<ChaosWorld["ctx"]>[0] = {}) =>
-  new Agent("a", { model: "fake-model", cognition: new ReActCognition({ tools: [world.tool(lookup)], maxIterations: 50 }) })
+  new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [world.tool(lookup)], maxIterations: 50 }),
+  })
     .run("q", world.ctx(options));
 
 const broken = (
@@ -141,7 +144,10 @@ async function loop(world: ChaosWorld, answer: (call: { id: string }) => Message
 Deno.test("toolCallsAnswered: a tool call with no result, or two", async () => {
   const none = await broken((w) => loop(w, () => []));
   assertEquals(none.invariant, "toolCallsAnswered");
-  assertStringIncludes(none.message, "model call 1 made tool calls, and call c1 (lookup) got 0 result(s) where it needed 1");
+  assertStringIncludes(
+    none.message,
+    "model call 1 made tool calls, and call c1 (lookup) got 0 result(s) where it needed 1",
+  );
   const two = await broken((w) =>
     loop(w, (c) => [1, 2].map(() => ({ role: "tool", content: "42", toolCallId: c.id })))
   );
@@ -161,7 +167,10 @@ Deno.test("noDuplicateSideEffects: a tool marked idempotent: false run twice for
     call: (inv, ctx, next) => next(inv, ctx).catch(() => next(inv, ctx)),
   };
   const scenario = (w: ChaosWorld) =>
-    new Agent("a", { model: "fake-model", cognition: new ReActCognition({ tools: [w.tool(charge)] }) })
+    new Agent("a", {
+      model: "fake-model",
+      cognition: new ReActCognition({ tools: [w.tool(charge)] }),
+    })
       .run("pay", w.ctx({ toolMiddleware: [retryTools] }));
   const f = await assertRejects(
     () =>
@@ -174,27 +183,42 @@ Deno.test("noDuplicateSideEffects: a tool marked idempotent: false run twice for
   );
   assertEquals(f.invariant, "noDuplicateSideEffects");
   assertEquals(f.faults, 'tool call 1: toolError("charge", ranFirst=true)');
-  assertStringIncludes(f.message, 'tool "charge" is marked idempotent: false, but it ran 2 times for the model\'s call c1');
+  assertStringIncludes(
+    f.message,
+    'tool "charge" is marked idempotent: false, but it ran 2 times for the model\'s call c1',
+  );
   // The same tool without the flag claims nothing.
   const free = new FakeTool({ name: "charge", responder: "charged" });
-  await chaos((w) =>
-    new Agent("a", { model: "fake-model", cognition: new ReActCognition({ tools: [w.tool(free)] }) })
-      .run("pay", w.ctx({ toolMiddleware: [retryTools] })), {
-    script: [{ toolCalls: [toolCall("c1", "charge", {})] }, "Paid."],
-    faults: ["toolError"],
-    seed: 2,
-  });
+  await chaos(
+    (w) =>
+      new Agent("a", {
+        model: "fake-model",
+        cognition: new ReActCognition({ tools: [w.tool(free)] }),
+      })
+        .run("pay", w.ctx({ toolMiddleware: [retryTools] })),
+    {
+      script: [{ toolCalls: [toolCall("c1", "charge", {})] }, "Paid."],
+      faults: ["toolError"],
+      seed: 2,
+    },
+  );
 });
 
 Deno.test("noDuplicateSideEffects matches a call by its arguments on another stack", async () => {
   const charge = new FakeTool({ name: "charge", responder: "ok", idempotent: false });
   const f = await broken(async (w) => {
-    const res = await w.llm.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }] });
+    const res = await w.llm.chat({
+      model: "fake-model",
+      messages: [{ role: "user", content: "q" }],
+    });
     const t = w.tool(charge);
     await t.call(res.toolCalls[0].args as Record<string, unknown>, w.ctx());
     await t.call(res.toolCalls[0].args as Record<string, unknown>, w.ctx());
     return "done";
-  }, { script: [{ toolCalls: [toolCall("c9", "charge", { amount: 5 })] }], skip: ["toolCallsAnswered"] });
+  }, {
+    script: [{ toolCalls: [toolCall("c9", "charge", { amount: 5 })] }],
+    skip: ["toolCallsAnswered"],
+  });
   assertEquals(f.invariant, "noDuplicateSideEffects");
   assertEquals(f.outcome.toolCalls.map((c) => c.callId), ["c9", "c9"]);
 });
