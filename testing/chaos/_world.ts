@@ -206,16 +206,18 @@ export class World implements ChaosWorld {
 
   /**
    * Ends what is left of a run that is over (a stall nobody cancelled, a
-   * loop still going), without counting it as stopped.
+   * loop still going), without counting it as stopped; says whether there
+   * was anything to end.
    */
-  finish(): void {
-    if (this.stoppedBy !== undefined || this.#ended) return;
+  finish(): boolean {
+    if (this.stoppedBy !== undefined || this.#ended) return false;
     this.#ended = true;
     // Nothing under way: nothing to end (and no error to make).
-    if (this.#open === 0) return;
+    if (this.#open === 0) return false;
     const error = new ChaosStopped(ENDED);
     this.#controller.abort(error);
     this.#fail(error);
+    return true;
   }
 
   #halt(): string | undefined {

@@ -275,9 +275,9 @@ interface RunDone {
 }
 
 // Lets what is already queued run: a scenario that returned early shows
-// its late model calls here.
-async function drain(): Promise<void> {
-  for (let i = 0; i < 64; i++) await undefined;
+// its late model calls here (a ready model answers within a few turns).
+async function drain(turns: number): Promise<void> {
+  for (let i = 0; i < turns; i++) await undefined;
 }
 
 const realSetTimeout = globalThis.setTimeout.bind(globalThis);
@@ -320,15 +320,16 @@ async function runOnce(
     const outcome = world.outcome(status, result, error);
     let misuse: Error | undefined;
     if (status !== "hung") {
-      await drain();
+      await drain(16);
       if (world.inner.calls === 0) {
+        // None yet: wait out a whole turn of the event loop before saying never.
         await new Promise((resolve) => realSetTimeout(resolve, 0));
-        await drain();
+        await drain(64);
       }
       misuse = misused(world, callsAtEnd, error);
     }
-    world.finish();
-    await drain();
+    // What is left of the run ends now, while its timers are still virtual.
+    if (world.finish()) await drain(16);
     if (misuse) return { outcome, world, misuse };
     return { outcome, world, broken: await broken(config, outcome, world) };
   } finally {
