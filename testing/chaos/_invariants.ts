@@ -122,26 +122,29 @@ const CHECKS: Readonly<Record<BuiltInInvariant, Check>> = {
 };
 
 // What is wrong with how `messages` answer `calls`: missing, or not exactly
-// one result per call (two calls sharing an id are owed two).
+// one result per call. The calls are found by their names, and counted by
+// the ids the agent carried back: an agent may give a repeated id a fresh
+// one (ReAct does), and two calls that still share an id are owed two.
 function unanswered(messages: readonly Message[], calls: readonly ToolCall[]): string | undefined {
-  const ids = calls.map((c) => c.id).join("\u0000");
+  const names = calls.map((c) => c.name).join("\u0000");
   let at = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m.role === "assistant" && (m.toolCalls ?? []).map((c) => c.id).join("\u0000") === ids) {
+    if (m.role === "assistant" && (m.toolCalls ?? []).map((c) => c.name).join("\u0000") === names) {
       at = i;
       break;
     }
   }
   if (at < 0) return "the agent's next request to the model did not carry them back";
+  const carried = messages[at].toolCalls!;
   const got = new Map<string, number>();
   for (let i = at + 1; i < messages.length && messages[i].role === "tool"; i++) {
     const id = messages[i].toolCallId ?? "";
     got.set(id, (got.get(id) ?? 0) + 1);
   }
   const owed = new Map<string, number>();
-  for (const c of calls) owed.set(c.id, (owed.get(c.id) ?? 0) + 1);
-  for (const c of calls) {
+  for (const c of carried) owed.set(c.id, (owed.get(c.id) ?? 0) + 1);
+  for (const c of carried) {
     const n = got.get(c.id) ?? 0;
     if (n !== owed.get(c.id)) {
       return `call ${c.id} (${c.name}) got ${n} result(s) where it needed ${owed.get(c.id)}`;

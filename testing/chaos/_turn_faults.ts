@@ -1,33 +1,25 @@
-// The model's own misbehaviour, as the turn it plays instead of the
-// script's: the one table the `misbehave` builders plug into (each entry's
-// `serve` builds the turn; swap a body for its `misbehave.*` call, or add a
-// kind, and chaos() schedules it).
-import type { ToolCall } from "../../ports/message.ts";
-import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
-import { toolArgs } from "../llm/_auto_responder.ts";
-import { type FaultCall, type Fc, type ModelFault, NO_PARAMS, pickTool } from "./_fault_kit.ts";
+// The model's own misbehaviour as chaos faults: each kind is a `misbehave`
+// builder, and its fault plays the builder's own turn in place of the
+// script's, so the schedule and the reproduction read as that builder's call.
+import type { JsonSchema } from "../../ports/tool_spec.ts";
+import { misbehave, type MisbehaviourKind, misbehaviourOf } from "../llm/misbehave.ts";
+import type { Turn } from "../llm/turn.ts";
+import { type Fc, type ModelFault, NO_PARAMS, pickTool, type ServedFault } from "./_fault_kit.ts";
 
 /** The name `unknownTool` calls, unless the agent offers a tool by that name. */
-export const UNKNOWN_TOOL = "nonexistent_tool";
+export const UNKNOWN_TOOL = "no_such_tool";
 
 const TOOL = (fc: Fc) => fc.record({ tool: fc.nat({ max: 7 }) });
 
-const quote = (name: string): string => JSON.stringify(name);
-const idOf = (call: FaultCall): string => `chaos_${call.n}`;
-
-// A tool's arguments as valid JSON, cut before its end: what a model sends
-// when its output is truncated or garbled.
-function truncated(tool: ToolSpec): string {
-  let text: string;
-  try {
-    text = JSON.stringify(toolArgs(tool));
-  } catch {
-    text = "{}";
-  }
-  return text.length > 2 ? text.slice(0, Math.max(1, Math.ceil(text.length / 2))) : '{"';
+// The builder's turn, its source for the reproduction, and its arguments as
+// the schedule shows them (`"lookup"` of `misbehave.invalidToolJson("lookup")`).
+function served(turn: Turn): ServedFault {
+  const { kind, source } = misbehaviourOf(turn)!;
+  return { turn, source, args: source.slice(`misbehave.${kind}(`.length, -1) };
 }
 
-// Arguments of the wrong type for the first property the schema types.
+// Arguments of the wrong type for the first property the schema types
+// (the required one first): JSON the schema refuses.
 function violating(schema: JsonSchema | undefined): Record<string, unknown> | undefined {
   const properties = (schema as { properties?: Record<string, { type?: unknown }> })?.properties;
   if (!properties) return undefined;
@@ -50,75 +42,47 @@ function violating(schema: JsonSchema | undefined): Record<string, unknown> | un
   return wrong === undefined ? undefined : { [first]: wrong };
 }
 
-function validArgs(tool: ToolSpec): Record<string, unknown> {
-  try {
-    return toolArgs(tool);
-  } catch {
-    return {};
-  }
-}
-
-/** The model misbehaviours by kind (the names of SPEC §18's `misbehave` builders). */
-export const TURN_FAULTS: Readonly<Record<string, ModelFault>> = {
-  emptyAnswer: {
-    params: NO_PARAMS,
-    serve: () => ({ turn: { content: "" }, args: "" }),
-  },
-  contentFilter: {
-    params: NO_PARAMS,
-    serve: () => ({ turn: { content: "", finishReason: "content_filter" }, args: "" }),
-  },
-  unknownTool: {
-    params: NO_PARAMS,
-    serve: (_, call) => {
-      const name = call.tools.some((t) => t.name === UNKNOWN_TOOL)
-        ? `${UNKNOWN_TOOL}_2`
-        : UNKNOWN_TOOL;
-      return { turn: { toolCalls: [{ id: idOf(call), name, args: {} }] }, args: quote(name) };
-    },
-  },
-  invalidToolJson: {
+// A kind that calls one of the request's tools: not applicable when none is offered.
+function onTool(build: (name: string) => Turn): ModelFault {
+  return {
     params: TOOL,
     serve: (p, call) => {
       const tool = pickTool(call.tools, p.tool);
-      if (!tool) return undefined;
-      const raw = truncated(tool);
-      const bad: ToolCall = { id: idOf(call), name: tool.name, args: {}, rawArgs: raw };
-      return { turn: { toolCalls: [bad] }, args: quote(tool.name) };
+      return tool ? served(build(tool.name)) : undefined;
     },
-  },
+  };
+}
+
+const plain = (build: () => Turn): ModelFault => ({
+  params: NO_PARAMS,
+  serve: () => served(build()),
+});
+
+/** Every `misbehave` kind as a model fault, in the order of `MISBEHAVIOUR_KINDS`. */
+export const TURN_FAULTS: Readonly<Record<MisbehaviourKind, ModelFault>> = {
+  invalidToolJson: onTool((name) => misbehave.invalidToolJson(name)),
   schemaViolatingArgs: {
     params: TOOL,
     serve: (p, call) => {
       const tool = pickTool(call.tools, p.tool);
       const args = tool && violating(tool.parameters);
-      if (!tool || !args) return undefined;
-      return {
-        turn: { toolCalls: [{ id: idOf(call), name: tool.name, args }] },
-        args: `${quote(tool.name)}, ${JSON.stringify(args)}`,
-      };
+      return tool && args ? served(misbehave.schemaViolatingArgs(tool.name, args)) : undefined;
     },
   },
-  duplicateCallIds: {
-    params: TOOL,
-    serve: (p, call) => {
-      const tool = pickTool(call.tools, p.tool);
-      if (!tool) return undefined;
-      const args = validArgs(tool);
-      const id = idOf(call);
-      return {
-        turn: { toolCalls: [{ id, name: tool.name, args }, { id, name: tool.name, args }] },
-        args: quote(tool.name),
-      };
-    },
+  unknownTool: {
+    params: NO_PARAMS,
+    serve: (_, call) =>
+      served(
+        call.tools.some((t) => t.name === UNKNOWN_TOOL)
+          ? misbehave.unknownTool(`${UNKNOWN_TOOL}_2`)
+          : misbehave.unknownTool(),
+      ),
   },
-  lengthMidToolCall: {
-    params: TOOL,
-    serve: (p, call) => {
-      const tool = pickTool(call.tools, p.tool);
-      if (!tool) return undefined;
-      const cut: ToolCall = { id: idOf(call), name: tool.name, args: {}, rawArgs: truncated(tool) };
-      return { turn: { toolCalls: [cut], finishReason: "length" }, args: quote(tool.name) };
-    },
-  },
+  duplicateCallIds: onTool((name) => misbehave.duplicateCallIds(name)),
+  lengthMidToolCall: onTool((name) => misbehave.lengthMidToolCall(name)),
+  emptyAnswer: plain(() => misbehave.emptyAnswer()),
+  refusal: plain(() => misbehave.refusal()),
+  contentFilter: plain(() => misbehave.contentFilter()),
+  reasoningOnly: plain(() => misbehave.reasoningOnly()),
+  malformedToolCall: plain(() => misbehave.malformedToolCall()),
 };

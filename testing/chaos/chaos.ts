@@ -7,6 +7,7 @@
 import { checkOptions, describe, is, nearest, type Rule } from "../../runtime/internal.ts";
 import { InvalidScript } from "../errors.ts";
 import type { Responder } from "../llm/fake_llm.ts";
+import type { MisbehaviourKind } from "../llm/misbehave.ts";
 import { parseTurn, type Turn } from "../llm/turn.ts";
 import type { Fc } from "./_fault_kit.ts";
 import { FAULT_KINDS, isToolFault, MODEL_FAULTS, type PlannedFault } from "./_faults.ts";
@@ -24,9 +25,8 @@ import { InvalidScenario } from "./invalid_scenario.ts";
 /**
  * A fault kind: the provider's (`rateLimit`, `serverError`, `timeout`,
  * `midStreamCut`, `stall`), the tools' (`toolError`, `slowTool`), or the
- * model's own misbehaviour (`emptyAnswer`, `contentFilter`, `unknownTool`,
- * `invalidToolJson`, `schemaViolatingArgs`, `duplicateCallIds`,
- * `lengthMidToolCall`).
+ * model's own misbehaviour: every `misbehave` kind (`MISBEHAVIOUR_KINDS`),
+ * played as that builder's turn in place of the script's.
  */
 export type ChaosFaultKind =
   | "rateLimit"
@@ -36,13 +36,7 @@ export type ChaosFaultKind =
   | "stall"
   | "toolError"
   | "slowTool"
-  | "emptyAnswer"
-  | "contentFilter"
-  | "unknownTool"
-  | "invalidToolJson"
-  | "schemaViolatingArgs"
-  | "duplicateCallIds"
-  | "lengthMidToolCall";
+  | MisbehaviourKind;
 
 /** A built-in invariant's name (what `skip` takes). */
 export type ChaosInvariantName = BuiltInInvariant;

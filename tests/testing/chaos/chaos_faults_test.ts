@@ -17,6 +17,8 @@ import {
   type ChaosWorld,
   drainEvents,
   FakeTool,
+  misbehave,
+  MISBEHAVIOUR_KINDS,
 } from "@agentkit/testing/testing";
 
 const tool = () =>
@@ -189,19 +191,38 @@ Deno.test("slowTool: the tool answers late, on the clock; a tool deadline turns 
 
 Deno.test("the model's misbehaviour: each kind's turn, as ReAct answers it", async (t) => {
   const cases: Array<[ChaosFaultKind, (o: ChaosOutcome) => void]> = [
-    ["emptyAnswer", (o) => assertEquals(o.turns[o.faults[0].at - 1], { content: "" })],
+    ["emptyAnswer", (o) => {
+      assertEquals(o.turns[o.faults[0].at - 1], misbehave.emptyAnswer());
+      assertEquals((o.result as { stopReason: string }).stopReason, "error");
+    }],
     ["contentFilter", (o) => {
       assertEquals(o.turns[o.faults[0].at - 1].finishReason, "content_filter");
       assertEquals((o.result as { stopReason: string }).stopReason, "error");
     }],
-    ["unknownTool", (o) => {
-      assertEquals(o.faults[0].args, '"nonexistent_tool"');
+    ["refusal", (o) => {
+      assertEquals(o.faults[0].label, `call ${o.faults[0].at}: refusal()`);
+      const { output, stopReason } = o.result as { output: string; stopReason: string };
+      assertEquals([output, stopReason], [misbehave.refusal().refusal, "error"]);
+    }],
+    ["reasoningOnly", (o) => {
+      assertEquals(o.turns[o.faults[0].at - 1].reasoning, misbehave.reasoningOnly().reasoning);
+      assertEquals((o.result as { stopReason: string }).stopReason, "error");
+    }],
+    ["malformedToolCall", (o) => {
+      assertEquals(o.turns[o.faults[0].at - 1].toolCalls![0].name, "");
       const answer = o.requests[o.faults[0].at].messages.at(-1)!;
       assertEquals([answer.role, answer.isError], ["tool", true]);
-      assertStringIncludes(answer.content, "nonexistent_tool");
+    }],
+    ["unknownTool", (o) => {
+      assertEquals(o.faults[0].args, "");
+      assertEquals(o.faults[0].label, `call ${o.faults[0].at}: unknownTool()`);
+      const answer = o.requests[o.faults[0].at].messages.at(-1)!;
+      assertEquals([answer.role, answer.isError], ["tool", true]);
+      assertStringIncludes(answer.content, "no_such_tool");
     }],
     ["invalidToolJson", (o) => {
-      assertEquals(o.faults[0].args, '"lookup"');
+      assertEquals(o.faults[0].label, `call ${o.faults[0].at}: invalidToolJson("lookup")`);
+      assertEquals(o.turns[o.faults[0].at - 1], misbehave.invalidToolJson("lookup"));
       const call = o.turns[o.faults[0].at - 1].toolCalls![0];
       assert(call.rawArgs !== undefined);
       assert(!isJson(call.rawArgs!), `${call.rawArgs} is not JSON`);
@@ -214,8 +235,12 @@ Deno.test("the model's misbehaviour: each kind's turn, as ReAct answers it", asy
     ["duplicateCallIds", (o) => {
       const [a, b] = o.turns[o.faults[0].at - 1].toolCalls!;
       assertEquals(a.id, b.id);
-      const results = o.requests[o.faults[0].at].messages.filter((m) => m.toolCallId === a.id);
-      assertEquals(results.length, 2);
+      // ReAct gives the repeated id a fresh one, and answers each call once.
+      const next = o.requests[o.faults[0].at].messages;
+      const carried = next.findLast((m) => m.role === "assistant")!.toolCalls!.map((c) => c.id);
+      assertEquals(carried, [a.id, `${a.id}_2`]);
+      const results = next.filter((m) => m.role === "tool").slice(-2).map((m) => m.toolCallId);
+      assertEquals(results, carried);
     }],
     ["lengthMidToolCall", (o) => {
       const turn = o.turns[o.faults[0].at - 1];
@@ -224,6 +249,7 @@ Deno.test("the model's misbehaviour: each kind's turn, as ReAct answers it", asy
       assertEquals(o.toolCalls.length, o.faults[0].at === 1 ? 0 : 1, "the cut call was not run");
     }],
   ];
+  assertEquals(cases.map(([kind]) => kind).sort(), [...MISBEHAVIOUR_KINDS].sort());
   for (const [kind, check] of cases) {
     await t.step(kind, async () => {
       for (const o of await hit(kind, (w) => react(w))) check(o);

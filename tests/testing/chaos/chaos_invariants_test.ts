@@ -130,14 +130,25 @@ Deno.test("budgetHeld: a model call after the budget was used up", async () => {
 });
 
 // A hand-written loop over world.llm, so the test decides what goes back.
-async function loop(world: ChaosWorld, answer: (call: { id: string }) => Message[]) {
+// With `rename`, a repeated call id gets a fresh one, as ReAct does.
+async function loop(
+  world: ChaosWorld,
+  answer: (call: { id: string }) => Message[],
+  rename = false,
+) {
   const messages: Message[] = [{ role: "user", content: "q" }];
   const tools = [{ name: "lookup", description: "", parameters: { type: "object" } }];
   for (;;) {
     const res = await world.llm.chat({ model: "fake-model", messages, tools });
-    messages.push({ role: "assistant", content: res.content, toolCalls: res.toolCalls });
-    if (res.toolCalls.length === 0) return res.content;
-    for (const c of res.toolCalls) messages.push(...answer(c));
+    const seen = new Set<string>();
+    const calls = res.toolCalls.map((c) => {
+      const id = rename && seen.has(c.id) ? `${c.id}_2` : c.id;
+      seen.add(c.id);
+      return { ...c, id };
+    });
+    messages.push({ role: "assistant", content: res.content, toolCalls: calls });
+    if (calls.length === 0) return res.content;
+    for (const c of calls) messages.push(...answer(c));
   }
 }
 
@@ -157,6 +168,30 @@ Deno.test("toolCallsAnswered: a tool call with no result, or two", async () => {
     runs: 3,
     maxFaults: 0,
   });
+});
+
+Deno.test("toolCallsAnswered: a repeated call id the agent renames is still answered, once each", async () => {
+  // ReAct carries duplicateCallIds back as call_dup and call_dup_2, one result each.
+  const summary = await chaos((w) => react(w), {
+    script: SCRIPT,
+    faults: ["duplicateCallIds"],
+    seed: 3,
+    runs: 20,
+    skip: ["terminates", "typedFailure", "noHarnessError", "budgetHeld", "noDuplicateSideEffects"],
+  });
+  assert(summary.byKind.duplicateCallIds! > 0, "the fault fired");
+  // A loop that drops the renamed call's result is caught.
+  const dropped = await broken(
+    (w) =>
+      loop(
+        w,
+        (c) => c.id.endsWith("_2") ? [] : [{ role: "tool", content: "42", toolCallId: c.id }],
+        true,
+      ),
+    { faults: ["duplicateCallIds"], maxFaults: 1 },
+  );
+  assertEquals(dropped.invariant, "toolCallsAnswered");
+  assertStringIncludes(dropped.message, "got 0 result(s) where it needed 1");
 });
 
 Deno.test("noDuplicateSideEffects: a tool marked idempotent: false run twice for one call", async () => {

@@ -6,6 +6,7 @@ import {
   assertInstanceOf,
   assertRejects,
   assertStringIncludes,
+  assertThrows,
 } from "@std/assert";
 import { Agent, HarnessError, ReActCognition, retry } from "@agentkit/testing/runtime";
 import {
@@ -25,6 +26,8 @@ import {
   InvalidScenario,
   InvalidScript,
   makeTestCtx,
+  misbehave,
+  MISBEHAVIOUR_KINDS,
 } from "@agentkit/testing/testing";
 
 const lookup = new FakeTool({
@@ -53,8 +56,9 @@ function replayModel(source: string): FakeLLM {
     "ProviderError",
     "ProviderTimeoutError",
     "ProviderResponseError",
+    "misbehave",
     `return (\n${source}\n);`,
-  )(FakeLLM, RateLimitError, ProviderError, ProviderTimeoutError, ProviderResponseError);
+  )(FakeLLM, RateLimitError, ProviderError, ProviderTimeoutError, ProviderResponseError, misbehave);
 }
 
 Deno.test("chaos() returns the runs, the faults injected by kind, and the seed", async () => {
@@ -152,6 +156,79 @@ Deno.test("ChaosFailure.reproduction is a FakeLLM.script that replays the failin
   assertInstanceOf(replayed, Error);
   assertEquals([replayed.name, replayed.message], [original.name, original.message]);
   assertEquals(llm.calls, failure.outcome.modelCalls);
+});
+
+Deno.test("a misbehave fault reads as its builder's call, in .faults and in the reproduction", async () => {
+  // The agent must answer in at most two model calls: an invalid tool call costs it a third.
+  const twoCalls = (o: ChaosOutcome): void => {
+    if (o.modelCalls > 2) throw new Error(`took ${o.modelCalls} model calls`);
+  };
+  const failure = await assertRejects(
+    () =>
+      chaos((world) => agent(world).run("What is it?", world.ctx()), {
+        script: SCRIPT,
+        faults: ["invalidToolJson"],
+        maxFaults: 3,
+        seed: 5,
+        invariants: { twoCalls },
+      }),
+    ChaosFailure,
+  );
+  assertEquals(failure.schedule.length, 1, "shrunk to one fault");
+  const at = failure.schedule[0].at;
+  assertEquals(failure.faults, `call ${at}: invalidToolJson("lookup")`);
+  assertStringIncludes(
+    failure.reproduction,
+    `  misbehave.invalidToolJson("lookup"), // call ${at}: invalidToolJson("lookup")`,
+  );
+  const llm = replayModel(failure.reproduction);
+  assertEquals(llm.requests.length, 0);
+  const replayed = await new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [lookup] }),
+  }).run("What is it?", makeTestCtx({ llm }));
+  assertEquals(llm.calls, failure.outcome.modelCalls);
+  assertEquals(replayed.output, (failure.outcome.result as { output: string }).output);
+  assertThrows(
+    () => twoCalls({ ...failure.outcome, modelCalls: llm.calls }),
+    Error,
+    "3 model calls",
+  );
+});
+
+Deno.test("every misbehave kind is a fault kind; a refusal's reproduction replays it", async () => {
+  const byKind: Record<string, number> = {};
+  const summary = await chaos((world) => agent(world).run("q", world.ctx()), {
+    script: SCRIPT,
+    faults: [...MISBEHAVIOUR_KINDS],
+    seed: 8,
+    runs: 200,
+    skip: ["terminates", "typedFailure"],
+  });
+  for (const kind of MISBEHAVIOUR_KINDS) byKind[kind] = summary.byKind[kind] ?? 0;
+  for (const kind of MISBEHAVIOUR_KINDS) assert(byKind[kind] > 0, `${kind} fired`);
+  const stops = (o: ChaosOutcome): void => {
+    const r = o.result as { stopReason?: string } | undefined;
+    if (r?.stopReason !== "stop") throw new Error(`stopped with ${r?.stopReason}`);
+  };
+  const failure = await assertRejects(
+    () =>
+      chaos((world) => agent(world).run("q", world.ctx()), {
+        script: SCRIPT,
+        faults: ["refusal"],
+        seed: 2,
+        invariants: { stops },
+      }),
+    ChaosFailure,
+  );
+  assertStringIncludes(failure.faults, ": refusal()");
+  assertStringIncludes(failure.reproduction, "misbehave.refusal(),");
+  const llm = replayModel(failure.reproduction);
+  const replayed = await new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [lookup] }),
+  }).run("q", makeTestCtx({ llm }));
+  assertEquals([replayed.output, replayed.stopReason], [misbehave.refusal().refusal, "error"]);
 });
 
 Deno.test("ChaosFailure's seed and path replay exactly the shrunk run", async () => {
