@@ -70,6 +70,8 @@ Deno.test("noHarnessError: a script that runs out, thrown or swallowed", async (
   });
   assertEquals(thrown.invariant, "noHarnessError");
   assertStringIncludes(thrown.message, "ScriptExhausted: chaos()'s script has 2 turn(s)");
+  assert(!thrown.message.includes("swallowed it"), "thrown, so not swallowed");
+  assertStringIncludes(thrown.message, "(a fault takes no turn of the script");
   const swallowed = await broken(async (w) => {
     await react(w);
     return await react(w).catch(() => "swallowed");
@@ -101,6 +103,44 @@ Deno.test("typedFailure: a plain Error, a thrown string, or a SyntaxError from i
     await react(w);
     throw new AgentGaveUp("named");
   }, { script: SCRIPT, runs: 3, maxFaults: 0 });
+});
+
+Deno.test("typedFailure: a RangeError or ReferenceError from inside breaks it; a subclass named by its class does not", async () => {
+  for (const Bug of [RangeError, ReferenceError, TypeError]) {
+    const f = await broken(async (w) => {
+      await react(w);
+      throw new Bug("deep inside");
+    });
+    assertEquals(f.invariant, "typedFailure");
+    assertStringIncludes(f.message, `a ${Bug.name} from inside: deep inside`);
+  }
+  // Its name left as "Error", but its class says what it is.
+  class QuotaGone extends Error {}
+  await chaos(async (w) => {
+    await react(w);
+    throw new QuotaGone("named by its class");
+  }, { script: SCRIPT, runs: 3, maxFaults: 0 });
+});
+
+Deno.test("toolCallsAnswered: a turn cut for length owes no results", async () => {
+  const cut = [{ toolCalls: [toolCall("c1", "lookup", {})], finishReason: "length" as const }];
+  await chaos(async (w) => {
+    const res = await w.llm.chat({
+      model: "fake-model",
+      messages: [{ role: "user", content: "q" }],
+    });
+    // The model's next request would carry nothing back: the call was cut.
+    return res.finishReason;
+  }, { script: cut, runs: 3, maxFaults: 0 });
+  // A finished turn with the same call owes one.
+  const f = await broken(async (w) => {
+    const messages: Message[] = [{ role: "user", content: "q" }];
+    const res = await w.llm.chat({ model: "fake-model", messages });
+    messages.push({ role: "assistant", content: "", toolCalls: res.toolCalls });
+    return await w.llm.chat({ model: "fake-model", messages });
+  }, { script: [{ toolCalls: [toolCall("c1", "lookup", {})], finishReason: "stop" }, "done"] });
+  assertEquals(f.invariant, "toolCallsAnswered");
+  assertStringIncludes(f.message, "call c1 (lookup) got 0 result(s) where it needed 1");
 });
 
 Deno.test("budgetHeld: a call charged twice (meter() twice in the chain)", async () => {
