@@ -100,3 +100,19 @@ Deno.test("stream: a failed stream is billed once, what its error event reports"
     assertEquals(mine.at(-1), ["leave"]);
   }
 });
+
+Deno.test("a call without a request is entered, then refused by the model as FakeLLM refuses it", async () => {
+  const plain = FakeLLM.script(["a"], { allowUnused: true });
+  const expected = await plain.chat(undefined as never).then(() => undefined, (e) => e);
+  for (const call of ["chat", "stream"] as const) {
+    const { llm, log } = recorded(["a"]);
+    const p = call === "stream"
+      ? (async () => {
+        for await (const _ of llm.stream(undefined as never)) { /* drain */ }
+      })()
+      : llm.chat(undefined as never);
+    const error = await p.then(() => undefined, (e) => e);
+    assertEquals(log[0], ["enter", undefined, undefined], call);
+    assertEquals(error?.name, expected?.name, call);
+  }
+});

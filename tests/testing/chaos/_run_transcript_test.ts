@@ -95,6 +95,31 @@ Deno.test("a fault's turn is not shown as the model's answer; the faults are lis
   assertStringIncludes(f.transcript, "virtual time: 250 ms");
 });
 
+Deno.test("two faults are listed in the order they fired, joined by a semicolon", async () => {
+  const f = await failing(async (w) => {
+    for (let i = 0; i < 3; i++) {
+      await w.llm.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }] }).catch(
+        () => {},
+      );
+    }
+    return "done";
+  }, {
+    script: ["a", "b", "c"],
+    faults: ["rateLimit"],
+    maxFaults: 2,
+    runs: 50,
+    skip: ["noHarnessError"],
+    invariants: (o) => {
+      if (o.faults.length >= 2) throw new Error("two faults fired");
+    },
+  });
+  assertEquals(f.outcome.faults.length, 2);
+  assertStringIncludes(
+    f.transcript,
+    `\nfaults: ${f.outcome.faults[0].label}; ${f.outcome.faults[1].label}\n`,
+  );
+});
+
 Deno.test("a run that threw: its error's name and message, with a secret redacted", async () => {
   const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
   const f = await failing(async (w) => {
