@@ -464,3 +464,57 @@ Deno.test("world.ctx() refuses the knobs the world owns, and checks the rest as 
   );
   assertStringIncludes(failure.message, 'did you mean "budget"?');
 });
+
+Deno.test("ChaosFailure's message: the problem, the faults (none), the replay, the reproduction, the run", async () => {
+  const fail = (): void => {
+    throw new Error("always");
+  };
+  const f = await assertRejects(
+    () =>
+      chaos((world) => agent(world).run("What is it?", world.ctx()), {
+        script: SCRIPT,
+        seed: 6,
+        runs: 1,
+        maxFaults: 0,
+        invariants: { fail },
+      }),
+    ChaosFailure,
+  );
+  assertEquals(f.faults, "none");
+  assertEquals(
+    f.message,
+    [
+      'chaos(): invariant "fail" broke: always',
+      "shrunk to the faults: none",
+      `replay it: chaos(scenario, { ...options, seed: 6, path: ${JSON.stringify(f.path)} })`,
+      `or without chaos(), with this model:\n${f.reproduction}`,
+      `the run:\n${f.transcript}`,
+    ].join("\n"),
+  );
+  assertInstanceOf(f.cause, Error);
+});
+
+Deno.test("world.tool(t) keeps the tool's approval and idempotency, and leaves them unset when the tool has none", async () => {
+  const seen: unknown[] = [];
+  const charge = new FakeTool({
+    name: "charge",
+    responder: "ok",
+    requiresApproval: true,
+    idempotent: false,
+  });
+  await chaos(async (world) => {
+    const wrapped = world.tool(charge);
+    const plain = world.tool({
+      name: "bare",
+      description: "a ToolPort with neither flag",
+      parameters: { type: "object" },
+      call: () => Promise.resolve("x"),
+    });
+    seen.push(
+      [wrapped.requiresApproval, wrapped.idempotent],
+      [plain.requiresApproval, plain.idempotent],
+    );
+    return await agent(world).run("q", world.ctx());
+  }, { script: SCRIPT, runs: 1, maxFaults: 0 });
+  assertEquals(seen, [[true, false], [undefined, undefined]]);
+});
