@@ -38,6 +38,12 @@ export interface ToolPort {
   readonly parameters: ParseSchema | JsonSchema;
   /** Under `autonomy: "manual"` the asker is asked before the tool runs. */
   readonly requiresApproval?: boolean;
+  /**
+   * `false` when running it twice for one tool call repeats a side effect (a
+   * payment, an email): `chaos()`'s `noDuplicateSideEffects` invariant then
+   * checks it never runs twice for one call id. Unset: not claimed either way.
+   */
+  readonly idempotent?: boolean;
   /** Runs the tool. */
   call(args: Record<string, unknown>, ctx: Ctx): Promise<unknown>;
 }

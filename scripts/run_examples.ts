@@ -44,7 +44,8 @@ if (!quiet) {
   console.log(
     "\nEach line above is a value the example printed, labelled, and asserted in its source.\n" +
       "Next: docs/testing.md, the guide to read first (the doubles, scripts, budgets, clocks,\n" +
-      "matchers and transcripts), then the example files themselves.",
+      "matchers and transcripts), then the example files themselves; docs/chaos.md lets\n" +
+      "chaos() find an agent's bugs under injected faults, as examples/chaos_agent.ts does.",
   );
 }
 

@@ -6,8 +6,9 @@
  * double), `tools/`, `ports/` (the other ports' doubles), `hooks/`, `assert/`
  * (matchers, assertions, transcripts), `cli/` (the CLI doubles), `contracts/`
  * (the port contract suites), `eval/` (the evaluation harness), `http/` (the
- * provider wire), `mcp/` (the MCP server double), `frameworks/` and
- * `cassette/`.
+ * provider wire), `mcp/` (the MCP server double), `frameworks/`,
+ * `cassette/` and `chaos/` (property-based testing of an agent under
+ * injected faults).
  *
  * @example A scripted tool loop
  * ```ts
@@ -41,3 +42,4 @@ export * from "./frameworks/mod.ts";
 export * from "./cassette/mod.ts";
 export * from "./http/mod.ts";
 export * from "./mcp/mod.ts";
+export * from "./chaos/mod.ts";

@@ -146,6 +146,7 @@ for (
   const [dir, expected] of [
     ["testing", [
       "assert",
+      "chaos",
       "cli",
       "contracts",
       "eval",
@@ -235,8 +236,8 @@ Deno.test("architecture: runtime/providers/ reaches the runtime only through its
   assertEquals(offenders, [], "a real port is a port: it knows no Agent, RunContext or middleware");
 });
 
-Deno.test("architecture: the doubles' rooms never import the harness (assert/, eval/, cassette/, http/, frameworks/, contracts/)", async () => {
-  const harness = /^testing\/(assert|eval|cassette|http|frameworks|contracts)\//;
+Deno.test("architecture: the doubles' rooms never import the harness (assert/, eval/, cassette/, http/, frameworks/, contracts/, chaos/)", async () => {
+  const harness = /^testing\/(assert|eval|cassette|http|frameworks|contracts|chaos)\//;
   for (const room of ["llm", "tools", "ports", "hooks"]) {
     const offenders = await importsOutside(`testing/${room}`, (t) => !harness.test(t));
     assertEquals(offenders, [], `testing/${room}/ holds doubles; the harness builds on them`);
@@ -246,6 +247,20 @@ Deno.test("architecture: the doubles' rooms never import the harness (assert/, e
     (t) => !/^testing\/(llm|tools|hooks)\//.test(t),
   );
   assertEquals(fromPorts, [], "the ports' doubles stand alone");
+});
+
+Deno.test("architecture: chaos/ loads fast-check only when chaos() runs, never at module top level", async () => {
+  const offenders: string[] = [];
+  for (const file of await sourceFiles("testing/chaos")) {
+    const code = stripComments(await Deno.readTextFile(new URL(file, root_dir)));
+    // A type-only import is erased; a value import would load fast-check with the package.
+    for (const m of code.matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s*["']fast-check["']/gm)) {
+      offenders.push(`${file}: ${m[0].trim()}`);
+    }
+  }
+  assertEquals(offenders, [], 'use `await import("fast-check")` inside chaos()');
+  const chaos = await Deno.readTextFile(new URL("testing/chaos/chaos.ts", root_dir));
+  assert(chaos.includes('await import("fast-check")'), "the check sees the dynamic import");
 });
 
 Deno.test("architecture: the room rules see the imports they police", () => {

@@ -79,6 +79,47 @@ export function formatIssues(error: unknown): string {
   ).join("; ");
 }
 
+// A schema's other form, kept per schema object: an agent is often built per
+// test (or per chaos() run) around the same tools, and converting a schema
+// costs more than the rest of building one. A zod schema is immutable; a
+// JSON Schema object is kept only while its text is the same.
+const JSON_OF = new WeakMap<object, JsonSchema>();
+const VALIDATOR_OF = new WeakMap<object, { readonly text: string; readonly schema: ParseSchema }>();
+
+function jsonOf(schema: ParseSchema): JsonSchema {
+  let json = JSON_OF.get(schema);
+  if (json === undefined) {
+    try {
+      json = z.toJSONSchema(schema as z.ZodType, { unrepresentable: "any" }) as JsonSchema;
+    } catch {
+      json = { type: "object" };
+    }
+    JSON_OF.set(schema, json);
+  }
+  return json;
+}
+
+function validatorOf(name: string, parameters: JsonSchema): ParseSchema {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(parameters);
+  } catch {
+    text = undefined;
+  }
+  const kept = VALIDATOR_OF.get(parameters);
+  if (kept !== undefined && text !== undefined && kept.text === text) return kept.schema;
+  let schema: ParseSchema;
+  try {
+    schema = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new TypeError(
+      `Cannot use the parameters of tool "${name}" as a JSON Schema: ${(error as Error).message}`,
+    );
+  }
+  if (text !== undefined) VALIDATOR_OF.set(parameters, { text, schema });
+  return schema;
+}
+
 /**
  * Prepares a tool: its JSON Schema spec and a validator, built once.
  *
@@ -98,22 +139,10 @@ export function prepareTool(tool: ToolPort): PreparedTool {
   let parameters: JsonSchema;
   if (isParseSchema(tool.parameters)) {
     schema = tool.parameters;
-    try {
-      parameters = z.toJSONSchema(schema as z.ZodType, { unrepresentable: "any" }) as JsonSchema;
-    } catch {
-      parameters = { type: "object" };
-    }
+    parameters = jsonOf(schema);
   } else {
     parameters = tool.parameters ?? { type: "object" };
-    try {
-      schema = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
-    } catch (error) {
-      throw new TypeError(
-        `Cannot use the parameters of tool "${tool.name}" as a JSON Schema: ${
-          (error as Error).message
-        }`,
-      );
-    }
+    schema = validatorOf(tool.name, parameters);
   }
   const name = tool.name;
   return {

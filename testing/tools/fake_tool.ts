@@ -44,6 +44,7 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
   failWith: is.either(is.error, is.string, "an Error or a message"),
   failTimes: is.count,
   requiresApproval: is.boolean,
+  idempotent: is.boolean,
   allowUnused: is.boolean,
 };
 
@@ -85,6 +86,12 @@ export interface FakeToolOptions {
   /** Under `autonomy: "manual"` the asker is asked first. */
   readonly requiresApproval?: boolean;
   /**
+   * `false` marks a tool with a side effect that must not happen twice for
+   * one tool call (`chaos()` checks it: `noDuplicateSideEffects`).
+   * @default {undefined: not claimed}
+   */
+  readonly idempotent?: boolean;
+  /**
    * `verify()` and disposal accept `failTimes` failures the run never reached.
    * @default {false}
    */
@@ -124,6 +131,8 @@ export class FakeTool implements ToolPort, Disposable {
   readonly parameters: ParseSchema | JsonSchema;
   /** Whether it needs approval under manual autonomy. */
   readonly requiresApproval?: boolean;
+  /** `false` when running it twice for one call repeats a side effect. */
+  readonly idempotent?: boolean;
   /** A copy of each arguments object, in call order. */
   readonly calls: Record<string, unknown>[] = [];
   readonly #prepared?: PreparedTool;
@@ -161,6 +170,7 @@ export class FakeTool implements ToolPort, Disposable {
     this.description = options.description ?? "";
     this.parameters = options.parameters ?? { type: "object" };
     this.requiresApproval = options.requiresApproval;
+    if (options.idempotent !== undefined) this.idempotent = options.idempotent;
     this.#responder = options.responder;
     this.#failWith = typeof options.failWith === "string"
       ? new Error(options.failWith)

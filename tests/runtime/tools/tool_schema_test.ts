@@ -115,3 +115,21 @@ Deno.test("prepareTool() refuses what is not a tool", async (t) => {
   await t.step("a call that is not a function", () => refused({ name: "x", call: "no" }, "x"));
   await t.step("no name", () => refused({ call }, "[object Object]"));
 });
+
+Deno.test("prepareTool() converts a schema once per schema object, and again when a JSON Schema's text changed", () => {
+  const tool = (parameters: ToolPort["parameters"]): ToolPort => ({
+    name: "t",
+    description: "",
+    parameters,
+    call: () => Promise.resolve(1),
+  });
+  const zod = z.object({ q: z.string() });
+  const a = prepareTool(tool(zod));
+  const b = prepareTool(tool(zod));
+  assert(a.spec.parameters === b.spec.parameters, "one JSON Schema for one zod schema");
+  const json: Record<string, unknown> = { type: "object", properties: { q: { type: "string" } } };
+  assertEquals(prepareTool(tool(json)).parse({}), {});
+  json.required = ["q"]; // the same object, another schema
+  assertThrows(() => prepareTool(tool(json)).parse({}), ToolArgsInvalid, "q");
+  assertEquals(prepareTool(tool(json)).parse({ q: "x" }), { q: "x" });
+});

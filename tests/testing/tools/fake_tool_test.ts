@@ -276,3 +276,16 @@ Deno.test("FakeTool refuses an answer that is not JSON: a value at build, a func
   // undefined (a void responder) stays an answer.
   assertEquals(await new FakeTool({ name: "v", responder: () => {} }).call({}, ctx), undefined);
 });
+
+Deno.test("FakeTool({ idempotent }) says whether a second run repeats a side effect; unset claims nothing", () => {
+  assertEquals(new FakeTool({ name: "charge", responder: 1, idempotent: false }).idempotent, false);
+  assertEquals(new FakeTool({ name: "read", responder: 1, idempotent: true }).idempotent, true);
+  const unset = new FakeTool({ name: "t", responder: 1 });
+  assertEquals(unset.idempotent, undefined);
+  assertThrows(
+    // deno-lint-ignore no-explicit-any
+    () => new FakeTool({ name: "t", responder: 1, idempotent: "no" as any }),
+    TypeError,
+    "idempotent",
+  );
+});

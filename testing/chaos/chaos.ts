@@ -1,0 +1,541 @@
+/**
+ * Property-based testing of an agent: seeded fault schedules, invariants,
+ * shrinking.
+ *
+ * @module
+ */
+import { checkOptions, describe, is, nearest, type Rule } from "../../runtime/internal.ts";
+import { InvalidScript } from "../errors.ts";
+import type { Responder } from "../llm/fake_llm.ts";
+import type { MisbehaviourKind } from "../llm/misbehave.ts";
+import { parseTurn, type Turn } from "../llm/turn.ts";
+import type { Fc } from "./_fault_kit.ts";
+import { FAULT_KINDS, isToolFault, MODEL_FAULTS, type PlannedFault } from "./_faults.ts";
+import { TOOL_FAULTS } from "./_tool_faults.ts";
+import { brokenBuiltIn, type BuiltInInvariant, INVARIANTS, type Limits } from "./_invariants.ts";
+import { reproduction } from "./_source.ts";
+import { runTranscript } from "./_run_transcript.ts";
+import { watch } from "./_watch.ts";
+import { World } from "./_world.ts";
+import { ChaosFailure } from "./chaos_failure.ts";
+import type { ChaosOutcome, ChaosRunStatus } from "./chaos_outcome.ts";
+import type { ChaosWorld } from "./chaos_world.ts";
+import { InvalidScenario } from "./invalid_scenario.ts";
+
+/**
+ * A fault kind: the provider's (`rateLimit`, `serverError`, `timeout`,
+ * `midStreamCut`, `stall`), the tools' (`toolError`, `slowTool`), or the
+ * model's own misbehaviour: every `misbehave` kind (`MISBEHAVIOUR_KINDS`),
+ * played as that builder's turn in place of the script's.
+ */
+export type ChaosFaultKind =
+  | "rateLimit"
+  | "serverError"
+  | "timeout"
+  | "midStreamCut"
+  | "stall"
+  | "toolError"
+  | "slowTool"
+  | MisbehaviourKind;
+
+/** A built-in invariant's name (what `skip` takes). */
+export type ChaosInvariantName = BuiltInInvariant;
+
+/** An invariant of your own: throw to fail the run. */
+export type ChaosInvariant = (outcome: ChaosOutcome) => void | Promise<void>;
+
+/** What a scenario is: build the agent from the world, run it, return its result. */
+export type ChaosScenario = (world: ChaosWorld) => unknown;
+
+/** Options for {@linkcode chaos}; `script` is required. */
+export interface ChaosOptions {
+  /**
+   * The model's side of a good run: turns in call order (as
+   * `FakeLLM.script` takes them), or a responder function. A fault takes no
+   * turn of it: the fault answers its call, and the script's next turn the
+   * next call.
+   */
+  readonly script: ReadonlyArray<Turn | string> | Responder;
+  /**
+   * Which faults to inject: a list of kinds, or kinds with integer weights
+   * (`{ rateLimit: 3, stall: 1 }`; 0 turns a kind off).
+   * @default {every kind, weight 1}
+   */
+  readonly faults?: readonly ChaosFaultKind[] | Readonly<Partial<Record<ChaosFaultKind, number>>>;
+  /** How many runs. @default {100} */
+  readonly runs?: number;
+  /** fast-check's seed: the same seed gives the same runs. @default {a random one, reported} */
+  readonly seed?: number;
+  /** With `seed`, replays only the run at this path (a `ChaosFailure`'s `.path`). */
+  readonly path?: string;
+  /** The most faults in one run. @default {3} */
+  readonly maxFaults?: number;
+  /**
+   * The most model calls a run may make before it counts as not
+   * terminating.
+   * @default {20, or the script's length plus maxFaults when longer}
+   */
+  readonly maxSteps?: number;
+  /** The most virtual time a run may take on `world.clock`. @default {300_000} */
+  readonly maxVirtualMs?: number;
+  /**
+   * Real milliseconds a run may go without progress (no model call, tool
+   * call, stream event or move of its clock) before chaos() stops it; a run
+   * that takes as long again to settle after that is reported as hung.
+   * @default {50}
+   */
+  readonly hangMs?: number;
+  /** Your invariants: one function, a list, or a record of them by name. */
+  readonly invariants?:
+    | ChaosInvariant
+    | readonly ChaosInvariant[]
+    | Readonly<Record<string, ChaosInvariant>>;
+  /** Built-in invariants to turn off, by name. */
+  readonly skip?: readonly ChaosInvariantName[];
+}
+
+/**
+ * What a chaos() call that found nothing returns.
+ *
+ * @example
+ * ```ts
+ * import type { ChaosSummary } from "@agentkit/testing/testing";
+ * const s: ChaosSummary = { runs: 100, faultsInjected: 140, byKind: { rateLimit: 12 }, seed: 42 };
+ * ```
+ */
+export interface ChaosSummary {
+  /** How many runs there were. */
+  readonly runs: number;
+  /** How many faults fired, in all. */
+  readonly faultsInjected: number;
+  /** How many of each kind fired. */
+  readonly byKind: Readonly<Record<string, number>>;
+  /** The seed: pass it back to get the same runs. */
+  readonly seed: number;
+}
+
+interface Config {
+  readonly turns?: readonly Turn[];
+  readonly responder?: Responder;
+  readonly kinds: ReadonlyArray<readonly [string, number]>;
+  readonly runs: number;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly maxFaults: number;
+  readonly limits: Limits;
+  readonly invariants: ReadonlyArray<readonly [string, ChaosInvariant]>;
+  readonly builtIns: ReadonlySet<string>;
+  readonly modelHorizon: number;
+  readonly toolHorizon: number;
+}
+
+const RULES: Readonly<Record<string, Rule>> = {
+  script: is.any,
+  faults: is.any,
+  runs: is.number({ min: 1, integer: true }),
+  seed: is.number({ integer: true }),
+  path: is.text,
+  maxFaults: is.count,
+  maxSteps: is.number({ min: 1, integer: true }),
+  maxVirtualMs: is.positiveMs,
+  hangMs: is.positiveMs,
+  invariants: is.any,
+  skip: is.arrayOf(is.string),
+};
+
+const WHERE = "chaos()";
+
+/**
+ * Property-based testing of an agent, on fast-check: each run builds the
+ * agent with `scenario(world)` against a model that plays `options.script`
+ * with a seeded schedule of faults injected (the provider's 429s, 5xx,
+ * timeouts, cut streams and stalls; the model's empty answers, unknown
+ * tools, broken tool JSON...; the tools' errors and delays), and checks the
+ * built-in invariants and yours. A broken invariant is shrunk to the
+ * smallest schedule that still breaks it and thrown as a
+ * {@linkcode ChaosFailure}.
+ *
+ * Built in: `terminates` (the run settles within `maxSteps` model calls and
+ * `maxVirtualMs`; a run that stops making progress is stopped, and one
+ * that still does not settle is reported as hung, never left hanging),
+ * `noHarnessError`, `typedFailure` (a failing run fails with a named error
+ * class, never a TypeError, ReferenceError, RangeError or SyntaxError from
+ * inside, nor a plain Error), `budgetHeld` (no model call after the
+ * context's `Budget` is used up; no call charged twice),
+ * `toolCallsAnswered` (every tool call the model made got exactly one
+ * result) and `noDuplicateSideEffects` (a tool marked `idempotent: false`
+ * never runs twice for one call id).
+ *
+ * @param scenario Builds the agent on the world, runs it, returns its result.
+ * @param options The script, the faults, the runs, the limits, the invariants.
+ * @returns What ran, when nothing broke.
+ * @throws {ChaosFailure} When a run breaks an invariant.
+ * @throws {InvalidScenario} When the scenario never calls the world's model, or does not await the run.
+ * @throws {TypeError} For an options bag that is not one, an unknown option, fault kind or invariant name.
+ * @throws {RangeError} For a number out of range (`runs: 0`).
+ *
+ * @example A ReAct agent with retry() survives every fault of the provider
+ * ```ts
+ * import { Agent, ReActCognition, retry } from "@agentkit/testing/runtime";
+ * import { toolCall } from "@agentkit/testing/ports";
+ * import { chaos, FakeTool } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const lookup = new FakeTool({ name: "lookup", responder: "42" });
+ * const summary = await chaos(
+ *   (world) =>
+ *     new Agent("a", { model: "fake-model", cognition: new ReActCognition({ tools: [world.tool(lookup)] }) })
+ *       .run("What is it?", world.ctx({ chatMiddleware: [retry({ maxAttempts: 5 })] })),
+ *   {
+ *     script: [{ toolCalls: [toolCall("c1", "lookup", {})] }, "It is 42."],
+ *     faults: ["rateLimit", "serverError", "timeout", "toolError"],
+ *     seed: 7,
+ *     runs: 50,
+ *   },
+ * );
+ * assertEquals([summary.runs, summary.seed], [50, 7]);
+ * ```
+ */
+export async function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary> {
+  if (typeof scenario !== "function") {
+    throw new TypeError(
+      `chaos(): the scenario must be a function (world) => the agent's run, e.g. (world) => agent.run(task, world.ctx()); got ${
+        describe(scenario)
+      }`,
+    );
+  }
+  const config = configure(options);
+  const fc = await import("fast-check");
+  let run = 0;
+  let misuse: Error | undefined;
+  let last: Broken | undefined;
+  let injected = 0;
+  const byKind: Record<string, number> = {};
+  const property = fc.asyncProperty(schedule(fc, config), async (faults) => {
+    if (misuse) throw misuse;
+    const done = await runOnce(scenario, config, faults, ++run);
+    if (done.misuse) throw misuse = done.misuse;
+    if (done.broken) {
+      last = { ...done.broken, faults, outcome: done.outcome, world: done.world };
+      throw new Error(`invariant "${done.broken.invariant}" broke: ${done.broken.message}`);
+    }
+    for (const f of done.outcome.faults) {
+      injected++;
+      byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
+    }
+  });
+  const details = await fc.check(property, {
+    numRuns: config.runs,
+    seed: config.seed,
+    path: config.path,
+  });
+  if (misuse) throw misuse;
+  if (!details.failed) {
+    return { runs: details.numRuns, faultsInjected: injected, byKind, seed: details.seed };
+  }
+  const found = last;
+  if (!found) throw details.errorInstance;
+  throw new ChaosFailure({
+    seed: details.seed,
+    path: details.counterexamplePath ?? "",
+    invariant: found.invariant,
+    problem: found.message,
+    schedule: found.outcome.faults,
+    transcript: runTranscript(found.outcome, found.world),
+    reproduction: reproduction(found.world),
+    outcome: found.outcome,
+    cause: found.cause,
+  });
+}
+
+interface Broken {
+  readonly invariant: string;
+  readonly message: string;
+  readonly cause?: unknown;
+  readonly faults: readonly PlannedFault[];
+  readonly outcome: ChaosOutcome;
+  readonly world: World;
+}
+
+interface RunDone {
+  readonly outcome: ChaosOutcome;
+  readonly world: World;
+  readonly broken?: {
+    readonly invariant: string;
+    readonly message: string;
+    readonly cause?: unknown;
+  };
+  readonly misuse?: Error;
+}
+
+// Lets what is already queued run: a scenario that returned early shows
+// its late model calls here (a ready model answers within a few turns).
+async function drain(turns: number): Promise<void> {
+  for (let i = 0; i < turns; i++) await undefined;
+}
+
+const realSetTimeout = globalThis.setTimeout.bind(globalThis);
+
+async function runOnce(
+  scenario: ChaosScenario,
+  config: Config,
+  faults: readonly PlannedFault[],
+  run: number,
+): Promise<RunDone> {
+  const world = new World({
+    run,
+    faults,
+    turns: config.turns,
+    responder: config.responder,
+    maxSteps: config.limits.maxSteps,
+    maxVirtualMs: config.limits.maxVirtualMs,
+  });
+  let status: ChaosRunStatus = "hung";
+  let result: unknown;
+  let error: unknown;
+  let callsAtEnd = 0;
+  try {
+    const running = (async () => await scenario(world))();
+    running.then((value) => {
+      status = "returned";
+      result = value;
+      callsAtEnd = world.inner.calls;
+    }, (thrown) => {
+      status = "threw";
+      error = thrown;
+      callsAtEnd = world.inner.calls;
+    });
+    const how = await watch(running, {
+      progress: () => world.progress + world.clock.now(),
+      stop: (reason) => world.stop(reason),
+    }, config.limits.hangMs);
+    if (how === "hung") status = "hung";
+    else if (world.stoppedBy !== undefined) status = "stopped";
+    const outcome = world.outcome(status, result, error);
+    let misuse: Error | undefined;
+    if (status !== "hung") {
+      await drain(16);
+      if (world.inner.calls === 0) {
+        // None yet: wait out a whole turn of the event loop before saying never.
+        await new Promise((resolve) => realSetTimeout(resolve, 0));
+        await drain(64);
+      }
+      misuse = misused(world, callsAtEnd, error);
+    }
+    // What is left of the run ends now, while its timers are still virtual.
+    if (world.finish()) await drain(16);
+    if (misuse) return { outcome, world, misuse };
+    return { outcome, world, broken: await broken(config, outcome, world) };
+  } finally {
+    world.uninstall();
+  }
+}
+
+function misused(world: World, callsAtEnd: number, thrown: unknown): Error | undefined {
+  const calls = world.inner.calls;
+  if (calls > callsAtEnd) {
+    return new InvalidScenario(
+      `chaos(): the scenario returned before the agent's run was over (model call ${
+        callsAtEnd + 1
+      } came after it returned); return or await the run, e.g. (world) => agent.run(task, world.ctx())`,
+    );
+  }
+  if (calls === 0) {
+    const wire = world.fetchRequests();
+    const threw = thrown === undefined
+      ? ""
+      : ` (it threw first: ${
+        thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : describe(thrown)
+      })`;
+    return new InvalidScenario(
+      `chaos(): the scenario never called the model, so no fault could reach it${threw}; build the agent on the world's model: world.ctx() (or world.llm), world.fetch.fetch for a provider client, or world.aiSdkModel()${
+        wire ? ` (world.fetch got ${wire}, but none reached the model)` : ""
+      }`,
+      thrown === undefined ? undefined : { cause: thrown },
+    );
+  }
+  return undefined;
+}
+
+async function broken(
+  config: Config,
+  outcome: ChaosOutcome,
+  world: World,
+): Promise<RunDone["broken"]> {
+  const built = brokenBuiltIn(config.builtIns, outcome, world, config.limits);
+  if (built) return built;
+  for (const [name, invariant] of config.invariants) {
+    try {
+      await invariant(outcome);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { invariant: name, message, cause: error };
+    }
+  }
+  return undefined;
+}
+
+// The schedules: up to maxFaults faults, at most one per model call and one
+// per tool call, each kind drawn by its weight.
+function schedule(fc: Fc, config: Config) {
+  const arbitraries = config.kinds.filter(([, w]) => w > 0).map(([kind, weight]) => {
+    const tool = isToolFault(kind);
+    const params = (tool ? TOOL_FAULTS[kind] : MODEL_FAULTS[kind]).params(fc);
+    return {
+      weight,
+      arbitrary: fc.record({
+        kind: fc.constant(kind),
+        at: fc.integer({ min: 1, max: tool ? config.toolHorizon : config.modelHorizon }),
+        params,
+      }) as ReturnType<typeof fc.constant<PlannedFault>>,
+    };
+  });
+  if (config.maxFaults === 0 || arbitraries.length === 0) {
+    return fc.constant<readonly PlannedFault[]>([]);
+  }
+  return fc.uniqueArray(fc.oneof(...arbitraries), {
+    maxLength: config.maxFaults,
+    selector: (f: PlannedFault) => `${isToolFault(f.kind) ? "tool" : "model"} ${f.at}`,
+  });
+}
+
+function configure(options: ChaosOptions): Config {
+  checkOptions(WHERE, options, RULES, { required: ["script"] });
+  const { turns, responder } = scriptOf(options.script);
+  const maxFaults = options.maxFaults ?? 3;
+  const maxSteps = options.maxSteps ?? Math.max(20, (turns?.length ?? 0) + maxFaults);
+  const toolCalls = turns?.reduce((n, t) => n + (t.toolCalls?.length ?? 0), 0);
+  const skip = new Set<string>();
+  for (const name of options.skip ?? []) {
+    if (!(INVARIANTS as readonly string[]).includes(name)) {
+      throw new TypeError(
+        `${WHERE}: skip names an unknown invariant "${name}"${
+          hint(name, INVARIANTS)
+        }; the built-in invariants are ${INVARIANTS.join(", ")}`,
+      );
+    }
+    skip.add(name);
+  }
+  return {
+    turns,
+    responder,
+    kinds: kindsOf(options.faults),
+    runs: options.runs ?? 100,
+    seed: options.seed,
+    path: options.path,
+    maxFaults,
+    limits: {
+      maxSteps,
+      maxVirtualMs: options.maxVirtualMs ?? 300_000,
+      hangMs: options.hangMs ?? 50,
+    },
+    invariants: invariantsOf(options.invariants),
+    builtIns: new Set(INVARIANTS.filter((n) => !skip.has(n))),
+    modelHorizon: turns ? Math.min(maxSteps, turns.length + maxFaults) : maxSteps,
+    toolHorizon: toolCalls === undefined ? maxSteps : Math.max(1, toolCalls + maxFaults),
+  };
+}
+
+function scriptOf(script: unknown): { turns?: readonly Turn[]; responder?: Responder } {
+  if (typeof script === "function") return { responder: script as Responder };
+  if (!Array.isArray(script)) {
+    throw new TypeError(
+      `${WHERE}: script must be the model's turns (an array, as FakeLLM.script takes) or a responder function, got ${
+        describe(script)
+      }`,
+    );
+  }
+  if (script.length === 0) {
+    throw new InvalidScript(`${WHERE}: script needs at least one turn, the model's answer`);
+  }
+  return { turns: script.map((t, i) => parseTurn(t, `chaos() script turn ${i + 1}`)) };
+}
+
+function kindsOf(faults: unknown): ReadonlyArray<readonly [string, number]> {
+  if (faults === undefined) return FAULT_KINDS.map((k) => [k, 1] as const);
+  const known = (kind: string) => {
+    if (!FAULT_KINDS.includes(kind)) {
+      throw new TypeError(
+        `${WHERE}: unknown fault kind "${kind}"${hint(kind, FAULT_KINDS)}; the kinds are ${
+          FAULT_KINDS.join(", ")
+        }`,
+      );
+    }
+  };
+  if (Array.isArray(faults)) {
+    if (faults.length === 0) {
+      throw new RangeError(
+        `${WHERE}: faults is an empty list, so no fault could fire; name at least one kind, or pass maxFaults: 0 to run the script without faults`,
+      );
+    }
+    return faults.map((kind) => {
+      if (typeof kind !== "string") {
+        throw new TypeError(`${WHERE}: faults lists fault kinds (strings), got ${describe(kind)}`);
+      }
+      known(kind);
+      return [kind, 1] as const;
+    });
+  }
+  if (faults === null || typeof faults !== "object") {
+    throw new TypeError(
+      `${WHERE}: faults must be a list of kinds or a record of kind to weight, got ${
+        describe(faults)
+      }`,
+    );
+  }
+  const entries = Object.entries(faults as Record<string, unknown>).map(([kind, weight]) => {
+    known(kind);
+    if (typeof weight !== "number" || !Number.isInteger(weight) || weight < 0) {
+      throw new RangeError(
+        `${WHERE}: the weight of fault kind "${kind}" must be an integer, 0 or more, got ${
+          describe(weight)
+        }`,
+      );
+    }
+    return [kind, weight] as const;
+  });
+  if (!entries.some(([, w]) => w > 0)) {
+    throw new RangeError(
+      `${WHERE}: every fault kind has weight 0, so no fault could fire; give one a weight, or pass maxFaults: 0`,
+    );
+  }
+  return entries;
+}
+
+function invariantsOf(invariants: unknown): ReadonlyArray<readonly [string, ChaosInvariant]> {
+  if (invariants === undefined) return [];
+  const fn = (value: unknown, name: string): readonly [string, ChaosInvariant] => {
+    if (typeof value !== "function") {
+      throw new TypeError(
+        `${WHERE}: invariant ${name} must be a function (outcome) => void that throws to fail, got ${
+          describe(value)
+        }`,
+      );
+    }
+    return [name, value as ChaosInvariant];
+  };
+  if (typeof invariants === "function") return [fn(invariants, invariants.name || "invariants")];
+  if (Array.isArray(invariants)) {
+    return invariants.map((v, i) => fn(v, (v as { name?: string })?.name || `invariants[${i}]`));
+  }
+  if (invariants !== null && typeof invariants === "object") {
+    return Object.entries(invariants).map(([name, v]) => {
+      if ((INVARIANTS as readonly string[]).includes(name)) {
+        throw new TypeError(
+          `${WHERE}: invariant "${name}" is a built-in one; name yours differently`,
+        );
+      }
+      return [name, fn(v, `"${name}"`)[1]] as const;
+    });
+  }
+  throw new TypeError(
+    `${WHERE}: invariants must be a function, a list of functions, or a record of them by name, got ${
+      describe(invariants)
+    }`,
+  );
+}
+
+function hint(name: string, known: readonly string[]): string {
+  const near = nearest(name, known);
+  return near ? `; did you mean "${near}"?` : "";
+}
