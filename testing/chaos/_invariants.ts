@@ -50,7 +50,7 @@ const CHECKS: Readonly<Record<BuiltInInvariant, Check>> = {
     const own = (e: unknown) => isHarnessError(e) && !(e instanceof ChaosStopped);
     const found = own(o.error)
       ? o.error
-      : [...w.harnessErrors, ...w.inner.harnessErrors].find(own) ?? w.wireHarnessError();
+      : [...w.harnessErrors, ...w.inner.harnessErrors].find(own);
     if (found === undefined) return undefined;
     const e = found as Error;
     const hint = e instanceof ScriptExhausted

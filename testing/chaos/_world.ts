@@ -6,7 +6,8 @@ import type { Usage } from "../../ports/usage.ts";
 import type { RunContext } from "../../runtime/context.ts";
 import type { Budget } from "../../runtime/money/budget.ts";
 import type { ToolMiddleware } from "../../runtime/middleware/types.ts";
-import { adopt, CALL_NOW, describe, type Now } from "../../runtime/internal.ts";
+import { isHarnessError } from "../../runtime/harness_error.ts";
+import { adopt, CALL_NOW, describe, type Now, promised } from "../../runtime/internal.ts";
 import { ScriptExhausted } from "../errors.ts";
 import type { FakeClock } from "../fake_clock.ts";
 import { aiSdkModel, type AiSdkModelOptions } from "../frameworks/ai_sdk_model.ts";
@@ -165,26 +166,33 @@ export class World implements ChaosWorld {
   }
 
   ctx(options: TestCtxOptions = {}): RunContext {
-    if (options !== null && typeof options === "object") {
-      for (const key of NOT_YOURS) {
-        if ((options as Record<string, unknown>)[key] !== undefined) {
-          throw new TypeError(
-            `world.ctx(): do not pass ${key}; the context is wired to the world's ${
-              key === "clock" ? "clock" : "model"
-            } (world.${
-              key === "clock" ? "clock" : "llm"
-            }), which is what chaos() injects faults into`,
-          );
-        }
+    // Spread into makeTestCtx's bag, a bag that is not one would pass
+    // unchecked (null, a number) or read as keys "0", "1"... (a string).
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
+      throw new TypeError(
+        `world.ctx() takes makeTestCtx()'s options object (without llm, invoker or clock), got ${
+          describe(options)
+        }`,
+      );
+    }
+    for (const key of NOT_YOURS) {
+      if ((options as Record<string, unknown>)[key] !== undefined) {
+        throw new TypeError(
+          `world.ctx(): do not pass ${key}; the context is wired to the world's ${
+            key === "clock" ? "clock" : "model"
+          } (world.${
+            key === "clock" ? "clock" : "llm"
+          }), which is what chaos() injects faults into`,
+        );
       }
     }
-    const signal = options?.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
+    const signal = options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
     return makeTestCtx({
       ...options,
       llm: this.llm,
       clock: this.clock,
       signal,
-      toolMiddleware: [...(options?.toolMiddleware ?? []), this.#middleware],
+      toolMiddleware: [...(options.toolMiddleware ?? []), this.#middleware],
     });
   }
 
@@ -261,16 +269,6 @@ export class World implements ChaosWorld {
     return n === 0 ? undefined : `${n} HTTP request(s)`;
   }
 
-  /** Whether the FakeProvider, if the run used it, saw a harness error behind the wire. */
-  wireHarnessError(): unknown {
-    try {
-      this.#fetch?.verify();
-    } catch (error) {
-      return error;
-    }
-    return undefined;
-  }
-
   #enter(signal: AbortSignal | undefined, budget: Budget | undefined): void {
     this.progress++;
     this.#open++;
@@ -312,9 +310,7 @@ export class World implements ChaosWorld {
     const n = this.#inner.calls;
     this.progress++;
     const max = this.#setup.maxSteps;
-    if (this.stoppedBy === undefined && n > max) {
-      this.stop(`made more than maxSteps (${max}) model calls`);
-    }
+    if (n > max) this.stop(`made more than maxSteps (${max}) model calls`);
     this.checkTime();
     const halt = this.#halt();
     if (halt !== undefined) throw new ChaosStopped(halt);
@@ -337,20 +333,40 @@ export class World implements ChaosWorld {
     if (turns) {
       const i = this.#baseNext++;
       if (i >= turns.length) {
-        const error = new ScriptExhausted("chaos()'s script", turns.length, i + 1);
-        this.harnessErrors.push(error);
-        throw error;
+        throw this.#recorded(new ScriptExhausted("chaos()'s script", turns.length, i + 1));
       }
       this.served[n - 1] = { n, turn: turns[i] };
       return turns[i];
     }
-    const out = this.#setup.responder!(input);
+    // The responder's harness errors (an answer that is no turn, its own
+    // ScriptExhausted) are recorded as the script's are: a run that
+    // swallows one still broke its test.
     const played = (value: string | Turn): Turn => {
-      const turn = parseTurn(value, `chaos(): the script responder's answer to call ${n}`);
+      let turn: Turn;
+      try {
+        turn = parseTurn(value, `chaos(): the script responder's answer to call ${n}`);
+      } catch (error) {
+        throw this.#recorded(error);
+      }
       this.served[n - 1] = { n, turn };
       return turn;
     };
-    return out instanceof Promise ? out.then(played) : played(out as string | Turn);
+    let out;
+    try {
+      out = this.#setup.responder!(input);
+    } catch (error) {
+      throw this.#recorded(error);
+    }
+    return out instanceof Promise
+      ? out.then(played, (error) => {
+        throw this.#recorded(error);
+      })
+      : played(out as string | Turn);
+  }
+
+  #recorded(error: unknown): unknown {
+    if (isHarnessError(error)) this.harnessErrors.push(error);
+    return error;
   }
 
   // One call of a wrapped tool: its fault, if it has one, around the tool.
@@ -392,16 +408,8 @@ export class World implements ChaosWorld {
     const planned = this.#tool.get(n);
     if (!planned) return run();
     this.#open++;
-    const settled = () => void this.#open--;
-    let answer;
-    try {
-      answer = this.#faulted(planned, wrapper.name, n, run, ctx);
-    } catch (error) {
-      settled();
-      throw error;
-    }
-    if (answer instanceof Promise) answer.then(settled, settled);
-    else settled();
+    const answer = this.#faulted(planned, wrapper.name, n, run, ctx);
+    answer.then(() => void this.#open--, () => void this.#open--);
     return answer;
   }
 
@@ -411,42 +419,39 @@ export class World implements ChaosWorld {
     n: number,
     run: () => Now<unknown>,
     ctx: Ctx,
-  ): Now<unknown> {
+  ): Promise<unknown> {
     this.#inject(planned, TOOL_FAULTS[planned.kind].args(planned.params, name));
     if (planned.kind === "slowTool") {
       const ms = SLOW_TOOL_MS[planned.params.v as number];
       return this.clock.sleep(ms, ctx?.signal).then(run);
     }
     if (!planned.params.ranFirst) {
-      throw new Error(
-        `tool "${name}" failed: the service behind it answered 503 Service Unavailable (chaos toolError, tool call ${n})`,
+      return Promise.reject(
+        new Error(
+          `tool "${name}" failed: the service behind it answered 503 Service Unavailable (chaos toolError, tool call ${n})`,
+        ),
       );
     }
+    // However the tool itself ended, its answer never arrives.
     const lost = () => {
       throw new Error(
         `tool "${name}" ran, but its answer was lost: the connection dropped (chaos toolError, tool call ${n})`,
       );
     };
-    let ran;
-    try {
-      ran = run();
-    } catch {
-      lost();
-    }
-    return ran instanceof Promise ? ran.then(lost, lost) : lost();
+    return promised(run).then(lost, lost);
   }
 
   // The model's call a tool call answers when the runtime did not say: the
   // latest turn's call of that tool with equal arguments, one that has not
   // run yet before one that has.
   #matchCall(name: string, args: unknown): string | undefined {
+    // Arguments that are not JSON (undefined here) equal no model's call.
     const wanted = canonical(args);
-    if (wanted === undefined) return undefined;
     for (let i = this.served.length - 1; i >= 0; i--) {
-      const calls = (this.served[i]?.turn.toolCalls ?? []).filter((c) =>
+      const calls = this.served[i]?.turn.toolCalls?.filter((c) =>
         c.name === name && c.rawArgs === undefined && canonical(c.args) === wanted
       );
-      if (calls.length === 0) continue;
+      if (!calls?.length) continue;
       const fresh = calls.find((c) => !this.runs.has(`${name}\u0000${c.id}`));
       return (fresh ?? calls[calls.length - 1]).id;
     }
