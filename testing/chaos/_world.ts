@@ -251,7 +251,8 @@ export class World implements ChaosWorld {
       error,
       faults: this.injected.slice(),
       modelCalls: this.#inner.calls,
-      turns: this.served.filter((s) => s !== undefined).map((s) => s.turn),
+      // A call that failed played no turn and left a hole: values skips it.
+      turns: Object.values(this.served).map((s) => s.turn),
       requests: this.#inner.requests.slice(),
       toolCalls: this.toolRecords.slice(),
       virtualMs: this.clock.now(),
@@ -447,8 +448,8 @@ export class World implements ChaosWorld {
   #matchCall(name: string, args: unknown): string | undefined {
     // Arguments that are not JSON (undefined here) equal no model's call.
     const wanted = canonical(args);
-    for (let i = this.served.length - 1; i >= 0; i--) {
-      const calls = this.served[i]?.turn.toolCalls?.filter((c) =>
+    for (const served of Object.values(this.served).reverse()) {
+      const calls = served.turn.toolCalls?.filter((c) =>
         c.name === name && c.rawArgs === undefined && canonical(c.args) === wanted
       );
       if (!calls?.length) continue;

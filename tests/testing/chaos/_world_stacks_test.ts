@@ -95,6 +95,17 @@ Deno.test("a scenario whose wire requests never reach the model is refused, coun
   );
 });
 
+Deno.test("a scenario that never used world.fetch is refused without a word about the wire", async () => {
+  const e = await assertRejects(
+    () => chaos((world) => world.clock.sleep(5), { script: ["ok"], runs: 1 }),
+    InvalidScenario,
+  );
+  assertEquals(
+    e.message,
+    "chaos(): the scenario never called the model, so no fault could reach it; build the agent on the world's model: world.ctx() (or world.llm), world.fetch.fetch for a provider client, or world.aiSdkModel()",
+  );
+});
+
 // A client that gives up on a call and returns leaves the call under way;
 // chaos() ends it after the run. That end is chaos()'s own, on the wire as
 // on world.llm, never "the test's setup broke".

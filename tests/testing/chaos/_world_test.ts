@@ -97,6 +97,22 @@ Deno.test("finish(): a model call still under way (a stall nobody cancelled) is 
   assertEquals(w.finish(), false);
 });
 
+Deno.test("finish(): a stall on a call made without a signal ends too (it waits on the run, not on a signal)", async () => {
+  const w = world({ faults: [fault("stall", 1)] });
+  const stalled = w.llm.chat(REQUEST);
+  assertEquals(w.finish(), true);
+  await assertRejects(() => stalled, ChaosStopped, ENDED);
+});
+
+Deno.test("finish() right after stop(), the stopped call not yet settled: the run counts as stopped, nothing more is ended", async () => {
+  const w = world({ faults: [fault("stall", 1)] });
+  const stalled = w.llm.chat(REQUEST, w.ctx());
+  w.stop("made no progress");
+  assertEquals(w.finish(), false);
+  await assertRejects(() => stalled, ChaosStopped, "it made no progress");
+  assertEquals((w.signal.reason as ChaosStopped).reason, "made no progress");
+});
+
 Deno.test("finish(): a failed or answered model call is no longer under way", async () => {
   const w = world({ faults: [fault("serverError", 1, { v: 0 })] });
   await assertRejects(() => w.llm.chat(REQUEST, w.ctx()));
@@ -218,6 +234,8 @@ Deno.test("world.tool() refuses what is not a tool, saying what it got", () => {
       ["lookup", '"lookup"'],
       [{ name: "lookup" }, '{"name":"lookup"}'],
       [{ name: "lookup", call: "run" }, '{"name":"lookup","call":"run"}'],
+      // A function has a call() of its own, and is still no tool.
+      [function lookup() {}, "a function named lookup"],
     ] as const
   ) {
     const e = assertThrows(() => w.tool(bad as never), TypeError);
@@ -355,7 +373,24 @@ Deno.test("maxSteps: the call past it stops the run; the calls up to it are answ
 
 // The watchdog reads progress plus the clock's time, and only asks whether
 // it changed: a step that lowered progress could cancel a move of the clock.
-Deno.test("progress goes up with every step: a model call, its bill, a tool call and run, and each wait", async () => {
+Deno.test("progress goes up as a model call starts, as its turn is chosen, and as it is billed", async () => {
+  const marks: number[] = [];
+  const w: World = world({
+    turns: undefined,
+    responder: () => {
+      marks.push(w.progress);
+      return "answer";
+    },
+  });
+  marks.push(w.progress);
+  await w.llm.chat(REQUEST);
+  marks.push(w.progress);
+  const [before, choosing, after] = marks;
+  assert(choosing >= before + 2, `${before} -> ${choosing}: the call started, its turn was chosen`);
+  assert(after > choosing, `${choosing} -> ${after}: the call was billed`);
+});
+
+Deno.test("progress goes up with every step: a model call, a tool call and run, and each wait", async () => {
   const w = world({ faults: [fault("slowTool", 1, { v: 1 })] });
   const marks = [w.progress];
   const mark = () => {

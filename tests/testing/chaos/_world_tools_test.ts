@@ -6,7 +6,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import { z } from "zod";
 import { type ToolCall, toolCall, type ToolPort } from "@agentkit/testing/ports";
-import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+import { Agent, ReActCognition, type ToolMiddleware } from "@agentkit/testing/runtime";
 import { chaos, type ChaosOutcome, type ChaosWorld, FakeTool } from "@agentkit/testing/testing";
 import { parseTurn, type Turn } from "../../../testing/llm/turn.ts";
 import { World } from "../../../testing/chaos/_world.ts";
@@ -149,7 +149,13 @@ Deno.test("under the runtime, a wrapped FakeTool takes the arguments its schema 
     [calls(toolCall("c1", "len", { s: "abc" })), "done"],
   );
   assertEquals(o.status, "returned");
-  assertEquals(len.calls.at(-1), { s: 3 });
+  assertEquals(len.calls, [{ s: 3 }]);
+  // The tool answered (a second check of its parsed arguments would have failed it).
+  assertEquals(o.requests[1].messages.at(-1), {
+    role: "tool",
+    content: '{"s":3}',
+    toolCallId: "c1",
+  });
 });
 
 Deno.test("called directly, a wrapped FakeTool checks its arguments as the tool itself does", async () => {
@@ -183,24 +189,25 @@ Deno.test("under the runtime, a wrapped tool that is any ToolPort (not a FakeToo
   assertEquals(o.toolCalls.map((c) => [c.callId, c.ran]), [["c1", true]]);
 });
 
-Deno.test("world.ctx({ toolMiddleware }): the caller's middleware runs, and the world still sees each call's id", async () => {
+Deno.test("world.ctx({ toolMiddleware }): the caller's middleware runs, and the world's, last, still sees each call's id", async () => {
   const seen: string[] = [];
-  const o = await outcomeOf((w) =>
-    new Agent("a", {
+  const chains: string[][] = [];
+  const o = await outcomeOf((w) => {
+    const mine = {
+      name: "mine",
+      call: (invocation, ctx, next) => {
+        seen.push(invocation.call.id);
+        return next(invocation, ctx);
+      },
+    } satisfies ToolMiddleware;
+    const ctx = w.ctx({ toolMiddleware: [mine] });
+    chains.push(ctx.invoker!.toolMiddleware.map((m) => m.name));
+    return new Agent("a", {
       model: "fake-model",
       cognition: new ReActCognition({ tools: [w.tool(tool())] }),
-    }).run(
-      "q",
-      w.ctx({
-        toolMiddleware: [{
-          name: "mine",
-          call: (invocation, ctx, next) => {
-            seen.push(invocation.call.id);
-            return next(invocation, ctx);
-          },
-        }],
-      }),
-    ), [calls(toolCall("c1", "lookup", { q: "x" })), "done"]);
+    }).run("q", ctx);
+  }, [calls(toolCall("c1", "lookup", { q: "x" })), "done"]);
   assertEquals(seen, ["c1"]);
+  assertEquals(chains, [["mine", "chaos"]]);
   assertEquals(o.toolCalls.map((c) => c.callId), ["c1"]);
 });
