@@ -48,9 +48,7 @@ const CHECKS: Readonly<Record<BuiltInInvariant, Check>> = {
   },
   noHarnessError(o, w) {
     const own = (e: unknown) => isHarnessError(e) && !(e instanceof ChaosStopped);
-    const found = own(o.error)
-      ? o.error
-      : [...w.harnessErrors, ...w.inner.harnessErrors].find(own);
+    const found = own(o.error) ? o.error : [...w.harnessErrors, ...w.inner.harnessErrors].find(own);
     if (found === undefined) return undefined;
     const e = found as Error;
     const hint = e instanceof ScriptExhausted
