@@ -9,8 +9,6 @@
 import "./_real_timers.ts";
 import type { ChaosOptions, ChaosScenario, ChaosSummary } from "./chaos.ts";
 
-let loaded: Promise<typeof import("./chaos.ts")> | undefined;
-
 /**
  * Property-based testing of an agent, on fast-check: each run builds the
  * agent with `scenario(world)` against a model that plays `options.script`
@@ -63,6 +61,7 @@ let loaded: Promise<typeof import("./chaos.ts")> | undefined;
  * ```
  */
 export async function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary> {
-  const implementation = await (loaded ??= import("./chaos.ts"));
+  // The module cache makes every call after the first a lookup.
+  const implementation = await import("./chaos.ts");
   return implementation.chaos(scenario, options);
 }
