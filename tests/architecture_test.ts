@@ -323,3 +323,42 @@ Deno.test("architecture: no static node: import but node:async_hooks in the pack
   }
   assertEquals(offenders, []);
 });
+
+// The modules a test file that imports the root entry should not load: each
+// is loaded on first use, by an `await import` in a thin module the package
+// loads statically (bench/cold_start.ts: on Node every module of the static
+// graph costs a few tenths of a millisecond to resolve, read and compile).
+const LAZY = ["testing/chaos/chaos.ts"];
+
+// Value imports and re-exports, with or without bindings; `import type`,
+// `export type` and `await import(...)` are not part of the static graph.
+const STATIC_IMPORT =
+  /(?:^|[;\n])\s*(?:import|export)\s+(?!type\b)(?:[^;]*?from\s*)?["']([^"']+)["']/g;
+const DYNAMIC_IMPORT = /import\(\s*["']([^"']+)["']\s*\)/g;
+
+async function graphOf(entry: string, dynamic: boolean): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const visit = async (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = stripComments(await Deno.readTextFile(new URL(file, root_dir)));
+    const specs = [...code.matchAll(STATIC_IMPORT)].map((m) => m[1]);
+    if (dynamic) specs.push(...[...code.matchAll(DYNAMIC_IMPORT)].map((m) => m[1]));
+    for (const spec of specs) {
+      const target = targetOf(file, spec);
+      if (target?.endsWith(".ts")) await visit(target);
+    }
+  };
+  await visit(entry);
+  return seen;
+}
+
+Deno.test("architecture: the root entry's static graph leaves out what loads on first use", async () => {
+  const eager = await graphOf("mod.ts", false);
+  assertEquals(LAZY.filter((m) => eager.has(m)), [], "a static import reaches a lazy module");
+  // Guards the guard: the walk sees the package, and each lazy module is really loaded somewhere.
+  assert(eager.has("testing/llm/fake_llm.ts") && eager.has("testing/chaos/_chaos_entry.ts"));
+  assert(!eager.has("ports/llm.ts"), "a type-only re-export is not followed");
+  const all = await graphOf("mod.ts", true);
+  assertEquals(LAZY.filter((m) => !all.has(m)), [], "each lazy module is imported on first use");
+});

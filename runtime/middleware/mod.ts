@@ -20,7 +20,7 @@
  *
  * @module
  */
-export * from "./types.ts";
+export type * from "./types.ts";
 export * from "./retry.ts";
 export * from "./meter.ts";
 export * from "./timeout.ts";

@@ -20,6 +20,6 @@
  * @module
  */
 export * from "./price_table.ts";
-export * from "./meter.ts";
+export type * from "./meter.ts";
 export * from "./budget.ts";
 export * from "./quota.ts";

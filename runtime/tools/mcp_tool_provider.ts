@@ -97,11 +97,15 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
 const CLIENT: Rule = is.port("an MCP client", ["listTools", "callTool"]);
 
 // The server sends this when its tools change (MCP "Tools" > "List Changed
-// Notification"); the SDK reads the method off the schema's literal.
-const TOOLS_LIST_CHANGED = z.object({
-  method: z.literal("notifications/tools/list_changed"),
-  params: z.optional(z.looseObject({})),
-});
+// Notification"); the SDK reads the method off the schema's literal. Built
+// when a provider subscribes, not at import: a process's first zod schema
+// costs milliseconds (zod sets itself up), which every test file that
+// imports the package would pay.
+const toolsListChanged = (): z.ZodType =>
+  z.object({
+    method: z.literal("notifications/tools/list_changed"),
+    params: z.optional(z.looseObject({})),
+  });
 
 // A server whose cursors never end would keep listing for ever: pages beyond
 // this many fail the listing instead.
@@ -218,7 +222,7 @@ export class McpToolProvider implements ToolProvider {
     this.#prefix = options.prefix ?? "";
     this.#cache = options.cacheToolsList ?? false;
     if (this.#cache && typeof client.setNotificationHandler === "function") {
-      client.setNotificationHandler(TOOLS_LIST_CHANGED, () => this.invalidateToolsCache());
+      client.setNotificationHandler(toolsListChanged(), () => this.invalidateToolsCache());
     }
   }
 

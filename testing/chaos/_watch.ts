@@ -4,10 +4,7 @@
 // left as hung. It holds one real timer at a time, cleared when the run
 // settles, so nothing outlives the run under Deno's sanitizers.
 
-// The real timers, taken before any FakeClock is installed over them.
-const realSetTimeout = globalThis.setTimeout.bind(globalThis);
-const realClearTimeout = globalThis.clearTimeout.bind(globalThis);
-const realNow = performance.now.bind(performance);
+import { realClearTimeout, realNow, realSetTimeout } from "./_real_timers.ts";
 
 /** What the watchdog reads of a run. */
 export interface Watched {

@@ -40,8 +40,16 @@
  *
  * @module
  */
-export * from "./chaos.ts";
-export * from "./chaos_world.ts";
-export * from "./chaos_outcome.ts";
+export { chaos } from "./_chaos_entry.ts";
+export type {
+  ChaosFaultKind,
+  ChaosInvariant,
+  ChaosInvariantName,
+  ChaosOptions,
+  ChaosScenario,
+  ChaosSummary,
+} from "./chaos.ts";
+export type * from "./chaos_world.ts";
+export type * from "./chaos_outcome.ts";
 export * from "./chaos_failure.ts";
 export * from "./invalid_scenario.ts";

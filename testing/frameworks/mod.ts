@@ -17,5 +17,5 @@
  *
  * @module
  */
-export * from "./ai_sdk_spec.ts";
+export type * from "./ai_sdk_spec.ts";
 export * from "./ai_sdk_model.ts";

@@ -98,6 +98,18 @@ test("the root, /testing, /runtime and /ports entries import, sharing one module
   assert.equal(typeof retry, "function");
 });
 
+test("chaos() loads its implementation on first call, through the built .js of a dynamic import", async () => {
+  // The root entry imports only the thin chaos() (testing/chaos/_chaos_entry.js);
+  // the implementation is an `await import("./chaos.js")` the build rewrote.
+  const entry = await readFile(join(pkgDir, "testing/chaos/_chaos_entry.js"), "utf8");
+  assert.match(entry, /import\("\.\/chaos\.js"\)/);
+  const summary = await testing.chaos(
+    (world) => new Agent("a", { model: "fake-model" }).run("q", world.ctx()),
+    { script: ["ok"], seed: 5, runs: 3, maxFaults: 0 },
+  );
+  assert.deepEqual(summary, { runs: 3, faultsInjected: 0, byKind: {}, seed: 5 });
+});
+
 test("FakeLLM + makeTestCtx + Agent.run answer from the script", async () => {
   const llm = new FakeLLM("The cert expired on 2026-08-01.");
   const result = await new Agent("analyst", { model: "fake-model" }).run(
