@@ -79,9 +79,11 @@ export interface ChaosOptions {
   /** The most virtual time a run may take on `world.clock`. @default {300_000} */
   readonly maxVirtualMs?: number;
   /**
-   * Real milliseconds a run may go without progress (no model call, tool
-   * call, stream event or move of its clock) before chaos() stops it; a run
-   * that takes as long again to settle after that is reported as hung.
+   * Real milliseconds a run may sit idle without progress (no model call,
+   * tool call, stream event or move of its clock) before chaos() stops it; a
+   * run that sits as long again after that is reported as hung. Only idle
+   * time counts: not the agent's own synchronous work, nor a pause of a
+   * loaded machine.
    * @default {50}
    */
   readonly hangMs?: number;
@@ -293,20 +295,24 @@ async function runOnce(
   let status: ChaosRunStatus = "hung";
   let result: unknown;
   let error: unknown;
-  let callsAtEnd = 0;
+  // Where the scenario ended: the model calls made by then, and for a plain
+  // value (no promise), what the world looked like then.
+  let end: End = { calls: 0 };
+  const mark = () => `${world.progress} ${world.clock.now()}`;
+  const returned = (value: unknown, sync: boolean) => {
+    status = "returned";
+    result = value;
+    end = sync ? { calls: world.inner.calls, mark: mark(), value } : { calls: world.inner.calls };
+  };
+  const threw = (thrown: unknown) => {
+    status = "threw";
+    error = thrown;
+    end = { calls: world.inner.calls };
+  };
   try {
-    const running = (async () => await scenario(world))();
-    running.then((value) => {
-      status = "returned";
-      result = value;
-      callsAtEnd = world.inner.calls;
-    }, (thrown) => {
-      status = "threw";
-      error = thrown;
-      callsAtEnd = world.inner.calls;
-    });
+    const running = start(scenario, world, returned, threw);
     const how = await watch(running, {
-      progress: () => world.progress + world.clock.now(),
+      progress: mark,
       stop: (reason) => world.stop(reason),
     }, config.limits.hangMs);
     if (how === "hung") status = "hung";
@@ -320,7 +326,7 @@ async function runOnce(
         await new Promise((resolve) => realSetTimeout(resolve, 0));
         await drain(64);
       }
-      misuse = misused(world, callsAtEnd, error);
+      misuse = misused(world, end, error, mark());
     }
     // What is left of the run ends now, while its timers are still virtual.
     if (world.finish()) await drain(16);
@@ -331,13 +337,63 @@ async function runOnce(
   }
 }
 
-function misused(world: World, callsAtEnd: number, thrown: unknown): Error | undefined {
+// Runs the scenario, and marks where it ended as early as it can be seen: a
+// plain value or a throw at once, a promise as it settles. A run the
+// scenario did not return or await makes its first model call a few turns
+// of the microtask queue after it started; counted any later, that call
+// would look like the scenario's own.
+function start(
+  scenario: ChaosScenario,
+  world: World,
+  returned: (value: unknown, sync: boolean) => void,
+  threw: (thrown: unknown) => void,
+): Promise<unknown> {
+  let value: unknown;
+  try {
+    value = scenario(world);
+  } catch (thrown) {
+    threw(thrown);
+    return Promise.resolve();
+  }
+  if (!isThenable(value)) {
+    returned(value, true);
+    return Promise.resolve();
+  }
+  const running = Promise.resolve(value);
+  running.then((v) => returned(v, false), threw);
+  return running;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function";
+}
+
+interface End {
+  readonly calls: number;
+  /** For a plain value returned: the world's progress then, and the value. */
+  readonly mark?: string;
+  readonly value?: unknown;
+}
+
+const AWAIT_IT = "return or await the run, e.g. (world) => agent.run(task, world.ctx())";
+
+function misused(world: World, end: End, thrown: unknown, now: string): Error | undefined {
   const calls = world.inner.calls;
-  if (calls > callsAtEnd) {
+  if (calls > end.calls) {
     return new InvalidScenario(
       `chaos(): the scenario returned before the agent's run was over (model call ${
-        callsAtEnd + 1
-      } came after it returned); return or await the run, e.g. (world) => agent.run(task, world.ctx())`,
+        end.calls + 1
+      } came after it returned); ${AWAIT_IT}`,
+    );
+  }
+  // A plain value returned while a call it started was still going: nothing
+  // awaits that call, so the run went on after.
+  if (calls > 0 && end.mark !== undefined && end.mark !== now) {
+    return new InvalidScenario(
+      `chaos(): the scenario returned before the agent's run was over (it returned ${
+        describe(end.value)
+      }, not the run, while model call ${calls} was under way); ${AWAIT_IT}`,
     );
   }
   if (calls === 0) {
@@ -390,12 +446,11 @@ function schedule(fc: Fc, config: Config) {
       }) as ReturnType<typeof fc.constant<PlannedFault>>,
     };
   });
-  if (config.maxFaults === 0 || arbitraries.length === 0) {
-    return fc.constant<readonly PlannedFault[]>([]);
-  }
+  // kindsOf() leaves at least one kind with a weight, so oneof() has one.
   return fc.uniqueArray(fc.oneof(...arbitraries), {
     maxLength: config.maxFaults,
-    selector: (f: PlannedFault) => `${isToolFault(f.kind) ? "tool" : "model"} ${f.at}`,
+    // A tool call's number negated: tool call 2 and model call 2 are two calls.
+    selector: (f: PlannedFault) => isToolFault(f.kind) ? -f.at : f.at,
   });
 }
 

@@ -1,0 +1,188 @@
+// How chaos() drives the runs: their numbers, a scenario misused mid-search,
+// what InvalidScenario says in each case, the global timers given back, and
+// a slow run that keeps making progress left alone.
+import { assert, assertEquals, assertRejects, assertStrictEquals } from "@std/assert";
+import { Agent, ReActCognition } from "@agentkit/testing/runtime";
+import { toolCall } from "@agentkit/testing/ports";
+import {
+  chaos,
+  ChaosFailure,
+  type ChaosWorld,
+  FakeTool,
+  InvalidScenario,
+} from "@agentkit/testing/testing";
+
+const ask = (w: ChaosWorld) =>
+  w.llm.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }] });
+const agentRun = (w: ChaosWorld) => new Agent("a", { model: "fake-model" }).run("q", w.ctx());
+const lookup = new FakeTool({ name: "lookup", responder: "42" });
+const SCRIPT = [{ toolCalls: [toolCall("c1", "lookup", {})] }, "It is 42."];
+const react = (w: ChaosWorld) =>
+  new Agent("a", {
+    model: "fake-model",
+    cognition: new ReActCognition({ tools: [w.tool(lookup)] }),
+  }).run("q", w.ctx());
+const NEVER_CALLED =
+  "chaos(): the scenario never called the model, so no fault could reach it; build the agent on the world's model: world.ctx() (or world.llm), world.fetch.fetch for a provider client, or world.aiSdkModel()";
+// Taken before any run can install its clock over them.
+const realSetTimeout = globalThis.setTimeout;
+
+Deno.test("the runs are numbered 1, 2, 3... in world.run and the outcome", async () => {
+  const worlds: number[] = [];
+  const outcomes: number[] = [];
+  await chaos((w) => {
+    worlds.push(w.run);
+    return ask(w);
+  }, {
+    script: ["hi"],
+    maxFaults: 0,
+    runs: 5,
+    invariants: (o) => void outcomes.push(o.run),
+  });
+  assertEquals(worlds, [1, 2, 3, 4, 5]);
+  assertEquals(outcomes, [1, 2, 3, 4, 5]);
+});
+
+Deno.test("a scenario found misused while a failure is shrunk fails with InvalidScenario, and is run no more", async () => {
+  let scenarioRuns = 0;
+  await assertRejects(
+    () =>
+      chaos(async (w) => {
+        // The first run breaks typedFailure; from then on it never calls the model.
+        if (++scenarioRuns > 1) return "no model this time";
+        await ask(w).catch(() => {});
+        throw new Error("plain");
+      }, { script: ["hi"], faults: ["rateLimit"], maxFaults: 3, seed: 1, runs: 5 }),
+    InvalidScenario,
+    NEVER_CALLED,
+  );
+  // Run 1 failed with faults to shrink; the first smaller schedule found the misuse.
+  assertEquals(scenarioRuns, 2);
+});
+
+Deno.test("InvalidScenario for a scenario that never called the model: no 'threw first', no cause", async () => {
+  const error = await assertRejects(
+    () => chaos(() => "no agent", { script: ["hi"] }),
+    InvalidScenario,
+  );
+  assertEquals(error.message, NEVER_CALLED);
+  assertEquals("cause" in error, false);
+});
+
+Deno.test("InvalidScenario for a scenario whose requests to world.fetch never reached the model says so", async () => {
+  const error = await assertRejects(
+    () =>
+      chaos(async (w) => {
+        const res = await w.fetch.fetch("https://api.openai.com/v1/chat/completions", {
+          method: "POST",
+          headers: { authorization: "Bearer sk-test" },
+          body: "{ not json",
+        });
+        return await res.text();
+      }, { script: ["hi"], maxFaults: 0 }),
+    InvalidScenario,
+  );
+  assertEquals(
+    error.message,
+    `${NEVER_CALLED} (world.fetch got 1 HTTP request(s), but none reached the model)`,
+  );
+});
+
+Deno.test("a scenario that starts the run on a timer and returns is told it returned early, not that it never called", async () => {
+  await assertRejects(
+    () =>
+      chaos((w) => {
+        realSetTimeout(() => void agentRun(w).catch(() => {}), 0);
+        return "started";
+      }, { script: ["hi"], maxFaults: 0, runs: 1 }),
+    InvalidScenario,
+    "chaos(): the scenario returned before the agent's run was over (model call 1 came after it returned); return or await the run",
+  );
+});
+
+Deno.test("InvalidScenario names the first model call that came after the scenario returned", async () => {
+  await assertRejects(
+    () =>
+      chaos(async (w) => {
+        await ask(w);
+        // Model call 2 begins at once; the agent's next one, after the tool, comes too late.
+        void react(w).catch(() => {});
+        return "one call awaited, the run not";
+      }, { script: ["one", ...SCRIPT], maxFaults: 0, runs: 1 }),
+    InvalidScenario,
+    "chaos(): the scenario returned before the agent's run was over (model call 3 came after it returned); return or await the run",
+  );
+});
+
+Deno.test("a scenario in braces that forgot to return the run is told so, even when its model call began at once", async () => {
+  const error = await assertRejects(
+    () =>
+      chaos((w) => {
+        void agentRun(w).catch(() => {});
+      }, { script: ["hi"], maxFaults: 0, runs: 1 }),
+    InvalidScenario,
+  );
+  assertEquals(
+    error.message,
+    "chaos(): the scenario returned before the agent's run was over (it returned undefined, not the run, while model call 1 was under way); return or await the run, e.g. (world) => agent.run(task, world.ctx())",
+  );
+  // The same agent's run returned is fine.
+  const summary = await chaos((w) => agentRun(w), { script: ["hi"], maxFaults: 0, runs: 3 });
+  assertEquals(summary.runs, 3);
+});
+
+Deno.test("the global timers are the world's clock during a run on world.fetch, and are given back after it", async () => {
+  const original = globalThis.setTimeout;
+  const during: boolean[] = [];
+  const scenario = async (w: ChaosWorld) => {
+    const res = await w.fetch.fetch("https://api.openai.com/v1/chat/completions", {
+      method: "POST",
+      headers: { authorization: "Bearer sk-test" },
+      body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "q" }] }),
+    });
+    during.push(globalThis.setTimeout !== original);
+    return await res.json();
+  };
+  await chaos(scenario, { script: ["hi"], maxFaults: 0, runs: 3 });
+  assertEquals(during, [true, true, true]);
+  assertStrictEquals(globalThis.setTimeout, original);
+  // Given back after a run that broke, too.
+  await assertRejects(
+    () =>
+      chaos(scenario, {
+        script: ["hi"],
+        maxFaults: 0,
+        runs: 1,
+        invariants: { fail: () => void assert(false, "breaks") },
+      }),
+    ChaosFailure,
+  );
+  assertStrictEquals(globalThis.setTimeout, original);
+});
+
+Deno.test("a run slower than hangMs in real time that keeps making progress is not stopped", async () => {
+  // A tool that does real I/O: each call takes real time and counts as progress.
+  const readSelf = new FakeTool({
+    name: "read",
+    responder: async () => (await Deno.readTextFile(new URL(import.meta.url))).length,
+  });
+  const hangMs = 20;
+  const summary = await chaos(async (w) => {
+    const tool = w.tool(readSelf);
+    await ask(w);
+    const start = performance.now();
+    let calls = 0;
+    while (performance.now() - start < 5 * hangMs) calls += (await tool.call({}, w.ctx())) ? 1 : 0;
+    return calls;
+  }, {
+    script: ["hi"],
+    maxFaults: 0,
+    runs: 2,
+    hangMs,
+    invariants: (o) => {
+      assertEquals(o.status, "returned");
+      assert((o.result as number) > 1);
+    },
+  });
+  assertEquals(summary.runs, 2);
+});
