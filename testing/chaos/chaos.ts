@@ -295,14 +295,12 @@ async function runOnce(
   let status: ChaosRunStatus = "hung";
   let result: unknown;
   let error: unknown;
-  // Where the scenario ended: the model calls made by then, and for a plain
-  // value (no promise), what the world looked like then.
+  // Where the scenario ended: the model calls made by then.
   let end: End = { calls: 0 };
-  const mark = () => `${world.progress} ${world.clock.now()}`;
   const returned = (value: unknown, sync: boolean) => {
     status = "returned";
     result = value;
-    end = sync ? { calls: world.inner.calls, mark: mark(), value } : { calls: world.inner.calls };
+    end = { calls: world.inner.calls, sync, value };
   };
   const threw = (thrown: unknown) => {
     status = "threw";
@@ -312,7 +310,7 @@ async function runOnce(
   try {
     const running = start(scenario, world, returned, threw);
     const how = await watch(running, {
-      progress: mark,
+      progress: () => `${world.progress} ${world.clock.now()}`,
       stop: (reason) => world.stop(reason),
     }, config.limits.hangMs);
     if (how === "hung") status = "hung";
@@ -326,7 +324,7 @@ async function runOnce(
         await new Promise((resolve) => realSetTimeout(resolve, 0));
         await drain(64);
       }
-      misuse = misused(world, end, error, mark());
+      misuse = misused(world, end, error);
     }
     // What is left of the run ends now, while its timers are still virtual.
     if (world.finish()) await drain(16);
@@ -371,14 +369,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 interface End {
   readonly calls: number;
-  /** For a plain value returned: the world's progress then, and the value. */
-  readonly mark?: string;
+  /** Returned a plain value (no promise), and which. */
+  readonly sync?: boolean;
   readonly value?: unknown;
 }
 
 const AWAIT_IT = "return or await the run, e.g. (world) => agent.run(task, world.ctx())";
 
-function misused(world: World, end: End, thrown: unknown, now: string): Error | undefined {
+function misused(world: World, end: End, thrown: unknown): Error | undefined {
   const calls = world.inner.calls;
   if (calls > end.calls) {
     return new InvalidScenario(
@@ -387,9 +385,9 @@ function misused(world: World, end: End, thrown: unknown, now: string): Error | 
       } came after it returned); ${AWAIT_IT}`,
     );
   }
-  // A plain value returned while a call it started was still going: nothing
-  // awaits that call, so the run went on after.
-  if (calls > 0 && end.mark !== undefined && end.mark !== now) {
+  // A plain value returned after a model call began: no call ends
+  // synchronously, so it was still going, and nothing awaits it.
+  if (end.sync && calls > 0) {
     return new InvalidScenario(
       `chaos(): the scenario returned before the agent's run was over (it returned ${
         describe(end.value)
@@ -540,14 +538,15 @@ function kindsOf(faults: unknown): ReadonlyArray<readonly [string, number]> {
   }
   const entries = Object.entries(faults as Record<string, unknown>).map(([kind, weight]) => {
     known(kind);
-    if (typeof weight !== "number" || !Number.isInteger(weight) || weight < 0) {
+    // Number.isInteger is false for what is not a number, too.
+    if (!Number.isInteger(weight) || (weight as number) < 0) {
       throw new RangeError(
         `${WHERE}: the weight of fault kind "${kind}" must be an integer, 0 or more, got ${
           describe(weight)
         }`,
       );
     }
-    return [kind, weight] as const;
+    return [kind, weight as number] as const;
   });
   if (!entries.some(([, w]) => w > 0)) {
     throw new RangeError(

@@ -120,6 +120,12 @@ Deno.test("chaos() refuses each wrong option with a message that names it and sa
       "chaos(): invariants must be a function, a list of functions, or a record of them by name, got null",
     ],
     [
+      "a list of invariants with null in it",
+      { invariants: [null] },
+      TypeError,
+      "chaos(): invariant invariants[0] must be a function (outcome) => void that throws to fail, got null",
+    ],
+    [
       "a list of invariants with one that is not a function",
       { invariants: [() => {}, "no"] },
       TypeError,

@@ -1,7 +1,13 @@
 // How chaos() drives the runs: their numbers, a scenario misused mid-search,
 // what InvalidScenario says in each case, the global timers given back, and
 // a slow run that keeps making progress left alone.
-import { assert, assertEquals, assertRejects, assertStrictEquals } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStrictEquals,
+  assertStringIncludes,
+} from "@std/assert";
 import { Agent, ReActCognition } from "@agentkit/testing/runtime";
 import { toolCall } from "@agentkit/testing/ports";
 import {
@@ -161,14 +167,15 @@ Deno.test("the global timers are the world's clock during a run on world.fetch, 
 });
 
 Deno.test("a run slower than hangMs in real time that keeps making progress is not stopped", async () => {
-  // A tool that does real I/O: each call takes real time and counts as progress.
-  const readSelf = new FakeTool({
-    name: "read",
-    responder: async () => (await Deno.readTextFile(new URL(import.meta.url))).length,
+  // A tool doing real I/O, here one turn of the event loop: each call takes
+  // real time, and counts as progress.
+  const io = new FakeTool({
+    name: "io",
+    responder: () => new Promise((resolve) => realSetTimeout(() => resolve("read"), 0)),
   });
   const hangMs = 20;
   const summary = await chaos(async (w) => {
-    const tool = w.tool(readSelf);
+    const tool = w.tool(io);
     await ask(w);
     const start = performance.now();
     let calls = 0;
@@ -185,4 +192,66 @@ Deno.test("a run slower than hangMs in real time that keeps making progress is n
     },
   });
   assertEquals(summary.runs, 2);
+});
+
+Deno.test("what is left of a run when its scenario settles is ended while the global timers are still the world's", async () => {
+  const original = globalThis.setTimeout;
+  const ended: boolean[] = [];
+  await chaos(async (w) => {
+    // As an SDK client on world.fetch does: from here on the global timers run on w.clock.
+    assert(w.fetch);
+    const call = w.llm.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }] });
+    // What the leftover does once ended (an SDK would schedule its retry here).
+    call.catch(() => ended.push(globalThis.setTimeout !== original));
+    // The scenario's own deadline, on the global timers: it gives up on a stalled call.
+    await Promise.race([call, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    return "done waiting";
+  }, { script: ["hi"], faults: ["stall"], maxFaults: 1, seed: 3, runs: 20 });
+  assert(ended.length > 0, "some run stalled at its call");
+  assertEquals(ended, ended.map(() => true));
+  assertStrictEquals(globalThis.setTimeout, original);
+});
+
+Deno.test("a scenario that returns a value, not its run, is told so whatever the value", async (t) => {
+  for (const value of [undefined, null, 3, { started: true }]) {
+    await t.step(String(JSON.stringify(value)), async () => {
+      const error = await assertRejects(
+        () =>
+          chaos((w) => {
+            void agentRun(w).catch(() => {});
+            return value;
+          }, { script: ["hi"], maxFaults: 0, runs: 1 }),
+        InvalidScenario,
+      );
+      assertStringIncludes(error.message, "not the run, while model call 1 was under way");
+    });
+  }
+});
+
+Deno.test("a scenario that only calls a tool is told it never called the model", async () => {
+  const error = await assertRejects(
+    () =>
+      chaos((w) => {
+        void w.tool(lookup).call({}, w.ctx());
+        return "the tool alone";
+      }, { script: ["hi"], maxFaults: 0, runs: 1 }),
+    InvalidScenario,
+  );
+  assertEquals(error.message, NEVER_CALLED);
+});
+
+Deno.test("a scenario that throws while the run it started goes on is told it did not await the run", async () => {
+  class SetupFailed extends Error {
+    override name = "SetupFailed";
+  }
+  await assertRejects(
+    () =>
+      chaos(async (w) => {
+        await ask(w);
+        void react(w).catch(() => {});
+        throw new SetupFailed("gave up");
+      }, { script: ["one", ...SCRIPT], maxFaults: 0, runs: 1 }),
+    InvalidScenario,
+    "(model call 3 came after it returned)",
+  );
 });
