@@ -335,11 +335,9 @@ async function runOnce(
   }
 }
 
-// Runs the scenario, and marks where it ended as early as it can be seen: a
-// plain value or a throw at once, a promise as it settles. A run the
-// scenario did not return or await makes its first model call a few turns
-// of the microtask queue after it started; counted any later, that call
-// would look like the scenario's own.
+// Runs the scenario, and marks where it ended as soon as that can be seen:
+// a plain value or a throw at once, a promise as it settles. Seen any later,
+// the calls of a run it did not return or await would pass for its own.
 function start(
   scenario: ChaosScenario,
   world: World,
@@ -363,8 +361,7 @@ function start(
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === "object" || typeof value === "function") &&
-    typeof (value as { then?: unknown }).then === "function";
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 interface End {

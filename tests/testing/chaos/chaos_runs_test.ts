@@ -54,16 +54,18 @@ Deno.test("a scenario found misused while a failure is shrunk fails with Invalid
   await assertRejects(
     () =>
       chaos(async (w) => {
-        // The first run breaks typedFailure; from then on it never calls the model.
-        if (++scenarioRuns > 1) return "no model this time";
+        // Run 1 breaks typedFailure, run 2 is fine, and from then on it never calls the model.
+        if (++scenarioRuns > 2) return "no model this time";
         await ask(w).catch(() => {});
-        throw new Error("plain");
+        if (scenarioRuns === 1) throw new Error("plain");
+        return "fine";
       }, { script: ["hi"], faults: ["rateLimit"], maxFaults: 3, seed: 1, runs: 5 }),
     InvalidScenario,
     NEVER_CALLED,
   );
-  // Run 1 failed with faults to shrink; the first smaller schedule found the misuse.
-  assertEquals(scenarioRuns, 2);
+  // Shrinking run 1's schedule: the empty one passed (run 2), the next smaller one was
+  // misused (run 3), and the search went on over smaller ones without running the scenario.
+  assertEquals(scenarioRuns, 3);
 });
 
 Deno.test("InvalidScenario for a scenario that never called the model: no 'threw first', no cause", async () => {
