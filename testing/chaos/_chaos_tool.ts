@@ -18,8 +18,10 @@ export class ChaosTool implements ToolPort {
   readonly name: string;
   readonly description: string;
   readonly parameters: ParseSchema | JsonSchema;
-  readonly requiresApproval?: boolean;
-  readonly idempotent?: boolean;
+  // Declared only: a class field would make them own properties, undefined,
+  // on the wrapper of a tool that leaves them unset (not claimed either way).
+  declare readonly requiresApproval?: boolean;
+  declare readonly idempotent?: boolean;
   readonly #inner: ToolPort;
   readonly #run: ToolRunner;
 

@@ -80,9 +80,11 @@ export interface ChaosOptions {
   /** The most virtual time a run may take on `world.clock`. @default {300_000} */
   readonly maxVirtualMs?: number;
   /**
-   * Real milliseconds a run may go without progress (no model call, tool
-   * call, stream event or move of its clock) before chaos() stops it; a run
-   * that takes as long again to settle after that is reported as hung.
+   * Real milliseconds a run may sit idle without progress (no model call,
+   * tool call, stream event or move of its clock) before chaos() stops it; a
+   * run that sits as long again after that is reported as hung. Only idle
+   * time counts: not the agent's own synchronous work, nor a pause of a
+   * loaded machine.
    * @default {50}
    */
   readonly hangMs?: number;
@@ -250,20 +252,22 @@ async function runOnce(
   let status: ChaosRunStatus = "hung";
   let result: unknown;
   let error: unknown;
-  let callsAtEnd = 0;
+  // Where the scenario ended: the model calls made by then.
+  let end: End = { calls: 0 };
+  const returned = (value: unknown, sync: boolean) => {
+    status = "returned";
+    result = value;
+    end = { calls: world.inner.calls, sync, value };
+  };
+  const threw = (thrown: unknown) => {
+    status = "threw";
+    error = thrown;
+    end = { calls: world.inner.calls };
+  };
   try {
-    const running = (async () => await scenario(world))();
-    running.then((value) => {
-      status = "returned";
-      result = value;
-      callsAtEnd = world.inner.calls;
-    }, (thrown) => {
-      status = "threw";
-      error = thrown;
-      callsAtEnd = world.inner.calls;
-    });
+    const running = start(scenario, world, returned, threw);
     const how = await watch(running, {
-      progress: () => world.progress + world.clock.now(),
+      progress: () => `${world.progress} ${world.clock.now()}`,
       stop: (reason) => world.stop(reason),
     }, config.limits.hangMs);
     if (how === "hung") status = "hung";
@@ -277,7 +281,7 @@ async function runOnce(
         await new Promise((resolve) => realSetTimeout(resolve, 0));
         await drain(64);
       }
-      misuse = misused(world, callsAtEnd, error);
+      misuse = misused(world, end, error);
     }
     // What is left of the run ends now, while its timers are still virtual.
     if (world.finish()) await drain(16);
@@ -288,13 +292,60 @@ async function runOnce(
   }
 }
 
-function misused(world: World, callsAtEnd: number, thrown: unknown): Error | undefined {
+// Runs the scenario, and marks where it ended as soon as that can be seen:
+// a plain value or a throw at once, a promise as it settles. Seen any later,
+// the calls of a run it did not return or await would pass for its own.
+function start(
+  scenario: ChaosScenario,
+  world: World,
+  returned: (value: unknown, sync: boolean) => void,
+  threw: (thrown: unknown) => void,
+): Promise<unknown> {
+  let value: unknown;
+  try {
+    value = scenario(world);
+  } catch (thrown) {
+    threw(thrown);
+    return Promise.resolve();
+  }
+  if (!isThenable(value)) {
+    returned(value, true);
+    return Promise.resolve();
+  }
+  const running = Promise.resolve(value);
+  running.then((v) => returned(v, false), threw);
+  return running;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
+interface End {
+  readonly calls: number;
+  /** Returned a plain value (no promise), and which. */
+  readonly sync?: boolean;
+  readonly value?: unknown;
+}
+
+const AWAIT_IT = "return or await the run, e.g. (world) => agent.run(task, world.ctx())";
+
+function misused(world: World, end: End, thrown: unknown): Error | undefined {
   const calls = world.inner.calls;
-  if (calls > callsAtEnd) {
+  if (calls > end.calls) {
     return new InvalidScenario(
       `chaos(): the scenario returned before the agent's run was over (model call ${
-        callsAtEnd + 1
-      } came after it returned); return or await the run, e.g. (world) => agent.run(task, world.ctx())`,
+        end.calls + 1
+      } came after it returned); ${AWAIT_IT}`,
+    );
+  }
+  // A plain value returned after a model call began: no call ends
+  // synchronously, so it was still going, and nothing awaits it.
+  if (end.sync && calls > 0) {
+    return new InvalidScenario(
+      `chaos(): the scenario returned before the agent's run was over (it returned ${
+        describe(end.value)
+      }, not the run, while model call ${calls} was under way); ${AWAIT_IT}`,
     );
   }
   if (calls === 0) {
@@ -347,12 +398,11 @@ function schedule(fc: Fc, config: Config) {
       }) as ReturnType<typeof fc.constant<PlannedFault>>,
     };
   });
-  if (config.maxFaults === 0 || arbitraries.length === 0) {
-    return fc.constant<readonly PlannedFault[]>([]);
-  }
+  // kindsOf() leaves at least one kind with a weight, so oneof() has one.
   return fc.uniqueArray(fc.oneof(...arbitraries), {
     maxLength: config.maxFaults,
-    selector: (f: PlannedFault) => `${isToolFault(f.kind) ? "tool" : "model"} ${f.at}`,
+    // A tool call's number negated: tool call 2 and model call 2 are two calls.
+    selector: (f: PlannedFault) => isToolFault(f.kind) ? -f.at : f.at,
   });
 }
 
@@ -442,14 +492,15 @@ function kindsOf(faults: unknown): ReadonlyArray<readonly [string, number]> {
   }
   const entries = Object.entries(faults as Record<string, unknown>).map(([kind, weight]) => {
     known(kind);
-    if (typeof weight !== "number" || !Number.isInteger(weight) || weight < 0) {
+    // Number.isInteger is false for what is not a number, too.
+    if (!Number.isInteger(weight) || (weight as number) < 0) {
       throw new RangeError(
         `${WHERE}: the weight of fault kind "${kind}" must be an integer, 0 or more, got ${
           describe(weight)
         }`,
       );
     }
-    return [kind, weight] as const;
+    return [kind, weight as number] as const;
   });
   if (!entries.some(([, w]) => w > 0)) {
     throw new RangeError(
