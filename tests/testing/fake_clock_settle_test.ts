@@ -3,7 +3,7 @@
 // bodies read through streams) is not waiting on the clock however many
 // promise turns it takes, so a client's own timeout, racing it on the
 // installed setTimeout, must not fire on a call that succeeded.
-import { assert, assertEquals, assertRejects } from "@std/assert";
+import { assertEquals, assertRejects } from "@std/assert";
 import { FakeClock } from "@agentkit/testing/testing";
 
 // An in-process server: reads the JSON request body, works for `turns`
@@ -117,26 +117,31 @@ Deno.test("FakeClock autoAdvance waits out a long chain of promise turns before 
   assertEquals(order, ["busy done@0", "sleep@10"]);
 });
 
-Deno.test("FakeClock.install() with autoAdvance: an error thrown by a timer's callback is reported as uncaught, and later waits still fire", async () => {
+Deno.test("FakeClock autoAdvance fires one timer per macrotask, so the task it wakes runs before the next one fires", async () => {
+  const hop = () => new Promise((resolve) => setImmediate(resolve));
   const clock = new FakeClock();
-  const seen: unknown[] = [];
-  const onError = (event: ErrorEvent) => {
-    event.preventDefault();
-    seen.push(event.error);
-  };
-  globalThis.addEventListener("error", onError);
-  try {
+  const fired: number[] = [];
+  const all = Promise.all([10, 20, 30].map((ms) => clock.sleep(ms).then(() => fired.push(ms))));
+  await hop();
+  assertEquals([fired, clock.now(), clock.pending], [[10], 10, 2]);
+  await all;
+  assertEquals([fired, clock.now()], [[10, 20, 30], 30]);
+});
+
+Deno.test("FakeClock with autoAdvance false never jumps by itself, however many macrotasks pass", async () => {
+  const hop = () => new Promise((resolve) => setImmediate(resolve));
+  const clock = new FakeClock({ autoAdvance: false });
+  let done = false;
+  const p = clock.sleep(100).then(() => done = true);
+  for (let i = 0; i < 5; i++) await hop();
+  assertEquals([done, clock.now(), clock.pending], [false, 0, 1]);
+  {
     using _installed = clock.install();
-    setTimeout(() => {
-      throw new Error("boom in a timer");
-    }, 10);
-    await clock.sleep(50);
-    assertEquals(clock.now(), 50);
-    await clock.sleep(50);
-    assertEquals(clock.now(), 100);
-  } finally {
-    globalThis.removeEventListener("error", onError);
+    setTimeout(() => {}, 50);
+    for (let i = 0; i < 5; i++) await hop();
+    assertEquals([clock.now(), clock.pending], [0, 2]);
   }
-  assertEquals(seen.length, 1);
-  assert(seen[0] instanceof Error && seen[0].message === "boom in a timer");
+  clock.advance(100);
+  await p;
+  assertEquals([done, clock.now(), clock.pending], [true, 100, 0]);
 });
