@@ -933,7 +933,8 @@ function cases(): Case[] {
   );
   // chaos(): its scenario, every option, and the world's methods. What a
   // scenario does wrong with the world surfaces as InvalidScenario, whose
-  // message carries the method's own error.
+  // message carries the method's own error ("it threw first: TypeError:
+  // world.ctx() ..."; the bare name is in every InvalidScenario's hint).
   const script = ["It is 42."];
   const runs = (world: ChaosWorld) =>
     new Agent("a", { model: "fake-model" }).run("go", world.ctx());
@@ -1282,7 +1283,7 @@ function cases(): Case[] {
     "the options 5",
     scenario((w) => w.ctx(5 as never)),
     InvalidScenario,
-    "world.ctx()",
+    "TypeError: world.ctx()",
     "got 5",
     "makeTestCtx's options (all but llm, invoker and clock)",
   );
@@ -1291,7 +1292,7 @@ function cases(): Case[] {
     'the options "x"',
     scenario((w) => w.ctx("x" as never)),
     InvalidScenario,
-    "world.ctx()",
+    "TypeError: world.ctx()",
     'got "x"',
     "makeTestCtx's options",
   );
@@ -1300,7 +1301,7 @@ function cases(): Case[] {
     "llm",
     scenario((w) => w.ctx({ llm: new FakeLLM("x") } as never)),
     InvalidScenario,
-    "world.ctx()",
+    "TypeError: world.ctx()",
     "do not pass llm",
     "world.llm",
   );
@@ -1309,7 +1310,7 @@ function cases(): Case[] {
     "toolMiddleware: 5",
     scenario((w) => w.ctx({ toolMiddleware: 5 as never })),
     InvalidScenario,
-    "world.ctx()",
+    "TypeError: world.ctx()",
     '"toolMiddleware"',
     "got 5",
     "an array of tool middleware",
@@ -1319,7 +1320,7 @@ function cases(): Case[] {
     "signal: 5",
     scenario((w) => w.ctx({ signal: 5 as never })),
     InvalidScenario,
-    "world.ctx()",
+    "TypeError: world.ctx()",
     '"signal"',
     "got 5",
     "AbortSignal",
@@ -1329,7 +1330,7 @@ function cases(): Case[] {
     "the key budgte",
     scenario((w) => w.ctx({ budgte: 1 } as never)),
     InvalidScenario,
-    "world.ctx()",
+    "TypeError: world.ctx()",
     '"budgte"',
     'did you mean "budget"?',
   );
@@ -1338,7 +1339,7 @@ function cases(): Case[] {
     "the options 5",
     scenario((w) => w.aiSdkModel(5 as never)),
     InvalidScenario,
-    "world.aiSdkModel()",
+    "TypeError: world.aiSdkModel()",
     "got 5",
     "(modelId, specificationVersion)",
   );
@@ -1347,7 +1348,7 @@ function cases(): Case[] {
     "ctx",
     scenario((w) => w.aiSdkModel({ ctx: new FakeCtx() } as never)),
     InvalidScenario,
-    "world.aiSdkModel()",
+    "TypeError: world.aiSdkModel()",
     "do not pass ctx",
     "world.ctx()",
   );
@@ -1356,7 +1357,7 @@ function cases(): Case[] {
     "the key modelid",
     scenario((w) => w.aiSdkModel({ modelid: "m" } as never)),
     InvalidScenario,
-    "world.aiSdkModel()",
+    "TypeError: world.aiSdkModel()",
     '"modelid"',
     'did you mean "modelId"?',
   );
@@ -1365,7 +1366,7 @@ function cases(): Case[] {
     'specificationVersion: "v5"',
     scenario((w) => w.aiSdkModel({ specificationVersion: "v5" as never })),
     InvalidScenario,
-    "world.aiSdkModel()",
+    "TypeError: world.aiSdkModel()",
     '"specificationVersion"',
     'got "v5"',
     '"v4", "v3"',
@@ -1375,7 +1376,7 @@ function cases(): Case[] {
     "the tool 5",
     scenario((w) => w.tool(5 as never)),
     InvalidScenario,
-    "world.tool()",
+    "TypeError: world.tool()",
     "got 5",
     "a FakeTool, or any ToolPort with name and call",
   );
