@@ -1303,7 +1303,34 @@ function cases(): Case[] {
     InvalidScenario,
     "TypeError: world.ctx()",
     "do not pass llm",
-    "world.llm",
+    "the world's model (world.llm), which is what chaos() injects faults into",
+  );
+  add(
+    "world.ctx()",
+    "invoker",
+    scenario((w) => w.ctx({ invoker: {} } as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "do not pass invoker",
+    "the world's model (world.llm)",
+  );
+  add(
+    "world.ctx()",
+    "clock",
+    scenario((w) => w.ctx({ clock: new FakeClock() })),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "do not pass clock",
+    "the world's clock (world.clock)",
+  );
+  add(
+    "world.ctx()",
+    "the options [1]",
+    scenario((w) => w.ctx([1] as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "got an array ([1])",
+    "makeTestCtx's options",
   );
   add(
     "world.ctx()",
