@@ -1325,6 +1325,25 @@ function cases(): Case[] {
   );
   add(
     "world.ctx()",
+    "the options null",
+    scenario((w) => w.ctx(null as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "got null",
+    "makeTestCtx's options",
+  );
+  add(
+    "world.ctx()",
+    'correlationId: ""',
+    scenario((w) => w.ctx({ correlationId: "" })),
+    InvalidScenario,
+    "RangeError: world.ctx(): makeTestCtx()",
+    '"correlationId"',
+    'got ""',
+    "a non-empty string",
+  );
+  add(
+    "world.ctx()",
     "the options [1]",
     scenario((w) => w.ctx([1] as never)),
     InvalidScenario,
