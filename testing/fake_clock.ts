@@ -17,20 +17,30 @@ export interface FakeClockOptions {
   /**
    * Jump to the next pending timer as soon as every task is waiting on the
    * clock, so waits cost no wall time and concurrent waits fire in deadline
-   * order. With `false`, time moves only through `advance()`.
+   * order. A task is waiting once no promise work is left to run (checked a
+   * macrotask later, so an in-process fetch of many promise turns is not
+   * mistaken for a wait); a task waiting on real I/O (a socket, a file) is
+   * not seen. With `false`, time moves only through `advance()`.
    * @default {true}
    */
   readonly autoAdvance?: boolean;
 }
 
-// How many microtask turns count as "everyone is waiting on the clock". Each
-// `await` of a settled promise takes one turn; an async function return up to
-// three, so this covers call chains a few dozen frames deep.
-const SETTLE_TURNS = 64;
+// "Every task is waiting on the clock" is decided one macrotask later: a
+// macrotask runs only once the microtask queue is empty, however many promise
+// turns the work in it took (an in-process fetch round trip by an SDK, its
+// bodies read through streams: well over a hundred turns). Counting turns
+// instead jumped time under a request still in flight, and the client's own
+// timeout fired on a call that had succeeded. setImmediate (Deno and Node)
+// costs a few microseconds a hop where a nested setTimeout(0) is clamped to
+// milliseconds, and is no timer to Deno's sanitizers; it is taken at import,
+// before any install().
+// What waits on a real operation (a socket, a file, WebCrypto) is not seen:
+// time may jump under it, as it would under any other wait off the clock.
+const MACROTASK: (fn: () => void) => void = macrotask();
 // An interval under autoAdvance would fire forever; stop after this many
 // consecutive firings with no new sleep in between.
 const MAX_CHAINED_FIRINGS = 10_000;
-const RESOLVED: Promise<void> = Promise.resolve();
 const CLOCK_OPTIONS: Readonly<Record<string, Rule>> = {
   start: is.number(),
   autoAdvance: is.boolean,
@@ -238,29 +248,35 @@ export class FakeClock implements ClockPort, Disposable {
     this.#restore?.();
   }
 
-  // Schedules one auto-advance pass after the microtask queue has had time to
-  // settle: if timers are still pending then, every task is waiting on one.
+  // Schedules one auto-advance pass for the next macrotask: if timers are
+  // still pending then, every task is waiting on one.
   #kick(): void {
     if (!this.autoAdvance || this.#scheduled) return;
     this.#scheduled = true;
-    let turns = 0;
-    const fire = () => {
-      this.#scheduled = false;
-      if (this.#engine.countTimers() === 0) return;
-      if (++this.#chained > MAX_CHAINED_FIRINGS) return;
-      this.#engine.next();
-      this.#kick();
-    };
-    // One microtask turn per pass. The waiting turns go through a resolved
-    // promise, which is far cheaper than queueMicrotask on Node (an async
-    // resource per call); the last one fires through queueMicrotask, so a
-    // timer callback that throws is reported as uncaught, as a timer's is.
-    const pass = () => {
-      if (++turns < SETTLE_TURNS - 1) RESOLVED.then(pass);
-      else queueMicrotask(fire);
-    };
-    RESOLVED.then(pass);
+    MACROTASK(this.#fire);
   }
+
+  // Fires the earliest timer. A callback that throws escapes this macrotask,
+  // so it is reported as uncaught, as a real timer's is; the next pass is
+  // scheduled before it escapes, so the other waits still fire.
+  #fire = (): void => {
+    this.#scheduled = false;
+    if (this.#engine.countTimers() === 0) return;
+    if (++this.#chained > MAX_CHAINED_FIRINGS) return;
+    try {
+      this.#engine.next();
+    } finally {
+      this.#kick();
+    }
+  };
+}
+
+function macrotask(): (fn: () => void) => void {
+  const g = globalThis as { setImmediate?: (fn: () => void) => unknown };
+  const immediate = g.setImmediate;
+  if (typeof immediate === "function") return (fn) => void immediate(fn);
+  const timeout = globalThis.setTimeout;
+  return (fn) => void timeout(fn, 0);
 }
 
 // A wait is a finite count of milliseconds: Infinity would park a test until

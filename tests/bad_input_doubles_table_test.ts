@@ -20,6 +20,8 @@ import {
 } from "@agentkit/testing/runtime";
 import { type ChatRequest, Scope, toolCall } from "@agentkit/testing/ports";
 import {
+  chaos,
+  type ChaosWorld,
   FakeAsker,
   FakeClock,
   FakeCompactor,
@@ -31,6 +33,7 @@ import {
   FakeMemory,
   FakeSearch,
   FakeTool,
+  InvalidScenario,
   InvalidScript,
   makeTestCtx,
   RecordingTracer,
@@ -927,6 +930,501 @@ function cases(): Case[] {
     "Invoker.callTool()",
     "{ tool, call, args }",
     "got undefined",
+  );
+  // chaos(): its scenario, every option, and the world's methods. What a
+  // scenario does wrong with the world surfaces as InvalidScenario, whose
+  // message carries the method's own error ("it threw first: TypeError:
+  // world.ctx() ..."; the bare name is in every InvalidScenario's hint).
+  const script = ["It is 42."];
+  const runs = (world: ChaosWorld) =>
+    new Agent("a", { model: "fake-model" }).run("go", world.ctx());
+  const chaosWith = (options: unknown) => () => chaos(runs, options as never);
+  add(
+    "chaos()",
+    'the scenario "agent"',
+    () => chaos("agent" as never, { script }),
+    TypeError,
+    "chaos()",
+    "the scenario must be a function (world) =>",
+    'got "agent"',
+  );
+  add(
+    "chaos()",
+    "the scenario null",
+    () => chaos(null as never, { script }),
+    TypeError,
+    "chaos()",
+    "scenario",
+    "got null",
+  );
+  add(
+    "chaos()",
+    "no options",
+    () => chaos(runs, undefined as never),
+    TypeError,
+    "chaos()",
+    'needs an options object with "script"',
+  );
+  add(
+    "chaos()",
+    "the options 42",
+    chaosWith(42),
+    TypeError,
+    "chaos()",
+    "takes an options object ({ script, faults, runs,",
+    "got 42",
+  );
+  add(
+    "chaos()",
+    "the key rnus",
+    chaosWith({ script, rnus: 3 }),
+    TypeError,
+    "chaos()",
+    '"rnus"',
+    'did you mean "runs"?',
+    "the options are script, faults",
+  );
+  add(
+    "chaos()",
+    "runs: 0",
+    chaosWith({ script, runs: 0 }),
+    RangeError,
+    "chaos()",
+    '"runs"',
+    "got 0",
+    "an integer 1 or more",
+  );
+  add(
+    "chaos()",
+    'runs: "100"',
+    chaosWith({ script, runs: "100" }),
+    TypeError,
+    "chaos()",
+    '"runs"',
+    'got "100"',
+    "an integer 1 or more",
+  );
+  add(
+    "chaos()",
+    "seed: 1.5",
+    chaosWith({ script, seed: 1.5 }),
+    RangeError,
+    "chaos()",
+    '"seed"',
+    "got 1.5",
+    "an integer",
+  );
+  add(
+    "chaos()",
+    'path: "4:x"',
+    chaosWith({ script, seed: 1, path: "4:x" }),
+    RangeError,
+    "chaos()",
+    '"path"',
+    'got "4:x"',
+    `run numbers joined by ":" ("4:1:1")`,
+  );
+  add(
+    "chaos()",
+    "a path without its seed",
+    chaosWith({ script, path: "4:1" }),
+    TypeError,
+    "chaos()",
+    '"path"',
+    "no seed was given",
+    "{ seed, path }",
+  );
+  add(
+    "chaos()",
+    "maxFaults: -1",
+    chaosWith({ script, maxFaults: -1 }),
+    RangeError,
+    "chaos()",
+    '"maxFaults"',
+    "got -1",
+    "an integer, 0 or more",
+  );
+  add(
+    "chaos()",
+    "maxSteps: 0",
+    chaosWith({ script, maxSteps: 0 }),
+    RangeError,
+    "chaos()",
+    '"maxSteps"',
+    "got 0",
+    "an integer 1 or more",
+  );
+  add(
+    "chaos()",
+    "maxVirtualMs: Infinity",
+    chaosWith({ script, maxVirtualMs: Infinity }),
+    RangeError,
+    "chaos()",
+    '"maxVirtualMs"',
+    "got Infinity",
+    "a positive number of milliseconds",
+  );
+  add(
+    "chaos()",
+    'hangMs: "50"',
+    chaosWith({ script, hangMs: "50" }),
+    TypeError,
+    "chaos()",
+    '"hangMs"',
+    'got "50"',
+    "a positive number of milliseconds",
+  );
+  add(
+    "chaos()",
+    "an unknown fault kind",
+    chaosWith({ script, faults: ["rateLimt"] }),
+    TypeError,
+    "chaos()",
+    "faults",
+    'unknown fault kind "rateLimt"',
+    'did you mean "rateLimit"?',
+    "the kinds are rateLimit, serverError",
+  );
+  add(
+    "chaos()",
+    "an unknown weighted fault kind",
+    chaosWith({ script, faults: { stal: 1 } }),
+    TypeError,
+    "chaos()",
+    "faults",
+    '"stal"',
+    'did you mean "stall"?',
+    "the kinds are",
+  );
+  add(
+    "chaos()",
+    "a fault kind that is no string",
+    chaosWith({ script, faults: [5] }),
+    TypeError,
+    "chaos()",
+    "faults",
+    "got 5",
+    "fault kinds (strings)",
+  );
+  add(
+    "chaos()",
+    "no fault kinds",
+    chaosWith({ script, faults: [] }),
+    RangeError,
+    "chaos()",
+    "faults",
+    "an empty list",
+    "name at least one kind",
+  );
+  add(
+    "chaos()",
+    "an empty record of weights",
+    chaosWith({ script, faults: {} }),
+    RangeError,
+    "chaos()",
+    "faults",
+    "an empty record",
+    "give a kind a weight",
+  );
+  add(
+    "chaos()",
+    "a negative weight",
+    chaosWith({ script, faults: { rateLimit: -1 } }),
+    RangeError,
+    "chaos()",
+    "faults",
+    '"rateLimit"',
+    "got -1",
+    "an integer, 0 or more",
+  );
+  add(
+    "chaos()",
+    'a weight "3"',
+    chaosWith({ script, faults: { rateLimit: "3" } }),
+    TypeError,
+    "chaos()",
+    "faults",
+    '"rateLimit"',
+    'got "3"',
+    "an integer, 0 or more",
+  );
+  add(
+    "chaos()",
+    "every weight 0",
+    chaosWith({ script, faults: { rateLimit: 0 } }),
+    RangeError,
+    "chaos()",
+    "faults",
+    "every fault kind has weight 0",
+    "give one a weight",
+  );
+  add(
+    "chaos()",
+    'faults: "rateLimit"',
+    chaosWith({ script, faults: "rateLimit" }),
+    TypeError,
+    "chaos()",
+    "faults",
+    'got "rateLimit"',
+    "a list of kinds or a record of kind to weight",
+  );
+  add(
+    "chaos()",
+    "invariants: 5",
+    chaosWith({ script, invariants: 5 }),
+    TypeError,
+    "chaos()",
+    "invariants",
+    "got 5",
+    "a function, a list of functions, or a record",
+  );
+  add(
+    "chaos()",
+    "invariants: [5]",
+    chaosWith({ script, invariants: [5] }),
+    TypeError,
+    "chaos()",
+    "invariants[0]",
+    "got 5",
+    "a function (outcome) => void",
+  );
+  add(
+    "chaos()",
+    "invariants: { mine: 5 }",
+    chaosWith({ script, invariants: { mine: 5 } }),
+    TypeError,
+    "chaos()",
+    'invariants: invariant "mine"',
+    "got 5",
+    "a function (outcome) => void",
+  );
+  add(
+    "chaos()",
+    "an invariant named like a built-in",
+    chaosWith({ script, invariants: { terminates: () => {} } }),
+    TypeError,
+    "chaos()",
+    'invariants: invariant "terminates"',
+    "is a built-in one",
+    "the built-in invariants are terminates",
+  );
+  add(
+    "chaos()",
+    "an unknown invariant name in skip",
+    chaosWith({ script, skip: ["terminate"] }),
+    TypeError,
+    "chaos()",
+    "skip",
+    '"terminate"',
+    'did you mean "terminates"?',
+    "the built-in invariants are terminates",
+  );
+  add(
+    "chaos()",
+    'skip: "terminates"',
+    chaosWith({ script, skip: "terminates" }),
+    TypeError,
+    "chaos()",
+    '"skip"',
+    'got "terminates"',
+    "an array of string",
+  );
+  add(
+    "chaos()",
+    "script: 5",
+    chaosWith({ script: 5 }),
+    TypeError,
+    "chaos()",
+    "script",
+    "got 5",
+    "the model's turns (an array",
+  );
+  add(
+    "chaos()",
+    "script: []",
+    chaosWith({ script: [] }),
+    InvalidScript,
+    "chaos()",
+    "script",
+    "needs at least one turn",
+  );
+  add(
+    "chaos()",
+    "a script turn with tool_calls",
+    chaosWith({ script: [{ tool_calls: [] }] }),
+    InvalidScript,
+    "chaos()",
+    "script turn 1",
+    '"tool_calls"',
+    'did you mean "toolCalls"?',
+  );
+  add(
+    "chaos()",
+    "a scenario that never calls the model",
+    () => chaos(() => "no agent", { script, runs: 1 }),
+    InvalidScenario,
+    "chaos()",
+    "the scenario never called the model",
+    "world.ctx() (or world.llm)",
+  );
+  add(
+    "chaos()",
+    "a scenario that never awaits the agent",
+    () => chaos((world) => void runs(world).catch(() => {}), { script, runs: 1 }),
+    InvalidScenario,
+    "chaos()",
+    "the scenario returned before the agent's run was over",
+    "return or await the run",
+  );
+  const scenario = (use: (world: ChaosWorld) => unknown) => () =>
+    chaos((world) => use(world), { script, runs: 1 });
+  add(
+    "world.ctx()",
+    "the options 5",
+    scenario((w) => w.ctx(5 as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "got 5",
+    "makeTestCtx's options without llm, invoker and clock",
+  );
+  add(
+    "world.ctx()",
+    'the options "x"',
+    scenario((w) => w.ctx("x" as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    'got "x"',
+    "makeTestCtx's options",
+  );
+  add(
+    "world.ctx()",
+    "llm",
+    scenario((w) => w.ctx({ llm: new FakeLLM("x") } as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "do not pass llm",
+    "the world's model (world.llm), which is what chaos() injects faults into",
+  );
+  add(
+    "world.ctx()",
+    "invoker",
+    scenario((w) => w.ctx({ invoker: {} } as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "do not pass invoker",
+    "the world's model (world.llm)",
+  );
+  add(
+    "world.ctx()",
+    "clock",
+    scenario((w) => w.ctx({ clock: new FakeClock() })),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "do not pass clock",
+    "the world's clock (world.clock)",
+  );
+  add(
+    "world.ctx()",
+    "the options null",
+    scenario((w) => w.ctx(null as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "got null",
+    "makeTestCtx's options",
+  );
+  add(
+    "world.ctx()",
+    'correlationId: ""',
+    scenario((w) => w.ctx({ correlationId: "" })),
+    InvalidScenario,
+    "RangeError: world.ctx(): makeTestCtx()",
+    '"correlationId"',
+    'got ""',
+    "a non-empty string",
+  );
+  add(
+    "world.ctx()",
+    "the options [1]",
+    scenario((w) => w.ctx([1] as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    "got an array ([1])",
+    "makeTestCtx's options",
+  );
+  add(
+    "world.ctx()",
+    "toolMiddleware: 5",
+    scenario((w) => w.ctx({ toolMiddleware: 5 as never })),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    '"toolMiddleware"',
+    "got 5",
+    "an array of tool middleware",
+  );
+  add(
+    "world.ctx()",
+    "signal: 5",
+    scenario((w) => w.ctx({ signal: 5 as never })),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    '"signal"',
+    "got 5",
+    "AbortSignal",
+  );
+  add(
+    "world.ctx()",
+    "the key budgte",
+    scenario((w) => w.ctx({ budgte: 1 } as never)),
+    InvalidScenario,
+    "TypeError: world.ctx()",
+    '"budgte"',
+    'did you mean "budget"?',
+  );
+  add(
+    "world.aiSdkModel()",
+    "the options 5",
+    scenario((w) => w.aiSdkModel(5 as never)),
+    InvalidScenario,
+    "TypeError: world.aiSdkModel()",
+    "got 5",
+    "(modelId, specificationVersion)",
+  );
+  add(
+    "world.aiSdkModel()",
+    "ctx",
+    scenario((w) => w.aiSdkModel({ ctx: new FakeCtx() } as never)),
+    InvalidScenario,
+    "TypeError: world.aiSdkModel()",
+    "do not pass ctx",
+    "world.ctx()",
+  );
+  add(
+    "world.aiSdkModel()",
+    "the key modelid",
+    scenario((w) => w.aiSdkModel({ modelid: "m" } as never)),
+    InvalidScenario,
+    "TypeError: world.aiSdkModel()",
+    '"modelid"',
+    'did you mean "modelId"?',
+  );
+  add(
+    "world.aiSdkModel()",
+    'specificationVersion: "v5"',
+    scenario((w) => w.aiSdkModel({ specificationVersion: "v5" as never })),
+    InvalidScenario,
+    "TypeError: world.aiSdkModel()",
+    '"specificationVersion"',
+    'got "v5"',
+    '"v4", "v3"',
+  );
+  add(
+    "world.tool()",
+    "the tool 5",
+    scenario((w) => w.tool(5 as never)),
+    InvalidScenario,
+    "TypeError: world.tool()",
+    "got 5",
+    "a FakeTool, or any ToolPort with name and call",
   );
   return out;
 }

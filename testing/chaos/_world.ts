@@ -166,17 +166,13 @@ export class World implements ChaosWorld {
   }
 
   ctx(options: TestCtxOptions = {}): RunContext {
-    // Spread into makeTestCtx's bag, a bag that is not one would pass
-    // unchecked (null, a number) or read as keys "0", "1"... (a string).
-    if (options === null || typeof options !== "object" || Array.isArray(options)) {
-      throw new TypeError(
-        `world.ctx() takes makeTestCtx()'s options object (without llm, invoker or clock), got ${
-          describe(options)
-        }`,
-      );
-    }
+    const bag = worldBag(
+      "world.ctx()",
+      options,
+      "an options object: makeTestCtx's options without llm, invoker and clock",
+    );
     for (const key of NOT_YOURS) {
-      if ((options as Record<string, unknown>)[key] !== undefined) {
+      if (bag[key] !== undefined) {
         throw new TypeError(
           `world.ctx(): do not pass ${key}; the context is wired to the world's ${
             key === "clock" ? "clock" : "model"
@@ -186,21 +182,40 @@ export class World implements ChaosWorld {
         );
       }
     }
-    const signal = options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
-    return makeTestCtx({
-      ...options,
-      llm: this.llm,
-      clock: this.clock,
-      signal,
-      toolMiddleware: [...(options.toolMiddleware ?? []), this.#middleware],
-    });
+    // A signal or a middleware list that is not one is passed on as given,
+    // for makeTestCtx to refuse by name.
+    const { signal, toolMiddleware } = bag as TestCtxOptions;
+    return named("world.ctx()", () =>
+      makeTestCtx({
+        ...bag,
+        llm: this.llm,
+        clock: this.clock,
+        signal: signal instanceof AbortSignal
+          ? AbortSignal.any([signal, this.signal])
+          : signal ?? this.signal,
+        toolMiddleware: toolMiddleware === undefined
+          ? [this.#middleware]
+          : Array.isArray(toolMiddleware)
+          ? [...toolMiddleware, this.#middleware]
+          : toolMiddleware,
+      }));
   }
 
   aiSdkModel<V extends "v4" | "v3" = "v4">(
     options: Omit<AiSdkModelOptions<V>, "ctx"> = {},
   ): AiSdkLanguageModel<V> {
+    const bag = worldBag(
+      "world.aiSdkModel()",
+      options,
+      "an options object: aiSdkModel's options (modelId, specificationVersion)",
+    );
+    if (bag.ctx !== undefined) {
+      throw new TypeError(
+        "world.aiSdkModel(): do not pass ctx; the model runs on the world's context (world.ctx()): its clock and the run's stop signal",
+      );
+    }
     this.#install();
-    return aiSdkModel<V>(this.llm, { ...options, ctx: this.ctx() });
+    return named("world.aiSdkModel()", () => aiSdkModel<V>(this.llm, { ...bag, ctx: this.ctx() }));
   }
 
   /** Stops the run: its signal aborts, stalls end, and every later call or wait fails. */
@@ -210,6 +225,11 @@ export class World implements ChaosWorld {
     const error = new ChaosStopped(reason);
     this.#controller.abort(error);
     this.#fail(error);
+  }
+
+  /** How many model and tool calls are under way. */
+  get underWay(): number {
+    return this.#open;
   }
 
   /**
@@ -472,5 +492,31 @@ function canonical(value: unknown): string | undefined {
     );
   } catch {
     return undefined;
+  }
+}
+
+// An options bag of a world method: an object, or nothing (never a value
+// spread into nothing, or a string spread into keys "0", "1", ...).
+function worldBag(where: string, options: unknown, takes: string): Record<string, unknown> {
+  if (options !== null && typeof options === "object" && !Array.isArray(options)) {
+    return options as Record<string, unknown>;
+  }
+  throw new TypeError(`${where} takes ${takes}, or nothing; got ${describe(options)}`);
+}
+
+// The factory behind a world method checks the rest and names itself;
+// the message says which call of the scenario it came from.
+function named<T>(where: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (
+      error instanceof Error &&
+      (error.constructor === TypeError || error.constructor === RangeError)
+    ) {
+      const Class = error.constructor as ErrorConstructor;
+      throw new Class(`${where}: ${error.message}`, { cause: error });
+    }
+    throw error;
   }
 }

@@ -67,7 +67,10 @@ export interface ChaosOptions {
   readonly runs?: number;
   /** fast-check's seed: the same seed gives the same runs. @default {a random one, reported} */
   readonly seed?: number;
-  /** With `seed`, replays only the run at this path (a `ChaosFailure`'s `.path`). */
+  /**
+   * With `seed`, replays only the run at this path (a `ChaosFailure`'s
+   * `.path`); a path without its seed is an error.
+   */
   readonly path?: string;
   /** The most faults in one run. @default {3} */
   readonly maxFaults?: number;
@@ -408,6 +411,7 @@ function schedule(fc: Fc, config: Config) {
 
 function configure(options: ChaosOptions): Config {
   checkOptions(WHERE, options, RULES, { required: ["script"] });
+  pathOf(options);
   const { turns, responder } = scriptOf(options.script);
   const maxFaults = options.maxFaults ?? 3;
   const maxSteps = options.maxSteps ?? Math.max(20, (turns?.length ?? 0) + maxFaults);
@@ -443,6 +447,26 @@ function configure(options: ChaosOptions): Config {
   };
 }
 
+// A path is fast-check's counterexample path, which means something only
+// under the seed it was found with; fast-check itself fails on a malformed
+// one with an error that names neither chaos() nor the option.
+function pathOf(options: ChaosOptions): void {
+  const path = options.path;
+  if (path === undefined) return;
+  if (!/^\d+(:\d+)*$/.test(path)) {
+    throw new RangeError(
+      `${WHERE}: option "path" must be a ChaosFailure's .path, run numbers joined by ":" ("4:1:1"), got ${
+        describe(path)
+      }`,
+    );
+  }
+  if (options.seed === undefined) {
+    throw new TypeError(
+      `${WHERE}: option "path" replays a run of one seed, but no seed was given; pass both, as a ChaosFailure's replay line does: { seed, path }`,
+    );
+  }
+}
+
 function scriptOf(script: unknown): { turns?: readonly Turn[]; responder?: Responder } {
   if (typeof script === "function") return { responder: script as Responder };
   if (!Array.isArray(script)) {
@@ -463,9 +487,9 @@ function kindsOf(faults: unknown): ReadonlyArray<readonly [string, number]> {
   const known = (kind: string) => {
     if (!FAULT_KINDS.includes(kind)) {
       throw new TypeError(
-        `${WHERE}: unknown fault kind "${kind}"${hint(kind, FAULT_KINDS)}; the kinds are ${
-          FAULT_KINDS.join(", ")
-        }`,
+        `${WHERE}: faults names an unknown fault kind "${kind}"${
+          hint(kind, FAULT_KINDS)
+        }; the kinds are ${FAULT_KINDS.join(", ")}`,
       );
     }
   };
@@ -494,17 +518,22 @@ function kindsOf(faults: unknown): ReadonlyArray<readonly [string, number]> {
     known(kind);
     // Number.isInteger is false for what is not a number, too.
     if (!Number.isInteger(weight) || (weight as number) < 0) {
-      throw new RangeError(
-        `${WHERE}: the weight of fault kind "${kind}" must be an integer, 0 or more, got ${
+      const text =
+        `${WHERE}: faults: the weight of fault kind "${kind}" must be an integer, 0 or more, got ${
           describe(weight)
-        }`,
-      );
+        }`;
+      throw typeof weight === "number" ? new RangeError(text) : new TypeError(text);
     }
     return [kind, weight as number] as const;
   });
+  if (entries.length === 0) {
+    throw new RangeError(
+      `${WHERE}: faults is an empty record, so no fault could fire; give a kind a weight ({ rateLimit: 1 }), or pass maxFaults: 0 to run the script without faults`,
+    );
+  }
   if (!entries.some(([, w]) => w > 0)) {
     throw new RangeError(
-      `${WHERE}: every fault kind has weight 0, so no fault could fire; give one a weight, or pass maxFaults: 0`,
+      `${WHERE}: faults: every fault kind has weight 0, so no fault could fire; give one a weight, or pass maxFaults: 0`,
     );
   }
   return entries;
@@ -512,28 +541,35 @@ function kindsOf(faults: unknown): ReadonlyArray<readonly [string, number]> {
 
 function invariantsOf(invariants: unknown): ReadonlyArray<readonly [string, ChaosInvariant]> {
   if (invariants === undefined) return [];
-  const fn = (value: unknown, name: string): readonly [string, ChaosInvariant] => {
+  // `label` is how the message points at it: invariants[1], invariant "mine".
+  const fn = (value: unknown, name: string, label: string): readonly [string, ChaosInvariant] => {
     if (typeof value !== "function") {
       throw new TypeError(
-        `${WHERE}: invariant ${name} must be a function (outcome) => void that throws to fail, got ${
+        `${WHERE}: ${label} must be a function (outcome) => void that throws to fail, got ${
           describe(value)
         }`,
       );
     }
     return [name, value as ChaosInvariant];
   };
-  if (typeof invariants === "function") return [fn(invariants, invariants.name || "invariants")];
+  if (typeof invariants === "function") {
+    return [fn(invariants, invariants.name || "invariants", "invariants")];
+  }
   if (Array.isArray(invariants)) {
-    return invariants.map((v, i) => fn(v, (v as { name?: string })?.name || `invariants[${i}]`));
+    return invariants.map((v, i) =>
+      fn(v, (typeof v === "function" && v.name) || `invariants[${i}]`, `invariants[${i}]`)
+    );
   }
   if (invariants !== null && typeof invariants === "object") {
     return Object.entries(invariants).map(([name, v]) => {
       if ((INVARIANTS as readonly string[]).includes(name)) {
         throw new TypeError(
-          `${WHERE}: invariant "${name}" is a built-in one; name yours differently`,
+          `${WHERE}: invariants: invariant "${name}" is a built-in one; name yours differently (the built-in invariants are ${
+            INVARIANTS.join(", ")
+          }; skip turns one off)`,
         );
       }
-      return [name, fn(v, `"${name}"`)[1]] as const;
+      return fn(v, name, `invariants: invariant "${name}"`);
     });
   }
   throw new TypeError(

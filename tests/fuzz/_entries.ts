@@ -33,6 +33,7 @@ import {
 import {
   AgentTest,
   ApiTestClient,
+  chaos,
   FakeAsker,
   FakeClaudeCli,
   FakeClock,
@@ -403,6 +404,43 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
   "new ApiTestClient()": {
     call: (o) => new ApiTestClient("http://127.0.0.1:1/", o as never),
     bad: { sessionId: TEXT, agent: TEXT },
+  },
+  // A valid bag runs the scenario (100 times by default, and a stalled call
+  // waits up to hangMs of real time), so random bags would time the fuzzer
+  // out; every bad value here fails before the first run.
+  "chaos()": {
+    call: (o) => chaos((world) => agent.run("go", world.ctx()), o as never),
+    base: { script: ["ok"] },
+    fuzz: false,
+    bad: {
+      script: [5, "turns", {}, null, [], [5], [{ tool_calls: [] }]],
+      faults: [
+        ["rateLimt"],
+        ["nope"],
+        [5],
+        [],
+        {},
+        { stal: 1 },
+        { rateLimit: -1 },
+        { rateLimit: 1.5 },
+        { rateLimit: "3" },
+        { rateLimit: 0 },
+        "rateLimit",
+        5,
+        null,
+      ],
+      runs: [0, -1, 1.5, NaN, Infinity, "100"],
+      seed: [1.5, NaN, "1"],
+      path: [5, "", "4:x", "a path"],
+      maxFaults: COUNT,
+      maxSteps: [0, -1, 1.5, "20"],
+      maxVirtualMs: [0, ...MS],
+      hangMs: [0, ...MS],
+      invariants: [5, "terminates", null, [5], [() => {}, "x"], { mine: 5 }, {
+        terminates: () => {},
+      }],
+      skip: ["terminates", [5], ["terminate"], ["noHarness"], ["nope"], {}],
+    },
   },
   "new SummaryCompactor()": {
     call: (o) => new SummaryCompactor(o as never),

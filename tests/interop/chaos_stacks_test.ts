@@ -84,19 +84,9 @@ Deno.test("chaos() finds the openai-client loop's bugs through world.fetch, shru
   assertStringIncludes(stall.message, "ran past maxVirtualMs (300000 ms of virtual time");
 });
 
-// Ignored, a known bug that is not fixed yet (issue 26's closing note): with
-// FakeClock installed, autoAdvance jumps to the next timer after 64 microtask
-// turns (SETTLE_TURNS in testing/fake_clock.ts), and an in-process FakeProvider
-// round trip by the openai client can take longer, so the client's 20 s
-// timeout fires on a call that had succeeded. Seed 1 draws invalidToolJson at
-// call 1, which exposes it. Another seed would pass and hide the bug.
-Deno.test({
-  name: "chaos() finds the careful openai-client loop green under every fault",
-  ignore: true,
-  fn: async () => {
-    const summary = await chaos(openaiAgent(true), { script: SCRIPT, seed: 1, runs: 60 });
-    assertEquals(summary.runs, 60);
-  },
+Deno.test("chaos() finds the careful openai-client loop green under every fault", async () => {
+  const summary = await chaos(openaiAgent(true), { script: SCRIPT, seed: 1, runs: 60 });
+  assertEquals(summary.runs, 60);
 });
 
 function aiSdkAgent(careful: boolean) {

@@ -180,7 +180,7 @@ Deno.test("world.ctx() takes makeTestCtx's options object, and nothing else", ()
     assertThrows(
       () => w.ctx(bad as never),
       TypeError,
-      `world.ctx() takes makeTestCtx()'s options object (without llm, invoker or clock), got ${shown}`,
+      `world.ctx() takes an options object: makeTestCtx's options without llm, invoker and clock, or nothing; got ${shown}`,
     );
   }
 });

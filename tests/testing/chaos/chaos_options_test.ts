@@ -81,25 +81,25 @@ Deno.test("chaos() refuses each wrong option with a message that names it and sa
       "a weight that is a fraction",
       { faults: { rateLimit: 1.5 } },
       RangeError,
-      'chaos(): the weight of fault kind "rateLimit" must be an integer, 0 or more, got 1.5',
+      'chaos(): faults: the weight of fault kind "rateLimit" must be an integer, 0 or more, got 1.5',
     ],
     [
       "a weight that is a string",
       { faults: { rateLimit: "2" } },
-      RangeError,
-      'chaos(): the weight of fault kind "rateLimit" must be an integer, 0 or more, got "2"',
+      TypeError,
+      'chaos(): faults: the weight of fault kind "rateLimit" must be an integer, 0 or more, got "2"',
     ],
     [
       "a fault kind near no known one",
       { faults: ["zzzzzz"] },
       TypeError,
-      `chaos(): unknown fault kind "zzzzzz"; the kinds are ${KINDS}`,
+      `chaos(): faults names an unknown fault kind "zzzzzz"; the kinds are ${KINDS}`,
     ],
     [
       "a misspelt fault kind",
       { faults: ["ratelimit"] },
       TypeError,
-      `chaos(): unknown fault kind "ratelimit"; did you mean "rateLimit"?; the kinds are ${KINDS}`,
+      `chaos(): faults names an unknown fault kind "ratelimit"; did you mean "rateLimit"?; the kinds are ${KINDS}`,
     ],
     [
       "a skip near no built-in invariant",
@@ -123,13 +123,13 @@ Deno.test("chaos() refuses each wrong option with a message that names it and sa
       "a list of invariants with null in it",
       { invariants: [null] },
       TypeError,
-      "chaos(): invariant invariants[0] must be a function (outcome) => void that throws to fail, got null",
+      "chaos(): invariants[0] must be a function (outcome) => void that throws to fail, got null",
     ],
     [
       "a list of invariants with one that is not a function",
       { invariants: [() => {}, "no"] },
       TypeError,
-      'chaos(): invariant invariants[1] must be a function (outcome) => void that throws to fail, got "no"',
+      'chaos(): invariants[1] must be a function (outcome) => void that throws to fail, got "no"',
     ],
   ];
   for (const [name, extra, cls, message] of cases) {
