@@ -1,11 +1,15 @@
 // The strict rules of Anthropic Messages (POST /v1/messages). The error texts
 // are the API's own, paths in its dotted form (`messages.3.content.0`).
-import { badSchemaType, obj, type RuleSet, type RulesOff, type Violation } from "./_rules.ts";
+import {
+  badSchemaType,
+  isToolName,
+  obj,
+  type RuleSet,
+  type RulesOff,
+  type Violation,
+} from "./_rules.ts";
 
 const SDK = "anthropics/anthropic-sdk-typescript src/resources/messages/messages.ts";
-const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const FIELDS = ["id", "name"] as const;
-const NO_BLOCKS: readonly [string, number][] = [];
 
 // Empty, or only whitespace (what trim() would leave empty), without a copy.
 function blank(text: string): boolean {
@@ -60,34 +64,55 @@ function settingsProblem(
   return undefined;
 }
 
-// One message's blocks: their shape, and the ids of its tool_use blocks and
-// of the tool_result blocks it opens with.
-interface Blocks {
-  readonly uses: readonly [string, number][];
-  readonly results: readonly [string, number][];
-  /** Where the message's results stop being its first blocks. */
-  readonly lead: number;
-  readonly lastText: string | undefined;
-}
+// What blocksProblem() saw in the message it walked (one walk at a time: no
+// await inside), so a valid message allocates nothing: where its leading
+// tool_result blocks stop, the text of its last block, and whether it has
+// tool_use or tool_result blocks at all.
+let lead = 0;
+let lastText: string | undefined;
+let hasUses = false;
+let hasResults = false;
 
 // Paths are built only for the block that fails.
 const at = (i: number, j: number) => `messages[${i}].content[${j}]`;
 const dotted = (i: number, j: number) => `messages.${i}.content.${j}`;
 
+// Which rules are on, read once a request rather than once a block.
+interface On {
+  readonly shape: boolean;
+  readonly empty: boolean;
+  readonly system: boolean;
+  readonly contentType: boolean;
+  readonly orphan: boolean;
+  readonly pairing: boolean;
+  readonly trailing: boolean;
+}
+
+function flags(off: RulesOff): On {
+  return {
+    shape: !off.has("content-block-shape"),
+    empty: !off.has("empty-text-block"),
+    system: !off.has("system-role-in-messages"),
+    contentType: !off.has("message-content-type"),
+    orphan: !off.has("tool-result-without-use"),
+    pairing: !off.has("tool-use-without-result"),
+    trailing: !off.has("final-assistant-trailing-whitespace"),
+  };
+}
+
+const ALL_ON: On = Object.freeze(flags(new Set()));
+
 function blocksProblem(
   content: unknown[],
   i: number,
   final: boolean,
-  off: RulesOff,
-): Violation | Blocks {
-  // Allocated on the first block of their kind: most messages have none.
-  let uses: Array<[string, number]> | undefined;
-  let results: Array<[string, number]> | undefined;
-  let lead = 0;
-  let lastText: string | undefined;
-  const shape = !off.has("content-block-shape");
-  const empty = !off.has("empty-text-block");
-  if (content.length === 0 && !final && empty) {
+  on: On,
+): Violation | undefined {
+  lead = 0;
+  lastText = undefined;
+  hasUses = false;
+  hasResults = false;
+  if (content.length === 0 && !final && on.empty) {
     return v(
       "empty-text-block",
       `messages[${i}].content`,
@@ -98,10 +123,11 @@ function blocksProblem(
     const b = obj(content[j]);
     if (!b) continue;
     lastText = undefined;
-    if (b.type === "text") {
+    const type = b.type;
+    if (type === "text") {
       const text = b.text;
       if (typeof text !== "string") {
-        if (!shape) continue;
+        if (!on.shape) continue;
         return v(
           "content-block-shape",
           `${at(i, j)}.text`,
@@ -110,7 +136,7 @@ function blocksProblem(
             : `${dotted(i, j)}.text.text: Input should be a valid string`,
         );
       }
-      if (empty && blank(text)) {
+      if (on.empty && blank(text)) {
         return v(
           "empty-text-block",
           `${at(i, j)}.text`,
@@ -120,10 +146,14 @@ function blocksProblem(
         );
       }
       lastText = text;
-    } else if (b.type === "tool_use") {
-      if (shape) {
-        for (const field of FIELDS) {
-          if (typeof b[field] === "string") continue;
+    } else if (type === "tool_use") {
+      if (on.shape) {
+        const field = typeof b.id !== "string"
+          ? "id"
+          : typeof b.name !== "string"
+          ? "name"
+          : undefined;
+        if (field) {
           return v(
             "content-block-shape",
             `${at(i, j)}.${field}`,
@@ -138,26 +168,79 @@ function blocksProblem(
           );
         }
       }
-      if (typeof b.id === "string") (uses ??= []).push([b.id, j]);
-    } else if (b.type === "tool_result") {
+      if (typeof b.id === "string") hasUses = true;
+    } else if (type === "tool_result") {
       if (typeof b.tool_use_id !== "string") {
-        if (!shape) continue;
+        if (!on.shape) continue;
         return v(
           "content-block-shape",
           `${at(i, j)}.tool_use_id`,
           `${dotted(i, j)}.tool_result.tool_use_id: Field required`,
         );
       }
-      (results ??= []).push([b.tool_use_id, j]);
+      hasResults = true;
       if (lead === j) lead = j + 1;
     }
   }
-  return { uses: uses ?? NO_BLOCKS, results: results ?? NO_BLOCKS, lead, lastText };
+  return undefined;
 }
 
-function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefined {
-  // The tool_use ids of the message before, if it was the assistant's.
-  let uses: readonly [string, number][] = NO_BLOCKS;
+// A block's id when it is a `tool_use` (or, with `result`, a `tool_result`'s
+// `tool_use_id`) the walk counted, else undefined.
+function blockId(block: unknown, result: boolean): string | undefined {
+  // No obj(): an array has no `type`, so it is no block of either kind.
+  if (typeof block !== "object" || block === null) return undefined;
+  const b = block as { type?: unknown; id?: unknown; tool_use_id?: unknown };
+  const id = result
+    ? (b.type === "tool_result" ? b.tool_use_id : undefined)
+    : (b.type === "tool_use" ? b.id : undefined);
+  return typeof id === "string" ? id : undefined;
+}
+
+// Whether `blocks[0..end)` hold a block with `id` (tool_use ids, or with
+// `result` tool_result ids). Turns have a few blocks: a scan beats a Set, and
+// it looks at `guess` first, since clients answer calls in the order made.
+function holds(
+  blocks: unknown[],
+  end: number,
+  id: string,
+  result: boolean,
+  guess: number,
+): boolean {
+  if (guess < end && blockId(blocks[guess], result) === id) return true;
+  for (let k = 0; k < end; k++) if (blockId(blocks[k], result) === id) return true;
+  return false;
+}
+
+// The previous assistant message's tool_use blocks that the message at `i`
+// (its leading `end` blocks) leaves unanswered, as the API words it.
+function unanswered(
+  uses: unknown[],
+  usesAt: number,
+  answers: unknown[] | undefined,
+  end: number,
+): Violation | undefined {
+  let first = -1;
+  let missing: string[] | undefined;
+  for (let k = 0; k < uses.length; k++) {
+    const id = blockId(uses[k], false);
+    if (id === undefined || (answers && holds(answers, end, id, true, k))) continue;
+    if (!missing) [missing, first] = [[], k];
+    missing.push(id);
+  }
+  if (!missing) return undefined;
+  return v(
+    "tool-use-without-result",
+    `messages[${usesAt}].content[${first}].id`,
+    `messages.${usesAt}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${
+      missing.join(", ")
+    }. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+  );
+}
+
+function messagesProblem(messages: unknown[], on: On): Violation | undefined {
+  // The blocks of the message before, if it was the assistant's with tool_use blocks.
+  let uses: unknown[] | undefined;
   let usesAt = -1;
   const last = messages.length - 1;
   for (let i = 0; i < messages.length; i++) {
@@ -165,7 +248,7 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
     if (!m) continue;
     const role = m.role;
     if (role === "system") {
-      if (off.has("system-role-in-messages")) continue;
+      if (!on.system) continue;
       return v(
         "system-role-in-messages",
         `messages[${i}].role`,
@@ -175,10 +258,10 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
     if (role !== "user" && role !== "assistant") continue;
     const final = i === last && role === "assistant";
     const content = m.content;
-    let blocks: Blocks | undefined;
+    let blocks: unknown[] | undefined;
     if (typeof content === "string") {
       // A string is shorthand for one text block, and is held to its rules.
-      if (!final && !off.has("empty-text-block") && blank(content)) {
+      if (!final && on.empty && blank(content)) {
         return v(
           "empty-text-block",
           `messages[${i}].content`,
@@ -187,12 +270,15 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
             : "messages: text content blocks must contain non-whitespace text",
         );
       }
-      blocks = { uses: NO_BLOCKS, results: NO_BLOCKS, lead: 0, lastText: content };
+      lead = 0;
+      lastText = content;
+      hasUses = false;
+      hasResults = false;
     } else if (Array.isArray(content)) {
-      const got = blocksProblem(content, i, final, off);
-      if ("rule" in got) return got;
-      blocks = got;
-    } else if (!off.has("message-content-type")) {
+      const bad = blocksProblem(content, i, final, on);
+      if (bad) return bad;
+      blocks = content;
+    } else if (on.contentType) {
       return v(
         "message-content-type",
         `messages[${i}].content`,
@@ -200,55 +286,40 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
           ? `messages.${i}.content: Field required`
           : `messages.${i}.content: Input should be a valid list`,
       );
+    } else {
+      uses = undefined;
+      continue;
     }
-    if (blocks) {
-      if (!off.has("tool-result-without-use")) {
-        for (const [id, j] of blocks.results) {
-          if (role === "user" && uses.some(([u]) => u === id)) continue;
-          return v(
-            "tool-result-without-use",
-            `messages[${i}].content[${j}].tool_use_id`,
-            `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
-          );
-        }
-      }
-      if (!off.has("tool-use-without-result") && uses.length > 0) {
-        const results = blocks.results;
-        const lead = role === "user" ? blocks.lead : 0;
-        // A use is answered by a result among the message's leading blocks;
-        // the lists are short, so a scan beats building a Set per message.
-        const isAnswered = ([id]: [string, number]): boolean => {
-          for (let k = 0; k < results.length; k++) {
-            if (results[k][1] < lead && results[k][0] === id) return true;
-          }
-          return false;
-        };
-        if (!uses.every(isAnswered)) {
-          const missing = uses.filter((u) => !isAnswered(u));
-          return v(
-            "tool-use-without-result",
-            `messages[${usesAt}].content[${missing[0][1]}].id`,
-            `messages.${usesAt}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${
-              missing.map(([id]) => id).join(", ")
-            }. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
-          );
-        }
-      }
-      if (
-        final && !off.has("final-assistant-trailing-whitespace") &&
-        blocks.lastText !== undefined && /\s$/.test(blocks.lastText)
-      ) {
+    if (on.orphan && blocks && hasResults) {
+      for (let j = 0; j < blocks.length; j++) {
+        const id = blockId(blocks[j], true);
+        if (id === undefined) continue;
+        if (role === "user" && uses && holds(uses, uses.length, id, false, j)) continue;
         return v(
-          "final-assistant-trailing-whitespace",
-          typeof content === "string"
-            ? `messages[${i}].content`
-            : `messages[${i}].content[${(content as unknown[]).length - 1}].text`,
-          "messages: final assistant content cannot end with trailing whitespace",
+          "tool-result-without-use",
+          `messages[${i}].content[${j}].tool_use_id`,
+          `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
         );
       }
-      uses = role === "assistant" ? blocks.uses : NO_BLOCKS;
-      usesAt = i;
-    } else uses = NO_BLOCKS;
+    }
+    if (on.pairing && uses) {
+      // A use is answered by a result among the message's leading blocks.
+      const bad = unanswered(uses, usesAt, role === "user" ? blocks : undefined, lead);
+      if (bad) return bad;
+    }
+    if (
+      final && on.trailing && lastText !== undefined && /\s$/.test(lastText)
+    ) {
+      return v(
+        "final-assistant-trailing-whitespace",
+        typeof content === "string"
+          ? `messages[${i}].content`
+          : `messages[${i}].content[${(content as unknown[]).length - 1}].text`,
+        "messages: final assistant content cannot end with trailing whitespace",
+      );
+    }
+    uses = role === "assistant" && hasUses ? blocks : undefined;
+    usesAt = i;
   }
   return undefined;
 }
@@ -270,7 +341,7 @@ function toolsProblem(tools: unknown, off: RulesOff): Violation | undefined {
     }
     // Server tools (web search, code execution) carry a versioned type and no schema.
     if (t.type !== undefined && t.type !== null && t.type !== "custom") continue;
-    if (names && typeof name === "string" && !NAME.test(name)) {
+    if (names && typeof name === "string" && !isToolName(name, 64)) {
       return v(
         "tool-name-pattern",
         `tools[${i}].name`,
@@ -402,13 +473,14 @@ export const anthropicRules: RuleSet = {
   },
   check(body, off) {
     const head = settingsProblem(body, off);
+    const on = off.size === 0 ? ALL_ON : flags(off);
     if (head) return head;
     const messages = body.messages;
     if (Array.isArray(messages)) {
       if (messages.length === 0 && !off.has("messages-empty")) {
         return v("messages-empty", "messages", "messages: at least one message is required");
       }
-      const bad = messagesProblem(messages, off);
+      const bad = messagesProblem(messages, on);
       if (bad) return bad;
     }
     return toolsProblem(body.tools, off);

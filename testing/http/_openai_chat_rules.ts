@@ -2,6 +2,7 @@
 // and the OpenAI field checks the Responses rules share.
 import {
   badSchemaType,
+  isToolName,
   jsonType,
   obj,
   type RuleSet,
@@ -91,7 +92,7 @@ export function openAITokens(
 
 /** Whether a function name passes: the pattern, and at most `max` characters. */
 function fine(name: string, max: number): boolean {
-  return name.length <= max && NAME.test(name);
+  return isToolName(name, max);
 }
 
 /** A function name: `^[a-zA-Z0-9_-]+$`, at most `max` characters. */
@@ -297,12 +298,28 @@ function called(calls: unknown[], id: string): boolean {
   return false;
 }
 
-function unanswered(calls: unknown[], answered: string[], at: number): Violation | undefined {
+// Whether a `tool` message among `messages[from..to)` answers `id`.
+function answered(messages: unknown[], from: number, to: number, id: string): boolean {
+  for (let k = from; k < to; k++) {
+    const m = messages[k] as { role?: unknown; tool_call_id?: unknown } | null;
+    if (m?.role === "tool" && m.tool_call_id === id) return true;
+  }
+  return false;
+}
+
+// The calls of the assistant message at `at` that no tool message before
+// `to` answers, as the API words it; a turn that passes allocates nothing.
+function unanswered(
+  calls: unknown[],
+  messages: unknown[],
+  at: number,
+  to: number,
+): Violation | undefined {
   let missing: string[] | undefined;
   let first = -1;
   for (let j = 0; j < calls.length; j++) {
     const id = (calls[j] as { id?: unknown } | null)?.id;
-    if (typeof id !== "string" || answered.includes(id)) continue;
+    if (typeof id !== "string" || answered(messages, at + 1, to, id)) continue;
     if (!missing) [missing, first] = [[], j];
     missing.push(id);
   }
@@ -316,19 +333,23 @@ function unanswered(calls: unknown[], answered: string[], at: number): Violation
   );
 }
 
-function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefined {
-  const on: On = {
+function flags(off: RulesOff): On {
+  return {
     content: !off.has("message-content-type"),
     shape: !off.has("tool-call-shape"),
     name: !off.has("tool-name-pattern"),
     orphan: !off.has("tool-message-without-call"),
     pairing: !off.has("tool-call-without-result"),
   };
-  // The tool calls of the last assistant turn while its results come, and
-  // the ids answered so far.
+}
+
+const ALL_ON: On = Object.freeze(flags(new Set()));
+
+function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefined {
+  const on = off.size === 0 ? ALL_ON : flags(off);
+  // The tool calls of the last assistant turn while its results come.
   let calls: unknown[] | undefined;
   let callsAt = -1;
-  let answered: string[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = obj(messages[i]);
     if (!m) continue;
@@ -341,10 +362,9 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
           "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
         );
       }
-      if (typeof id === "string") answered.push(id);
     } else {
       if (calls && on.pairing) {
-        const bad = unanswered(calls, answered, callsAt);
+        const bad = unanswered(calls, messages, callsAt, i);
         if (bad) return bad;
       }
       calls = undefined;
@@ -360,12 +380,11 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
     if (toolCalls) {
       calls = toolCalls;
       callsAt = i;
-      answered = [];
       const bad = callsProblem(toolCalls, i, on);
       if (bad) return bad;
     }
   }
-  return calls && on.pairing ? unanswered(calls, answered, callsAt) : undefined;
+  return calls && on.pairing ? unanswered(calls, messages, callsAt, messages.length) : undefined;
 }
 
 function toolsProblem(tools: unknown, off: RulesOff): Violation | undefined {

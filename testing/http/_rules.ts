@@ -71,21 +71,57 @@ export function jsonType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** The JSON Schema type names (draft 2020-12, §6.1.1 of the validation spec). */
-export const SCHEMA_TYPES: ReadonlySet<string> = new Set([
-  "array",
-  "boolean",
-  "integer",
-  "null",
-  "number",
-  "object",
-  "string",
-]);
+// The characters of a tool name, by char code.
+const NAME_CHAR = new Uint8Array(128);
+for (const range of ["az", "AZ", "09", "__", "--"]) {
+  for (let c = range.charCodeAt(0); c <= range.charCodeAt(1); c++) NAME_CHAR[c] = 1;
+}
 
-const COMBINATORS = ["anyOf", "oneOf", "allOf"] as const;
+/**
+ * Whether `name` matches `^[a-zA-Z0-9_-]{1,max}$`, the tool name pattern of
+ * OpenAI and Anthropic: a table lookup a character, since every tool's name is
+ * tested on every request and a regular expression costs several times as much.
+ */
+export function isToolName(name: string, max: number): boolean {
+  const n = name.length;
+  if (n === 0 || n > max) return false;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 128 || NAME_CHAR[c] === 0) return false;
+  }
+  return true;
+}
+
+/** Whether `t` is a JSON Schema type name (draft 2020-12, §6.1.1 of the validation spec). */
+export function isSchemaType(t: string): boolean {
+  // A switch, not a Set: every tool's schema is walked on every request.
+  switch (t) {
+    case "object":
+    case "string":
+    case "integer":
+    case "number":
+    case "array":
+    case "boolean":
+    case "null":
+      return true;
+    default:
+      return false;
+  }
+}
 
 // The bad `type` value badType() found (one walk at a time: no await inside).
 let found: unknown;
+
+// The first bad `type` in a list of subschemas, its path below the list.
+function badTypeIn(list: unknown, key: string): string | undefined {
+  if (!Array.isArray(list)) return undefined;
+  for (let i = 0; i < list.length; i++) {
+    const sub = obj(list[i]);
+    const bad = sub && badType(sub);
+    if (bad) return `.${key}[${i}]${bad}`;
+  }
+  return undefined;
+}
 
 // The path below a schema to its first bad `type` (its value left in
 // `found`), or undefined: a schema that passes builds no string.
@@ -93,10 +129,10 @@ function badType(schema: Record<string, unknown>): string | undefined {
   const t = schema.type;
   if (t !== undefined) {
     if (typeof t === "string") {
-      if (!SCHEMA_TYPES.has(t)) return found = t, ".type";
+      if (!isSchemaType(t)) return found = t, ".type";
     } else if (Array.isArray(t)) {
       for (const n of t) {
-        if (typeof n !== "string" || !SCHEMA_TYPES.has(n)) return found = n, ".type";
+        if (typeof n !== "string" || !isSchemaType(n)) return found = n, ".type";
       }
     } else return found = t, ".type";
   }
@@ -114,16 +150,8 @@ function badType(schema: Record<string, unknown>): string | undefined {
     const bad = sub && badType(sub);
     if (bad) return `.items${bad}`;
   }
-  for (const key of COMBINATORS) {
-    const list = schema[key];
-    if (!Array.isArray(list)) continue;
-    for (let i = 0; i < list.length; i++) {
-      const sub = obj(list[i]);
-      const bad = sub && badType(sub);
-      if (bad) return `.${key}[${i}]${bad}`;
-    }
-  }
-  return undefined;
+  return badTypeIn(schema.anyOf, "anyOf") ?? badTypeIn(schema.oneOf, "oneOf") ??
+    badTypeIn(schema.allOf, "allOf");
 }
 
 /**
