@@ -1,5 +1,5 @@
 // The requests strict_wire.bench.ts and strict_wire_ratio.ts send: a tool
-// loop's fourth step on Chat Completions and on Messages.
+// loop's fourth step on Chat Completions, Messages, Responses and Gemini.
 
 /** What the model answers. */
 export const ANSWER = "All three hosts are up.";
@@ -68,6 +68,48 @@ function messagesBody(): string {
   });
 }
 
+function responsesBody(): string {
+  const input: unknown[] = [{ role: "user", content: "Are db1, db2 and web1 up?" }];
+  for (let r = 0; r < 3; r++) {
+    const ids = [`call_${r}_a`, `call_${r}_b`];
+    ids.forEach((call_id, i) =>
+      input.push({
+        type: "function_call",
+        call_id,
+        name: names[i],
+        arguments: `{"host":"db${r}"}`,
+      })
+    );
+    for (const call_id of ids) input.push({ type: "function_call_output", call_id, output: "ok" });
+  }
+  return JSON.stringify({
+    model: "gpt-4o-mini",
+    instructions: "You are the on-call assistant.",
+    input,
+    tools: names.map((name) => ({ type: "function", name, parameters: schema })),
+    temperature: 0,
+    max_output_tokens: 512,
+  });
+}
+
+function geminiBody(): string {
+  const contents: unknown[] = [{ role: "user", parts: [{ text: "Are db1, db2 and web1 up?" }] }];
+  for (let r = 0; r < 3; r++) {
+    const calls = [0, 1].map((i) => ({ name: names[i], args: { host: `db${r}` } }));
+    contents.push({ role: "model", parts: calls.map((functionCall) => ({ functionCall })) });
+    contents.push({
+      role: "user",
+      parts: calls.map((c) => ({ functionResponse: { name: c.name, response: { result: "ok" } } })),
+    });
+  }
+  return JSON.stringify({
+    systemInstruction: { parts: [{ text: "You are the on-call assistant." }] },
+    contents,
+    tools: [{ functionDeclarations: names.map((name) => ({ name, parameters: schema })) }],
+    generationConfig: { temperature: 0, maxOutputTokens: 512 },
+  });
+}
+
 /** Each wire's URL, headers and body, and how to read the answer. */
 export const WIRES = [
   {
@@ -88,5 +130,21 @@ export const WIRES = [
     },
     body: messagesBody(),
     answer: (j: { content: Array<{ text: string }> }) => j.content[0].text,
+  },
+  {
+    api: "responses",
+    url: "https://api.openai.com/v1/responses",
+    headers: { authorization: "Bearer sk-bench", "content-type": "application/json" },
+    body: responsesBody(),
+    answer: (j: { output: Array<{ content: Array<{ text: string }> }> }) =>
+      j.output[0].content[0].text,
+  },
+  {
+    api: "generateContent",
+    url: "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+    headers: { "x-goog-api-key": "bench-key", "content-type": "application/json" },
+    body: geminiBody(),
+    answer: (j: { candidates: Array<{ content: { parts: Array<{ text: string }> } }> }) =>
+      j.candidates[0].content.parts[0].text,
   },
 ] as const;

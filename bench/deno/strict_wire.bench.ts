@@ -1,7 +1,7 @@
 // What the strict wire costs: one FakeProvider round trip (in-process fetch,
 // JSON body in, JSON answer out) of a tool loop's request, strict (every rule
-// of WIRE_RULES checked) against `strict: false`, on Chat Completions and on
-// Messages. The cases of a group alternate in registration order and run in
+// of WIRE_RULES checked) against `strict: false`, on Chat Completions,
+// Messages, Responses and Gemini. The cases of a group alternate in registration order and run in
 // one process; the strict case should be within 10% of its baseline.
 //
 //   deno bench --allow-read --allow-env bench/deno/strict_wire.bench.ts

@@ -97,7 +97,7 @@ function fine(name: string, max: number): boolean {
 
 /** A function name: `^[a-zA-Z0-9_-]+$`, at most `max` characters. */
 export function openAIName(name: unknown, path: string, max: number): Violation | undefined {
-  if (typeof name !== "string") return undefined;
+  if (typeof name !== "string" || isToolName(name, max)) return undefined;
   if (!NAME.test(name)) {
     return v(
       "tool-name-pattern",

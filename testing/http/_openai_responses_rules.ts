@@ -35,60 +35,94 @@ function missingOrType(path: string, value: unknown, expected: string): Violatio
     };
 }
 
+// Which rules are on, read once a request rather than once an item.
+interface On {
+  readonly content: boolean;
+  readonly shape: boolean;
+  readonly orphanOutput: boolean;
+  readonly reasoning: boolean;
+  readonly pairing: boolean;
+}
+
+function flags(off: RulesOff): On {
+  return {
+    content: !off.has("message-content-type"),
+    shape: !off.has("tool-call-shape"),
+    orphanOutput: !off.has("function-output-without-call"),
+    reasoning: !off.has("reasoning-item-orphaned"),
+    pairing: !off.has("function-call-without-output"),
+  };
+}
+
+const ALL_ON: On = Object.freeze(flags(new Set()));
+
+// Paths are built only for the item that fails.
+const at = (i: number): string => `input[${i}]`;
+
+// The `call_id` of an item of `type` with a string one, else undefined.
+function callId(item: unknown, type: string): string | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  const it = item as { type?: unknown; call_id?: unknown };
+  return it.type === type && typeof it.call_id === "string" ? it.call_id : undefined;
+}
+
+// Whether an item of `type` among `input[from..to)` has `id`; scanned from the
+// end, since an output follows its call closely. Inputs are short: a scan
+// beats a Map and a Set a request.
+function has(input: unknown[], from: number, to: number, type: string, id: string): boolean {
+  for (let k = to - 1; k >= from; k--) if (callId(input[k], type) === id) return true;
+  return false;
+}
+
 function inputProblem(
   input: unknown[],
-  off: RulesOff,
+  on: On,
   chained: boolean,
 ): Violation | undefined {
-  const calls = new Map<string, number>();
-  const outputs = new Set<string>();
+  let calls = false;
   for (let i = 0; i < input.length; i++) {
     const item = obj(input[i]);
     if (!item) continue;
-    const where = `input[${i}]`;
     const type = item.type ?? "message";
     if (type === "message") {
       const c = item.content;
       if (
-        !off.has("message-content-type") && typeof c !== "string" && !Array.isArray(c)
-      ) return missingOrType(`${where}.content`, c, "one of a string or array of objects");
+        on.content && typeof c !== "string" && !Array.isArray(c)
+      ) return missingOrType(`${at(i)}.content`, c, "one of a string or array of objects");
     } else if (type === "function_call") {
-      if (!off.has("tool-call-shape") && typeof item.arguments !== "string") {
+      if (on.shape && typeof item.arguments !== "string") {
         return {
           rule: "tool-call-shape",
-          path: `${where}.arguments`,
+          path: `${at(i)}.arguments`,
           text: item.arguments === undefined
-            ? `Missing required parameter: '${where}.arguments'.`
-            : `Invalid type for '${where}.arguments': expected a string, but got ${
+            ? `Missing required parameter: '${at(i)}.arguments'.`
+            : `Invalid type for '${at(i)}.arguments': expected a string, but got ${
               jsonType(item.arguments)
             } instead.`,
           code: item.arguments === undefined ? "missing_required_parameter" : "invalid_type",
         };
       }
-      if (typeof item.call_id === "string" && !calls.has(item.call_id)) {
-        calls.set(item.call_id, i);
-      }
+      if (typeof item.call_id === "string") calls = true;
     } else if (type === "function_call_output") {
       const id = item.call_id;
       const out = item.output;
-      if (!off.has("message-content-type") && typeof out !== "string" && !Array.isArray(out)) {
-        return missingOrType(`${where}.output`, out, "one of a string or array of objects");
+      if (on.content && typeof out !== "string" && !Array.isArray(out)) {
+        return missingOrType(`${at(i)}.output`, out, "one of a string or array of objects");
       }
       if (typeof id !== "string") continue;
       // A chained request's calls live in the stored response, not in input.
-      if (!chained && !calls.has(id) && !off.has("function-output-without-call")) {
+      if (!chained && on.orphanOutput && !has(input, 0, i, "function_call", id)) {
         return {
           rule: "function-output-without-call",
-          path: `${where}.call_id`,
+          path: `${at(i)}.call_id`,
           text: `No tool call found for function call output with call_id ${id}.`,
         };
       }
-      outputs.add(id);
-    } else if (type === "reasoning" && !off.has("reasoning-item-orphaned")) {
+    } else if (type === "reasoning" && on.reasoning) {
       if (isClientItem(obj(input[i + 1]))) {
         return {
           rule: "reasoning-item-orphaned",
-          path: where,
+          path: at(i),
           text: `Item '${
             typeof item.id === "string" ? item.id : ""
           }' of type 'reasoning' was provided without its required following item.`,
@@ -96,12 +130,15 @@ function inputProblem(
       }
     }
   }
-  if (!off.has("function-call-without-output")) {
-    for (const [id, at] of calls) {
-      if (outputs.has(id)) continue;
+  if (calls && on.pairing) {
+    // Every call is answered by an output anywhere in the input; the first
+    // call (in input order) without one is the one the API names.
+    for (let k = 0; k < input.length; k++) {
+      const id = callId(input[k], "function_call");
+      if (id === undefined || has(input, 0, input.length, "function_call_output", id)) continue;
       return {
         rule: "function-call-without-output",
-        path: `input[${at}].call_id`,
+        path: `input[${k}].call_id`,
         text: `No tool output found for function call ${id}.`,
       };
     }
@@ -193,7 +230,7 @@ export const openAIResponsesRules: RuleSet = {
     if (head) return head;
     if (Array.isArray(body.input)) {
       const chained = typeof body.previous_response_id === "string";
-      const bad = inputProblem(body.input, off, chained);
+      const bad = inputProblem(body.input, off.size === 0 ? ALL_ON : flags(off), chained);
       if (bad) return bad;
     }
     return toolsProblem(body.tools, off);
