@@ -85,6 +85,7 @@ function messagesOracle(messages: unknown[]): Found {
 
 const validBlock = fc.oneof(
   fc.constant({ type: "text", text: "x" }),
+  fc.constant({ type: "image", source: { type: "url", url: "https://example.com/a.png" } }),
   ID.map((id) => ({ type: "tool_use", id, name: "f", input: {} })),
   ID.map((id) => ({ type: "tool_result", tool_use_id: id, content: "ok" })),
 );
