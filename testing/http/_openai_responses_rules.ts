@@ -66,11 +66,22 @@ function callId(item: unknown, type: string): string | undefined {
   return it.type === type && typeof it.call_id === "string" ? it.call_id : undefined;
 }
 
-// Whether an item of `type` among `input[from..to)` has `id`; scanned from the
-// end, since an output follows its call closely. Inputs are short: a scan
-// beats a Map and a Set a request.
-function has(input: unknown[], from: number, to: number, type: string, id: string): boolean {
-  for (let k = to - 1; k >= from; k--) if (callId(input[k], type) === id) return true;
+// Whether an item of `type` among `input[from..to)` has `id`, scanned from
+// the end (a call is found just before its output), or with `forward` from the
+// start (an output just after its call). A scan beats a Map and a Set a request.
+function has(
+  input: unknown[],
+  from: number,
+  to: number,
+  type: string,
+  id: string,
+  forward = false,
+): boolean {
+  if (forward) {
+    for (let k = from; k < to; k++) if (callId(input[k], type) === id) return true;
+  } else {
+    for (let k = to - 1; k >= from; k--) if (callId(input[k], type) === id) return true;
+  }
   return false;
 }
 
@@ -135,7 +146,12 @@ function inputProblem(
     // call (in input order) without one is the one the API names.
     for (let k = 0; k < input.length; k++) {
       const id = callId(input[k], "function_call");
-      if (id === undefined || has(input, 0, input.length, "function_call_output", id)) continue;
+      // Outputs follow their calls: look after the call first, so a long
+      // input is not scanned from its end once per call.
+      if (
+        id === undefined || has(input, k + 1, input.length, "function_call_output", id, true) ||
+        has(input, 0, k, "function_call_output", id)
+      ) continue;
       return {
         rule: "function-call-without-output",
         path: `input[${k}].call_id`,
