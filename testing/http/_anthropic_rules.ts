@@ -4,6 +4,7 @@ import {
   badSchemaType,
   isToolName,
   obj,
+  ruleFlags,
   type RuleSet,
   type RulesOff,
   type Violation,
@@ -77,30 +78,17 @@ let hasResults = false;
 const at = (i: number, j: number) => `messages[${i}].content[${j}]`;
 const dotted = (i: number, j: number) => `messages.${i}.content.${j}`;
 
-// Which rules are on, read once a request rather than once a block.
-interface On {
-  readonly shape: boolean;
-  readonly empty: boolean;
-  readonly system: boolean;
-  readonly contentType: boolean;
-  readonly orphan: boolean;
-  readonly pairing: boolean;
-  readonly trailing: boolean;
-}
-
-function flags(off: RulesOff): On {
-  return {
-    shape: !off.has("content-block-shape"),
-    empty: !off.has("empty-text-block"),
-    system: !off.has("system-role-in-messages"),
-    contentType: !off.has("message-content-type"),
-    orphan: !off.has("tool-result-without-use"),
-    pairing: !off.has("tool-use-without-result"),
-    trailing: !off.has("final-assistant-trailing-whitespace"),
-  };
-}
-
-const ALL_ON: On = Object.freeze(flags(new Set()));
+// Which rules are on, by the names the check reads.
+const flags = ruleFlags({
+  shape: "content-block-shape",
+  empty: "empty-text-block",
+  system: "system-role-in-messages",
+  contentType: "message-content-type",
+  orphan: "tool-result-without-use",
+  pairing: "tool-use-without-result",
+  trailing: "final-assistant-trailing-whitespace",
+});
+type On = ReturnType<typeof flags>;
 
 function blocksProblem(
   content: unknown[],
@@ -473,7 +461,7 @@ export const anthropicRules: RuleSet = {
   },
   check(body, off) {
     const head = settingsProblem(body, off);
-    const on = off.size === 0 ? ALL_ON : flags(off);
+    const on = flags(off);
     if (head) return head;
     const messages = body.messages;
     if (Array.isArray(messages)) {

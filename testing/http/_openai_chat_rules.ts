@@ -5,6 +5,7 @@ import {
   isToolName,
   jsonType,
   obj,
+  ruleFlags,
   type RuleSet,
   type RulesOff,
   type Violation,
@@ -258,14 +259,15 @@ function contentProblem(
   return undefined;
 }
 
-// Which rules are on, read once a request rather than once a message.
-interface On {
-  readonly content: boolean;
-  readonly shape: boolean;
-  readonly name: boolean;
-  readonly orphan: boolean;
-  readonly pairing: boolean;
-}
+// Which rules are on, by the names the check reads.
+const flags = ruleFlags({
+  content: "message-content-type",
+  shape: "tool-call-shape",
+  name: "tool-name-pattern",
+  orphan: "tool-message-without-call",
+  pairing: "tool-call-without-result",
+});
+type On = ReturnType<typeof flags>;
 
 function callsProblem(calls: unknown[], i: number, on: On): Violation | undefined {
   for (let j = 0; j < calls.length; j++) {
@@ -333,20 +335,8 @@ function unanswered(
   );
 }
 
-function flags(off: RulesOff): On {
-  return {
-    content: !off.has("message-content-type"),
-    shape: !off.has("tool-call-shape"),
-    name: !off.has("tool-name-pattern"),
-    orphan: !off.has("tool-message-without-call"),
-    pairing: !off.has("tool-call-without-result"),
-  };
-}
-
-const ALL_ON: On = Object.freeze(flags(new Set()));
-
 function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefined {
-  const on = off.size === 0 ? ALL_ON : flags(off);
+  const on = flags(off);
   // The tool calls of the last assistant turn while its results come.
   let calls: unknown[] | undefined;
   let callsAt = -1;

@@ -6,7 +6,7 @@ import {
   openAITemperature,
   openAITokens,
 } from "./_openai_chat_rules.ts";
-import { jsonType, obj, type RuleSet, type RulesOff, type Violation } from "./_rules.ts";
+import { jsonType, obj, ruleFlags, type RuleSet, type RulesOff, type Violation } from "./_rules.ts";
 
 const SPEC = "openai/openai-openapi openapi.yaml";
 
@@ -35,26 +35,15 @@ function missingOrType(path: string, value: unknown, expected: string): Violatio
     };
 }
 
-// Which rules are on, read once a request rather than once an item.
-interface On {
-  readonly content: boolean;
-  readonly shape: boolean;
-  readonly orphanOutput: boolean;
-  readonly reasoning: boolean;
-  readonly pairing: boolean;
-}
-
-function flags(off: RulesOff): On {
-  return {
-    content: !off.has("message-content-type"),
-    shape: !off.has("tool-call-shape"),
-    orphanOutput: !off.has("function-output-without-call"),
-    reasoning: !off.has("reasoning-item-orphaned"),
-    pairing: !off.has("function-call-without-output"),
-  };
-}
-
-const ALL_ON: On = Object.freeze(flags(new Set()));
+// Which rules are on, by the names the check reads.
+const flags = ruleFlags({
+  content: "message-content-type",
+  shape: "tool-call-shape",
+  orphanOutput: "function-output-without-call",
+  reasoning: "reasoning-item-orphaned",
+  pairing: "function-call-without-output",
+});
+type On = ReturnType<typeof flags>;
 
 // Paths are built only for the item that fails.
 const at = (i: number): string => `input[${i}]`;
@@ -246,7 +235,7 @@ export const openAIResponsesRules: RuleSet = {
     if (head) return head;
     if (Array.isArray(body.input)) {
       const chained = typeof body.previous_response_id === "string";
-      const bad = inputProblem(body.input, off.size === 0 ? ALL_ON : flags(off), chained);
+      const bad = inputProblem(body.input, flags(off), chained);
       if (bad) return bad;
     }
     return toolsProblem(body.tools, off);

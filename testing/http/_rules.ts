@@ -55,6 +55,23 @@ export interface RuleSet {
   ): Violation | undefined;
 }
 
+/**
+ * A reader of which rules are on, by the names a wire's check uses: read once
+ * a request rather than a `Set` lookup a message, and with nothing off (the
+ * default) one frozen record shared by every request.
+ */
+export function ruleFlags<K extends string>(
+  ids: Readonly<Record<K, string>>,
+): (off: RulesOff) => Readonly<Record<K, boolean>> {
+  const build = (off: RulesOff): Record<K, boolean> => {
+    const on = {} as Record<K, boolean>;
+    for (const k in ids) on[k] = !off.has(ids[k]);
+    return on;
+  };
+  const allOn = Object.freeze(build(new Set()));
+  return (off) => off.size === 0 ? allOn : build(off);
+}
+
 /** A plain JSON object, or undefined. */
 export function obj(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value)

@@ -282,18 +282,23 @@ const responsesItem = (odd: boolean) =>
       : []),
   );
 
+// A request of `input`, chained to a stored response or not.
+const responses = (input: unknown[], chained: boolean) => ({
+  model: "gpt-4o-mini",
+  input,
+  ...(chained ? { previous_response_id: "resp_1" } : {}),
+});
+
 Deno.test("responses pairing rules agree with the oracle: every rule on, valid items", () => {
   fc.assert(
     fc.property(
       fc.array(responsesItem(false), { maxLength: 8 }),
       fc.boolean(),
       (input, chained) => {
-        const body = {
-          model: "gpt-4o-mini",
-          input,
-          ...(chained ? { previous_response_id: "resp_1" } : {}),
-        };
-        assertEquals(check("responses", body), responsesOracle(input, chained));
+        assertEquals(
+          check("responses", responses(input, chained)),
+          responsesOracle(input, chained),
+        );
       },
     ),
     { numRuns: 2000 },
@@ -306,12 +311,10 @@ Deno.test("responses pairing rules agree with the oracle: odd items, other rules
       fc.array(responsesItem(true), { maxLength: 8 }),
       fc.boolean(),
       (input, chained) => {
-        const body = {
-          model: "gpt-4o-mini",
-          input,
-          ...(chained ? { previous_response_id: "resp_1" } : {}),
-        };
-        assertEquals(check("responses", body, PAIRS_RESPONSES), responsesOracle(input, chained));
+        assertEquals(
+          check("responses", responses(input, chained), PAIRS_RESPONSES),
+          responsesOracle(input, chained),
+        );
       },
     ),
     { numRuns: 2000 },
