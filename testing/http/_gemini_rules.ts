@@ -52,50 +52,74 @@ function configProblem(value: unknown, off: RulesOff): Violation | undefined {
   return undefined;
 }
 
+// A declaration's path, ours and the API's, built only for one that fails.
+const declAt = (i: number, j: number) => `tools[${i}].functionDeclarations[${j}]`;
+const declWire = (i: number, j: number) => `tools[${i}].function_declarations[${j}]`;
+
+function declarations(tool: unknown): unknown[] | undefined {
+  const t = obj(tool);
+  const decls = t && (t.functionDeclarations ?? t.function_declarations);
+  return Array.isArray(decls) ? decls : undefined;
+}
+
+// Whether a declaration before tools[i] declaration j is named `name`.
+function declaredBefore(tools: unknown[], i: number, j: number, name: string): boolean {
+  for (let ti = 0; ti <= i; ti++) {
+    const decls = declarations(tools[ti]);
+    if (!decls) continue;
+    const end = ti === i ? j : decls.length;
+    for (let k = 0; k < end; k++) {
+      if ((decls[k] as { name?: unknown } | null)?.name === name) return true;
+    }
+  }
+  return false;
+}
+
 function toolsProblem(value: unknown, off: RulesOff): Violation | undefined {
   if (!Array.isArray(value)) return undefined;
   const name = !off.has("tool-name-pattern");
   const schema = !off.has("tool-schema-type");
+  const unique = !off.has("duplicate-tool-name");
   for (let i = 0; i < value.length; i++) {
-    const t = obj(value[i]);
-    const decls = t && (t.functionDeclarations ?? t.function_declarations);
-    if (!Array.isArray(decls)) continue;
+    const decls = declarations(value[i]);
+    if (!decls) continue;
     for (let j = 0; j < decls.length; j++) {
       const f = obj(decls[j]);
       if (!f) continue;
-      const at = `tools[${i}].functionDeclarations[${j}]`;
-      const wire = `tools[${i}].function_declarations[${j}]`;
       if (name && (typeof f.name !== "string" || !NAME.test(f.name))) {
         return v(
           "tool-name-pattern",
-          `${at}.name`,
+          `${declAt(i, j)}.name`,
           req(
-            `${wire}.name`,
+            `${declWire(i, j)}.name`,
             "Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.",
           ),
         );
       }
+      if (unique && typeof f.name === "string" && declaredBefore(value, i, j, f.name)) {
+        return v(
+          "duplicate-tool-name",
+          `${declAt(i, j)}.name`,
+          `Duplicate function declaration found: ${f.name}`,
+        );
+      }
       if (!schema) continue;
-      const bad = schemaProblem(f, at, wire);
+      const bad = schemaProblem(f, i, j);
       if (bad) return bad;
     }
   }
   return undefined;
 }
 
-function schemaProblem(
-  f: Record<string, unknown>,
-  at: string,
-  wire: string,
-): Violation | undefined {
+function schemaProblem(f: Record<string, unknown>, i: number, j: number): Violation | undefined {
   const json = f.parametersJsonSchema;
   const open = f.parameters;
   if (json !== undefined && open !== undefined) {
     return v(
       "tool-schema-type",
-      `${at}.parametersJsonSchema`,
+      `${declAt(i, j)}.parametersJsonSchema`,
       req(
-        `${wire}.parameters_json_schema`,
+        `${declWire(i, j)}.parameters_json_schema`,
         "parameters_json_schema and parameters are mutually exclusive: set one of them.",
       ),
     );
@@ -103,8 +127,8 @@ function schemaProblem(
   if (open !== undefined && !obj(open)) {
     return v(
       "tool-schema-type",
-      `${at}.parameters`,
-      req(`${wire}.parameters`, "Invalid value, expected a Schema object."),
+      `${declAt(i, j)}.parameters`,
+      req(`${declWire(i, j)}.parameters`, "Invalid value, expected a Schema object."),
     );
   }
   if (json === undefined) return undefined;
@@ -112,20 +136,20 @@ function schemaProblem(
   if (!s || s.type !== "object") {
     return v(
       "tool-schema-type",
-      `${at}.parametersJsonSchema`,
+      `${declAt(i, j)}.parametersJsonSchema`,
       req(
-        `${wire}.parameters_json_schema`,
+        `${declWire(i, j)}.parameters_json_schema`,
         'The schema must describe an object (type "object") whose properties are the function\'s parameters.',
       ),
     );
   }
-  const found = badSchemaType(s, `${at}.parametersJsonSchema`);
+  const found = badSchemaType(s, `${declAt(i, j)}.parametersJsonSchema`);
   if (found) {
     return v(
       "tool-schema-type",
       found[0],
       req(
-        `${wire}.parameters_json_schema`,
+        `${declWire(i, j)}.parameters_json_schema`,
         `${JSON.stringify(found[1])} is not a JSON Schema type.`,
       ),
     );
@@ -315,6 +339,11 @@ export const geminiRules: RuleSet = {
         "A function declaration `name` that does not start with a letter or `_`, has a character other than `a-zA-Z0-9_.:-`, or is longer than 64.",
       source:
         'Real error reported in router-for-me/Cli-Proxy-API-Management-Center#120 and kaitranntt/ccs#219: "tools[0].function_declarations[32].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."',
+    },
+    "duplicate-tool-name": {
+      description: "Two function declarations with the same `name` (in one tool or across tools).",
+      source:
+        'Real error reported in smarter-sh/smarter#537 (gemini-2.5-flash-lite): "Duplicate function declaration found: get_current_weather" (400, status INVALID_ARGUMENT)',
     },
     "tool-schema-type": {
       description:

@@ -175,6 +175,8 @@ const BREAK: Record<ProviderApi, Record<string, Mutation>> = {
       ),
     "tool-name-pattern": (b) =>
       void list(b, "tools").push({ functionDeclarations: [{ name: "bad name" }] }),
+    "duplicate-tool-name": (b) =>
+      void list(b, "tools").push({ functionDeclarations: [{ name: "twice" }, { name: "twice" }] }),
     "tool-schema-type": (b) =>
       void list(b, "tools").push({
         functionDeclarations: [{ name: "p", parametersJsonSchema: "{}" }],

@@ -241,6 +241,57 @@ Deno.test("generateContent rules: tool-name-pattern", async (t) => {
   });
 });
 
+Deno.test("generateContent rules: duplicate-tool-name", async (t) => {
+  await t.step("two declarations of one name in one tool", async () => {
+    const e = await refuses(
+      API,
+      req({ tools: [{ functionDeclarations: [{ name: "a" }, { name: "b" }, { name: "a" }] }] }),
+      "duplicate-tool-name",
+      "tools[0].functionDeclarations[2].name",
+    );
+    assertEquals(e.message, "Duplicate function declaration found: a");
+  });
+  await t.step("the same name in two tools", async () => {
+    await refuses(
+      API,
+      req({
+        tools: [
+          decl({ name: "a" }),
+          { googleSearch: {} },
+          decl({ name: "b" }),
+          decl({ name: "a" }),
+        ],
+      }),
+      "duplicate-tool-name",
+      "tools[3].functionDeclarations[0].name",
+    );
+  });
+  await t.step("distinct names, and one name differing in case, are served", async () => {
+    await serves(
+      API,
+      req({
+        tools: [{ functionDeclarations: [{ name: "a" }, { name: "A" }] }, decl({ name: "b" })],
+      }),
+    );
+  });
+  await t.step("off by except", async () => {
+    const provider = new FakeProvider({
+      llm: new FakeLLM("ok"),
+      strict: { except: ["duplicate-tool-name"] },
+    });
+    const res = await provider.fetch(
+      "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+      {
+        method: "POST",
+        headers: { "x-goog-api-key": "k" },
+        body: JSON.stringify(req({ tools: [decl({ name: "a" }), decl({ name: "a" })] })),
+      },
+    );
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  });
+});
+
 Deno.test("generateContent rules: tool-schema-type", async (t) => {
   const at = "tools[0].functionDeclarations[0]";
   await t.step("parameters and parametersJsonSchema both", async () => {
