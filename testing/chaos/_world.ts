@@ -227,11 +227,6 @@ export class World implements ChaosWorld {
     this.#fail(error);
   }
 
-  /** How many model and tool calls are under way. */
-  get underWay(): number {
-    return this.#open;
-  }
-
   /**
    * Ends what is left of a run that is over (a stall nobody cancelled, a
    * loop still going), without counting it as stopped; says whether there
