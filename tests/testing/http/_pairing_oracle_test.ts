@@ -273,9 +273,15 @@ const responsesItem = (odd: boolean) =>
     fc.constant({ role: "user", content: "hi" }),
     ID.map((call_id) => ({ type: "function_call", call_id, name: "f", arguments: "{}" })),
     ID.map((call_id) => ({ type: "function_call_output", call_id, output: "ok" })),
+    fc.constant({ type: "item_reference", id: "msg_1" }),
     ...(odd
       ? [
-        fc.constantFrom(null, [], "m", { type: "function_call_output", output: "ok" }),
+        fc.constantFrom(null, [], "m", { type: "function_call_output", output: "ok" }, {
+          type: "function_call",
+          call_id: 5,
+          name: "f",
+          arguments: "{}",
+        }, { type: "function_call_output", call_id: 5, output: "ok" }),
         ID.map((call_id) => ({ type: "function_call", call_id, arguments: 5 })),
         ID.map((call_id) => ({ type: "message", role: "assistant", call_id, content: "x" })),
       ]
