@@ -475,6 +475,18 @@ function cases(): Case[] {
       "ChatRequest",
     );
   }
+  for (const bad of [undefined, null, "hi", { system: "s", model: "m" }, { user: 7 }]) {
+    const given = bad === undefined ? "undefined" : JSON.stringify(bad);
+    add(
+      "FakeLLM.complete()",
+      `request ${given}`,
+      () => new FakeLLM("x").complete(bad as never),
+      TypeError,
+      "FakeLLM.complete()",
+      "CompleteRequest ({ system, user, model })",
+      `got ${given}`,
+    );
+  }
 
   // FakeClock: finite milliseconds, 0 or more.
   for (

@@ -795,12 +795,23 @@ export class FakeLLM implements LLMPort, Disposable {
    * @returns The response.
    */
   complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    const messages: Message[] = [];
-    if (request.system) messages.push({ role: "system", content: request.system });
-    messages.push({ role: "user", content: request.user });
-    return promised(() =>
-      this.#blocking({ messages, model: request.model, signal: request.signal }, ctx, "complete")
-    );
+    return promised(() => {
+      if (request === null || typeof request !== "object" || typeof request.user !== "string") {
+        throw new TypeError(
+          `FakeLLM.complete(): the request must be a CompleteRequest ({ system, user, model }), got ${
+            describe(request)
+          }`,
+        );
+      }
+      const messages: Message[] = [];
+      if (request.system) messages.push({ role: "system", content: request.system });
+      messages.push({ role: "user", content: request.user });
+      return this.#blocking(
+        { messages, model: request.model, signal: request.signal },
+        ctx,
+        "complete",
+      );
+    });
   }
 
   // A scripted call to a tool the request did not offer: recorded and
