@@ -262,7 +262,12 @@ export class FakeLLM implements LLMPort, Disposable {
   // given their answer and shared state.
   #answer: Answer;
   #options: FakeLLMOptions;
-  #state: SharedState;
+  // Made on first use (a call, a read of the record, a clone): a fake that
+  // is built and never called (or one per test, called once) costs less.
+  #shared?: SharedState;
+  // What failedRuns() said when the fake was made: the record's first
+  // servedAt, for a fake disposed before any call.
+  readonly #bornAt: number;
   #model?: string;
   #settings?: ChatSettings;
   #usage: Usage;
@@ -279,14 +284,18 @@ export class FakeLLM implements LLMPort, Disposable {
     answer: string | Readonly<Record<string, string | Turn>> | Responder,
     options: FakeLLMOptions = {},
   ) {
-    this.#options = checkOptions(options);
+    this.#options = isEmpty(options) ? options : checkOptions(options);
     this.#answer = toAnswer(answer);
     this.#usage = options.usage ?? DEFAULT_USAGE;
     this.#model = options.model;
-    this.#state = {
+    this.#bornAt = failedRuns();
+  }
+
+  get #state(): SharedState {
+    return this.#shared ??= {
       calls: 0,
       nextTurn: 0,
-      failsLeft: options.failTimes ?? 0,
+      failsLeft: this.#options.failTimes ?? 0,
       ids: 0,
       requests: [],
       cancelled: [],
@@ -295,7 +304,7 @@ export class FakeLLM implements LLMPort, Disposable {
       read: false,
       unslicedLengths: [],
       servedCtx: undefined,
-      servedAt: failedRuns(),
+      servedAt: this.#bornAt,
     };
   }
 
@@ -509,7 +518,7 @@ export class FakeLLM implements LLMPort, Disposable {
   #clone(model: string | undefined, settings: ChatSettings | undefined): FakeLLM {
     const clone = new FakeLLM("", { ...this.#options, model });
     clone.#answer = this.#answer;
-    clone.#state = this.#state;
+    clone.#shared = this.#state;
     clone.#settings = settings;
     return clone;
   }
@@ -997,6 +1006,14 @@ export class FakeLLM implements LLMPort, Disposable {
   }
 }
 
+// An options bag with no keys at all needs no check (the common case: none
+// given). Anything else, a null or an array included, is checked.
+function isEmpty(options: unknown): boolean {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return false;
+  for (const _ in options) return false;
+  return true;
+}
+
 function checkOptions(options: FakeLLMOptions): FakeLLMOptions {
   check("new FakeLLM()", options, OPTIONS);
   const n = options.failTimes;
@@ -1047,8 +1064,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     typeof (value as { then?: unknown }).then === "function";
 }
 
+// The answer a script is built from before its turns replace it.
+const NO_TEXT: Answer = Object.freeze({ kind: "text", text: "" });
+
 function toAnswer(answer: unknown): Answer {
-  if (typeof answer === "string") return { kind: "text", text: answer };
+  if (typeof answer === "string") return answer ? { kind: "text", text: answer } : NO_TEXT;
   if (typeof answer === "function") return { kind: "fn", fn: answer as Responder };
   if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) {
     // "" is a substring of every prompt: the key would answer them all.
