@@ -190,6 +190,14 @@ function isCommon(o: unknown): boolean {
     }
     switch (key) {
       case "llm":
+        // The two methods read by name: the rule's loop over them reads by
+        // a computed key, which costs more than the rest of this check.
+        if (
+          v !== null && typeof (v as LLMPort).chat === "function" &&
+          typeof (v as LLMPort).stream === "function"
+        ) break;
+        if (KNOBS.llm.test(v, key) !== undefined) return false;
+        break;
       case "scope":
       case "budget":
       case "meters":

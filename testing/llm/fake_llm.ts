@@ -203,6 +203,8 @@ async function loadAutoResponder(): Promise<typeof import("./_auto_responder.ts"
 }
 
 const DEFAULT_USAGE: Usage = Object.freeze({ inputTokens: 10, outputTokens: 0 });
+// The options of a fake given none: one frozen bag, which needs no check.
+const NO_OPTIONS: FakeLLMOptions = Object.freeze({});
 const FALLBACK_CLOCK = new SystemClock();
 const OPTIONS: Readonly<Record<string, Rule>> = {
   failTimes: is.count,
@@ -282,9 +284,9 @@ export class FakeLLM implements LLMPort, Disposable {
    */
   constructor(
     answer: string | Readonly<Record<string, string | Turn>> | Responder,
-    options: FakeLLMOptions = {},
+    options: FakeLLMOptions = NO_OPTIONS,
   ) {
-    this.#options = isEmpty(options) ? options : checkOptions(options);
+    this.#options = options === NO_OPTIONS || isEmpty(options) ? options : checkOptions(options);
     this.#answer = toAnswer(answer);
     this.#usage = options.usage ?? DEFAULT_USAGE;
     this.#model = options.model;
@@ -332,7 +334,10 @@ export class FakeLLM implements LLMPort, Disposable {
    * await assertRejects(() => agent.run("go", ctx), ScriptExhausted, "has 2 turn(s), but the agent asked for turn 3");
    * ```
    */
-  static script(turns: ReadonlyArray<Turn | string>, options: FakeLLMOptions = {}): FakeLLM {
+  static script(
+    turns: ReadonlyArray<Turn | string>,
+    options: FakeLLMOptions = NO_OPTIONS,
+  ): FakeLLM {
     if (!Array.isArray(turns)) {
       throw new InvalidScript(
         `FakeLLM.script takes an array of turns, got ${turns === null ? "null" : typeof turns}`,
@@ -343,7 +348,9 @@ export class FakeLLM implements LLMPort, Disposable {
         "FakeLLM.script needs at least one turn; a script of none would fail on the first call",
       );
     }
-    const parsed = turns.map((t, i) => parseTurn(t, turnName(i)));
+    // A loop, not map(): a hole in the array is a turn that is missing, not one to skip.
+    const parsed: Turn[] = [];
+    for (let i = 0; i < turns.length; i++) parsed.push(parseTurn(turns[i], turnName(i)));
     const fake = new FakeLLM("", options);
     fake.#answer = { kind: "script", turns: parsed };
     return fake;
