@@ -186,33 +186,31 @@ function isCommon(o: unknown): boolean {
     const v = bag[key];
     if (v === undefined) {
       if (!Object.hasOwn(KNOBS, key)) return false;
-      continue;
-    }
-    switch (key) {
-      case "llm":
-        // The two methods read by name: the rule's loop over them reads by
-        // a computed key, which costs more than the rest of this check.
-        if (
-          v !== null && typeof (v as LLMPort).chat === "function" &&
-          typeof (v as LLMPort).stream === "function"
-        ) break;
-        if (KNOBS.llm.test(v, key) !== undefined) return false;
-        break;
-      case "scope":
-      case "budget":
-      case "meters":
-      case "correlationId":
-      case "autonomy":
-      case "signal":
-      case "allowModelRequests":
-        if (KNOBS[key].test(v, key) !== undefined) return false;
-        break;
-      default:
+    } else if (key === "llm") {
+      // The model's two methods read by name: the rule reads them by a
+      // computed key, which costs more than the rest of this check. What
+      // this refuses, the rule refuses too.
+      const m = v as LLMPort;
+      if (m === null || typeof m.chat !== "function" || typeof m.stream !== "function") {
         return false;
+      }
+    } else if (!Object.hasOwn(RUN_FIELDS, key) || RUN_FIELDS[key].test(v, key) !== undefined) {
+      return false;
     }
   }
   return true;
 }
+
+// The common bag's keys besides the model: the run's own fields.
+const RUN_FIELDS: Readonly<Record<string, Rule>> = {
+  scope: KNOBS.scope,
+  budget: KNOBS.budget,
+  meters: KNOBS.meters,
+  correlationId: KNOBS.correlationId,
+  autonomy: KNOBS.autonomy,
+  signal: KNOBS.signal,
+  allowModelRequests: KNOBS.allowModelRequests,
+};
 
 // What the checked path builds for a common bag, built on first read.
 function servicesOf(llm: LLMPort | undefined): Services {

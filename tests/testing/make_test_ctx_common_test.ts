@@ -42,7 +42,10 @@ const good = {
   allowModelRequests: fc.constantFrom<unknown>(true, false, undefined),
 };
 const bad = {
-  llm: fc.oneof(fc.constantFrom<unknown>({ chat() {} }, { chat: 1, stream() {} }), odd),
+  llm: fc.oneof(
+    fc.constantFrom<unknown>({ chat() {} }, { stream() {} }, { chat: 1, stream() {} }),
+    odd,
+  ),
   scope: fc.oneof(fc.constant<unknown>({ orgId: 1 }), odd),
   budget: odd,
   meters: fc.oneof(fc.constant<unknown>([{}]), odd),
@@ -64,7 +67,29 @@ const mixed = Object.fromEntries(
   (Object.keys(good) as Key[]).map((k) => [k, fc.oneof(good[k], bad[k])]),
 ) as Record<Key, fc.Arbitrary<unknown>>;
 
+// A good bag with no undefined value, and one key that is not a knob.
+const defined = Object.fromEntries(
+  (Object.keys(good) as Key[]).map((k) => [k, good[k].filter((v) => v !== undefined)]),
+) as Record<Key, fc.Arbitrary<unknown>>;
+const unknownKey = fc.tuple(
+  fc.record(defined, { requiredKeys: [] }),
+  fc.constantFrom("contnet", "tools", "model", "llM", "clock_"),
+  fc.constantFrom<unknown>(undefined, 1, llm),
+).map(([b, key, value]) => ({ ...b, [key]: value }));
+// One bad value in an otherwise good bag.
+const oneBad = fc.tuple(
+  fc.record(defined, { requiredKeys: [] }),
+  fc.constantFrom(...(Object.keys(good) as Key[])),
+  fc.nat(),
+).chain(([b, key]) => bad[key].map((v) => ({ ...b, [key]: v })));
+
 const bag = fc.oneof(
+  { arbitrary: unknownKey, weight: 2 },
+  { arbitrary: oneBad, weight: 3 },
+  {
+    arbitrary: fc.constantFrom<unknown>(null, 0, 5, "x", "", true, [], [llm], () => {}),
+    weight: 1,
+  },
   { arbitrary: fc.record(good, { requiredKeys: [] }), weight: 3 },
   { arbitrary: fc.record(mixed, { requiredKeys: [] }), weight: 3 },
   { arbitrary: fc.record({ ...good, ...others }, { requiredKeys: [] }), weight: 2 },
@@ -80,7 +105,9 @@ function outcome(options: unknown): Outcome {
   try {
     ctx = makeTestCtx(options as Parameters<typeof makeTestCtx>[0]);
   } catch (e) {
-    return { error: (e as Error).constructor.name, message: (e as Error).message };
+    // Only makeTestCtx's own refusals: anything else is a failure here.
+    if (!(e instanceof TypeError || e instanceof RangeError)) throw e;
+    return { error: e.constructor.name, message: e.message };
   }
   const s = ctx.services;
   return {
@@ -108,9 +135,19 @@ Deno.test("makeTestCtx: the common bag answers as the checked path does, every e
   let common = 0;
   fc.assert(
     fc.property(bag, (options) => {
-      const checked = { ...options, prices: PriceTable.default() };
-      const want = outcome(checked);
+      // A bag that is not an object stays as it is: no key to add.
+      const checked = options !== null && typeof options === "object" && !Array.isArray(options)
+        ? { ...options, prices: PriceTable.default() }
+        : options;
       const got = outcome(options);
+      if (checked === options) {
+        // Not an options object: refused before any key is looked at.
+        if (!("error" in got)) throw new Error(`built a context from ${Deno.inspect(options)}`);
+        assertEquals(got.error, "TypeError");
+        assert(got.message.startsWith("makeTestCtx() takes an options object ({ llm, invoker"));
+        return;
+      }
+      const want = outcome(checked);
       assertEquals(got, want, Deno.inspect(options));
       if ("ctx" in got) common++;
     }),
@@ -176,4 +213,41 @@ Deno.test("makeTestCtx: a bag changed after the call does not change the context
   const ctx = makeTestCtx(options);
   options.llm = new FakeLLM("other");
   assertStrictEquals(ctx.invoker?.llm, llm);
+});
+
+Deno.test("makeTestCtx names where a misplaced option goes, and what a knob takes", async (t) => {
+  const cases: Array<[string, unknown, string]> = [
+    [
+      "tools",
+      { tools: [] },
+      "tools go to new ReActCognition({ tools }) or a FakeTool in a ScriptedProvider",
+    ],
+    ["model", { model: "m" }, 'the model goes to new Agent(name, { model: "..." })'],
+    ["provider", { provider: {} }, "a tool provider goes to new ReActCognition({ provider })"],
+    [
+      "an invoker without callTool()",
+      { invoker: { chat() {} } },
+      "makeTestCtx(): invoker must be an Invoker, got an object with chat without callTool()",
+    ],
+    [
+      "prices without costUnits()",
+      { prices: {} },
+      "makeTestCtx(): prices must be a PriceTable, got {} without costUnits()",
+    ],
+    ["an autonomy of neither", { autonomy: "none" }, 'must be one of "auto", "manual", got "none"'],
+    ["a model without stream()", { llm: { chat() {} } }, "without stream()"],
+    ["a model without chat()", { llm: { stream() {} } }, "without chat()"],
+  ];
+  for (const [name, options, message] of cases) {
+    await t.step(name, () => {
+      let error: unknown;
+      try {
+        makeTestCtx(options as Parameters<typeof makeTestCtx>[0]);
+      } catch (e) {
+        error = e;
+      }
+      assertInstanceOf(error, TypeError);
+      assert((error as TypeError).message.includes(message), (error as TypeError).message);
+    });
+  }
 });

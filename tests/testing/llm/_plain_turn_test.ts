@@ -173,7 +173,9 @@ function outcome(f: () => unknown): Outcome {
   try {
     return { turn: f() };
   } catch (e) {
-    return { error: (e as Error).constructor.name, message: (e as Error).message };
+    // Only the check's own refusal: anything else is a failure here.
+    if (!(e instanceof InvalidScript)) throw e;
+    return { error: e.constructor.name, message: e.message };
   }
 }
 
