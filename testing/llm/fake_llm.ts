@@ -293,8 +293,14 @@ export class FakeLLM implements LLMPort, Disposable {
     this.#bornAt = failedRuns();
   }
 
-  get #state(): SharedState {
-    return this.#shared ??= {
+  // A private method, not a private getter: V8 inlines the one and calls
+  // the other, and the record is read several times on every call.
+  #state(): SharedState {
+    return this.#shared ?? this.#newState();
+  }
+
+  #newState(): SharedState {
+    return this.#shared = {
       calls: 0,
       nextTurn: 0,
       failsLeft: this.#options.failTimes ?? 0,
@@ -416,12 +422,12 @@ export class FakeLLM implements LLMPort, Disposable {
 
   /** How many times the model was called (failed calls included). */
   get calls(): number {
-    return this.#state.calls;
+    return this.#state().calls;
   }
 
   /** A copy of every request, in order (shared with clones). */
   get requests(): readonly RecordedRequest[] {
-    const s = this.#state;
+    const s = this.#state();
     s.read = true;
     const lengths = s.unslicedLengths;
     for (let i = 0; i < lengths.length; i++) {
@@ -434,7 +440,7 @@ export class FakeLLM implements LLMPort, Disposable {
 
   /** The response ids of calls that were cancelled, in order. */
   get cancelled(): readonly string[] {
-    return this.#state.cancelled;
+    return this.#state().cancelled;
   }
 
   /**
@@ -443,12 +449,12 @@ export class FakeLLM implements LLMPort, Disposable {
    * `unknown_tool_call` observation; `strictTools` throws instead.
    */
   get unknownToolCalls(): readonly UnknownToolCall[] {
-    return this.#state.unknownToolCalls;
+    return this.#state().unknownToolCalls;
   }
 
   /** Harness errors this fake has thrown (a swallowed one still shows here). */
   get harnessErrors(): readonly HarnessError[] {
-    return this.#state.harnessErrors;
+    return this.#state().harnessErrors;
   }
 
   /**
@@ -467,13 +473,13 @@ export class FakeLLM implements LLMPort, Disposable {
    * ```
    */
   get turnsTaken(): number {
-    return this.#answer.kind === "script" ? this.#state.nextTurn : 0;
+    return this.#answer.kind === "script" ? this.#state().nextTurn : 0;
   }
 
   /** How many scripted turns were not used yet (0 for the other forms). */
   get unusedTurns(): number {
     return this.#answer.kind === "script"
-      ? Math.max(0, this.#answer.turns.length - this.#state.nextTurn)
+      ? Math.max(0, this.#answer.turns.length - this.#state().nextTurn)
       : 0;
   }
 
@@ -525,7 +531,7 @@ export class FakeLLM implements LLMPort, Disposable {
   #clone(model: string | undefined, settings: ChatSettings | undefined): FakeLLM {
     const clone = new FakeLLM("", { ...this.#options, model });
     clone.#answer = this.#answer;
-    clone.#shared = this.#state;
+    clone.#shared = this.#state();
     clone.#settings = settings;
     return clone;
   }
@@ -548,10 +554,10 @@ export class FakeLLM implements LLMPort, Disposable {
    * ```
    */
   verify(): void {
-    const swallowed = this.#state.harnessErrors[0];
+    const swallowed = this.#state().harnessErrors[0];
     if (swallowed) throw swallowed;
     if (this.#answer.kind === "script" && !this.#options.repeatLast && !this.#options.allowUnused) {
-      const used = Math.min(this.#state.nextTurn, this.#answer.turns.length);
+      const used = Math.min(this.#state().nextTurn, this.#answer.turns.length);
       if (used < this.#answer.turns.length) {
         throw new UnusedTurns("FakeLLM.script", this.#answer.turns.length, used);
       }
@@ -578,7 +584,7 @@ export class FakeLLM implements LLMPort, Disposable {
    * of throwing over it.
    */
   [Symbol.dispose](): void {
-    const s = this.#state;
+    const s = this.#state();
     verifyAtDispose(() => this.verify(), s.servedCtx, s.servedAt);
   }
 
@@ -599,7 +605,7 @@ export class FakeLLM implements LLMPort, Disposable {
     ctx: Ctx | undefined,
     kind: "chat" | "complete",
   ): Now<ChatResponse> {
-    const s = this.#state;
+    const s = this.#state();
     const id = `fake-chat-${++s.ids}`;
     s.servedCtx = ctx;
     s.servedAt = failedRuns();
@@ -615,7 +621,7 @@ export class FakeLLM implements LLMPort, Disposable {
     if (turn.stall) {
       throw this.#harness(
         new InvalidScript(
-          `turn ${this.#state.calls} is a stall turn, which only a stream can play; a blocking chat() would hang forever, so script it for stream() or drop stall`,
+          `turn ${this.#state().calls} is a stall turn, which only a stream can play; a blocking chat() would hang forever, so script it for stream() or drop stall`,
         ),
       );
     }
@@ -673,7 +679,7 @@ export class FakeLLM implements LLMPort, Disposable {
     return new FakeStream(
       () => this.#open(request, ctx),
       request?.signal ?? ctx?.signal,
-      this.#state.cancelled,
+      this.#state().cancelled,
     );
   }
 
@@ -688,7 +694,7 @@ export class FakeLLM implements LLMPort, Disposable {
     | Promise<
       StreamEvent[] | AsyncIterator<StreamEvent, void, undefined>
     > {
-    const s = this.#state;
+    const s = this.#state();
     const id = `fake-stream-${++s.ids}`;
     s.servedCtx = ctx;
     s.servedAt = failedRuns();
@@ -798,8 +804,8 @@ export class FakeLLM implements LLMPort, Disposable {
 
       ended = true;
     } finally {
-      if (!ended && signal?.aborted && this.#state.cancelled.at(-1) !== id) {
-        this.#state.cancelled.push(id);
+      if (!ended && signal?.aborted && this.#state().cancelled.at(-1) !== id) {
+        this.#state().cancelled.push(id);
       }
     }
   }
@@ -827,9 +833,9 @@ export class FakeLLM implements LLMPort, Disposable {
       // The names are listed only for a call to a tool that was not offered.
       if (offers(tools, call.name)) continue;
       const offered = tools.map((t) => t.name);
-      const unknown = new UnknownToolCall(this.#state.calls, call, offered);
+      const unknown = new UnknownToolCall(this.#state().calls, call, offered);
       if (this.#options.strictTools) throw this.#harness(unknown);
-      this.#state.unknownToolCalls.push(unknown);
+      this.#state().unknownToolCalls.push(unknown);
       ctx?.emit("unknown_tool_call", unknown.message, {
         payload: { turn: unknown.turn, callId: call.id, name: call.name, offered },
       }).catch(() => {});
@@ -837,7 +843,7 @@ export class FakeLLM implements LLMPort, Disposable {
   }
 
   #harness(error: HarnessError): HarnessError {
-    this.#state.harnessErrors.push(error);
+    this.#state().harnessErrors.push(error);
     return error;
   }
 
@@ -856,11 +862,11 @@ export class FakeLLM implements LLMPort, Disposable {
         await (signal ? untilAborted(turn.gate, signal) : turn.gate);
       }
     } catch (error) {
-      if (signal?.aborted) this.#state.cancelled.push(id);
+      if (signal?.aborted) this.#state().cancelled.push(id);
       throw error;
     }
     if (signal?.aborted) {
-      this.#state.cancelled.push(id);
+      this.#state().cancelled.push(id);
       throw signal.reason;
     }
   }
@@ -876,7 +882,7 @@ export class FakeLLM implements LLMPort, Disposable {
     try {
       await (ctx?.clock ?? FALLBACK_CLOCK).sleep(ms, signal);
     } catch (error) {
-      if (signal?.aborted) this.#state.cancelled.push(id);
+      if (signal?.aborted) this.#state().cancelled.push(id);
       throw error;
     }
   }
@@ -884,7 +890,7 @@ export class FakeLLM implements LLMPort, Disposable {
   #stallUntilCancelled(id: string, signal: AbortSignal | undefined): Promise<never> {
     return new Promise((_, reject) => {
       const cancel = () => {
-        this.#state.cancelled.push(id);
+        this.#state().cancelled.push(id);
         reject(signal!.reason);
       };
       if (!signal) return; // never cancellable: the test hangs, as a real stalled provider would
@@ -898,7 +904,7 @@ export class FakeLLM implements LLMPort, Disposable {
     if (
       request === null || typeof request !== "object" || !Array.isArray(request.messages)
     ) requestProblem(kind, request);
-    const s = this.#state;
+    const s = this.#state();
     s.calls++;
     const settings = request.settings ?? this.#settings;
     const copies = this.#copies(request.messages);
@@ -976,7 +982,7 @@ export class FakeLLM implements LLMPort, Disposable {
   // sends one on every call) shares the last copies, read-only as records are.
   #toolCopies(tools: readonly ToolSpec[] | undefined): readonly ToolSpec[] {
     if (!tools) return NO_TOOLS;
-    const s = this.#state;
+    const s = this.#state();
     if (tools === s.lastTools && sameSpecs(tools, s.lastToolCopies!)) return s.lastToolCopies!;
     const copies = tools.map((t) => ({ ...t }));
     s.lastTools = tools;
@@ -989,7 +995,7 @@ export class FakeLLM implements LLMPort, Disposable {
   // same object), else a fresh log. A message object is copied once, when
   // first sent.
   #copies(messages: readonly Message[]): Message[] {
-    const s = this.#state;
+    const s = this.#state();
     let log = s.log;
     if (log && log.array === messages) {
       const seen = log.sources;
