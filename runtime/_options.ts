@@ -110,6 +110,27 @@ export function withChecked<T>(build: () => T): T {
 }
 
 /**
+ * What `deferServices` leaves for the next `new RunContext()`: it builds its
+ * services with `make(arg)` when they are first read, and skips its own
+ * check. Taken (cleared) by that constructor.
+ */
+export const deferral: { make: ((arg: never) => unknown) | undefined; arg: unknown } = {
+  make: undefined,
+  arg: undefined,
+};
+
+/**
+ * Makes the next `new RunContext(options)` build its services with
+ * `make(arg)` on first read: for a factory that checked every option it
+ * passes (the same rules or stricter) and gives no `services`. Call it
+ * right before that constructor.
+ */
+export function deferServices<A>(make: (arg: A) => unknown, arg: A): void {
+  deferral.make = make as (arg: never) => unknown;
+  deferral.arg = arg;
+}
+
+/**
  * Checks an options bag against `rules` and returns it. `where` names the
  * entry as a user wrote it: `new Budget()`, `meter()`, `agent.run()`.
  */

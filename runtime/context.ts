@@ -18,7 +18,7 @@ import type { Invoker } from "./invoker.ts";
 import type { Meter } from "./money/meter.ts";
 import { Services } from "./services.ts";
 import { NEVER } from "./_never.ts";
-import { checkOptions, describe, is, ports, type Rule } from "./_options.ts";
+import { checkOptions, deferral, describe, is, ports, type Rule } from "./_options.ts";
 
 /** How much a run may do without asking a human. */
 export type Autonomy = "auto" | "manual";
@@ -59,6 +59,7 @@ export interface RunContextOptions {
 }
 
 let runCounter = 0;
+
 // A Scope is immutable, so every context without one shares the default:
 // building a context is part of what every test's setup costs.
 const DEFAULT_SCOPE = new Scope();
@@ -77,8 +78,9 @@ const DEFAULT_SCOPE = new Scope();
  * ```
  */
 export class RunContext implements Ctx {
-  /** The adapters. */
-  readonly services: Services;
+  #services?: Services;
+  #make?: (arg: unknown) => Services;
+  #arg?: unknown;
   /** The tenant. */
   readonly scope: Scope;
   /** The run budget. */
@@ -102,8 +104,16 @@ export class RunContext implements Ctx {
    * @param options The run's settings.
    */
   constructor(options: RunContextOptions = {}) {
-    checkOptions("new RunContext()", options, CONTEXT);
-    this.services = options.services ?? new Services();
+    const make = deferral.make;
+    if (make === undefined) {
+      checkOptions("new RunContext()", options, CONTEXT);
+      this.#services = options.services ?? new Services();
+    } else {
+      // A factory that checked its options asked for services on first read.
+      this.#make = make as (arg: unknown) => Services;
+      this.#arg = deferral.arg;
+      deferral.make = deferral.arg = undefined;
+    }
     this.scope = options.scope ?? DEFAULT_SCOPE;
     this.budget = options.budget;
     this.meters = options.meters ?? [];
@@ -112,6 +122,17 @@ export class RunContext implements Ctx {
     this.autonomy = options.autonomy ?? "auto";
     this.signal = options.signal ?? NEVER;
     this.allowModelRequests = options.allowModelRequests ?? true;
+  }
+
+  /** The adapters. */
+  get services(): Services {
+    return this.#services ?? this.#built();
+  }
+
+  #built(): Services {
+    const services = this.#make!(this.#arg);
+    this.#make = this.#arg = undefined;
+    return this.#services = services;
   }
 
   /** The clock (`services.clock`). */

@@ -29,7 +29,10 @@
  * - `checkOptions`, `checkValue`, `describe`, `is`, `ports`, `nearest`, `Rule`,
  *   `CheckSettings`: the one options checker, so a double's options bag
  *   fails like a runtime one; `withChecked`: a factory that checked the
- *   options it passes on builds without them being checked again.
+ *   options it passes on builds without them being checked again;
+ *   `deferServices`: the context such a factory builds next makes its
+ *   services when first read (a test context that is never run never pays
+ *   for its invoker and clock).
  * - `Redactor`, `redactText`, `isSecretName`, `isSecretHeader`, `REDACTED`:
  *   the one redaction engine, so a cassette, a transcript and a fake
  *   provider's request log mask what a port's errors mask.
@@ -50,7 +53,7 @@ export { underPolicy } from "./_ambient.ts";
 export { parseArgs } from "./providers/_tool_args.ts";
 export { editDistance } from "./_edit_distance.ts";
 export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } from "./_options.ts";
-export { type CheckSettings, withChecked } from "./_options.ts";
+export { type CheckSettings, deferServices, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";
 // Which runs failed: what a scripted double's dispose asks (testing/_dispose_verify.ts).
 export { failedAfter, failedRuns, noteRunFailed } from "./stream/_run_failed.ts";

@@ -22,6 +22,7 @@ import { Services } from "../runtime/services.ts";
 import {
   checkOptions,
   type CheckSettings,
+  deferServices,
   is,
   ports,
   type Rule,
@@ -141,6 +142,19 @@ const HINTS: CheckSettings = {
  * ```
  */
 export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
+  if (isCommon(options)) {
+    const o = options;
+    deferServices(servicesOf, o.llm);
+    return new RunContext({
+      scope: o.scope,
+      budget: o.budget,
+      meters: o.meters,
+      correlationId: o.correlationId ?? "test-run",
+      autonomy: o.autonomy,
+      signal: o.signal,
+      allowModelRequests: o.allowModelRequests ?? false,
+    });
+  }
   checkOptions("makeTestCtx()", options, KNOBS, HINTS);
   const o = options;
   if (o.llm && o.invoker) {
@@ -156,6 +170,53 @@ export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
   // Every option below was checked against KNOBS (the same rules or
   // stricter), so the constructors skip their own checks.
   return withChecked(() => build(o));
+}
+
+// The common bag: a model and the run's own fields, nothing that goes into
+// the services but the model. Each value passes its rule in KNOBS, so the
+// bag is one checkOptions() accepts; anything else (an unknown key, a bad
+// value, a port of the services) takes the checked path below, which
+// throws or builds as it always has. Such a context's services (the
+// invoker, the fake clock) are built when first read: most of what a test's
+// setup costs, and what a context that is only inspected never needs.
+function isCommon(o: unknown): boolean {
+  if (o === null || typeof o !== "object" || Array.isArray(o)) return false;
+  const bag = o as Record<string, unknown>;
+  for (const key in bag) {
+    const v = bag[key];
+    if (v === undefined) {
+      if (!Object.hasOwn(KNOBS, key)) return false;
+    } else if (key === "llm") {
+      // The model's two methods read by name: the rule reads them by a
+      // computed key, which costs more than the rest of this check. What
+      // this refuses, the rule refuses too.
+      const m = v as LLMPort;
+      if (m === null || typeof m.chat !== "function" || typeof m.stream !== "function") {
+        return false;
+      }
+    } else if (!Object.hasOwn(RUN_FIELDS, key) || RUN_FIELDS[key].test(v, key) !== undefined) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The common bag's keys besides the model: the run's own fields.
+const RUN_FIELDS: Readonly<Record<string, Rule>> = {
+  scope: KNOBS.scope,
+  budget: KNOBS.budget,
+  meters: KNOBS.meters,
+  correlationId: KNOBS.correlationId,
+  autonomy: KNOBS.autonomy,
+  signal: KNOBS.signal,
+  allowModelRequests: KNOBS.allowModelRequests,
+};
+
+// What the checked path builds for a common bag, built on first read.
+function servicesOf(llm: LLMPort | undefined): Services {
+  return withChecked(() =>
+    new Services({ invoker: llm ? new Invoker({ llm }) : undefined, clock: new FakeClock() })
+  );
 }
 
 function build(o: TestCtxOptions): RunContext {

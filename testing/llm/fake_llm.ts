@@ -203,6 +203,8 @@ async function loadAutoResponder(): Promise<typeof import("./_auto_responder.ts"
 }
 
 const DEFAULT_USAGE: Usage = Object.freeze({ inputTokens: 10, outputTokens: 0 });
+// The options of a fake given none: one frozen bag, which needs no check.
+const NO_OPTIONS: FakeLLMOptions = Object.freeze({});
 const FALLBACK_CLOCK = new SystemClock();
 const OPTIONS: Readonly<Record<string, Rule>> = {
   failTimes: is.count,
@@ -262,7 +264,12 @@ export class FakeLLM implements LLMPort, Disposable {
   // given their answer and shared state.
   #answer: Answer;
   #options: FakeLLMOptions;
-  #state: SharedState;
+  // Made on first use (a call, a read of the record, a clone): a fake that
+  // is built and never called (or one per test, called once) costs less.
+  #shared?: SharedState;
+  // What failedRuns() said when the fake was made: the record's first
+  // servedAt, for a fake disposed before any call.
+  readonly #bornAt: number;
   #model?: string;
   #settings?: ChatSettings;
   #usage: Usage;
@@ -277,16 +284,26 @@ export class FakeLLM implements LLMPort, Disposable {
    */
   constructor(
     answer: string | Readonly<Record<string, string | Turn>> | Responder,
-    options: FakeLLMOptions = {},
+    options: FakeLLMOptions = NO_OPTIONS,
   ) {
-    this.#options = checkOptions(options);
+    this.#options = options === NO_OPTIONS || isEmpty(options) ? options : checkOptions(options);
     this.#answer = toAnswer(answer);
     this.#usage = options.usage ?? DEFAULT_USAGE;
     this.#model = options.model;
-    this.#state = {
+    this.#bornAt = failedRuns();
+  }
+
+  // A private method, not a private getter: V8 inlines the one and calls
+  // the other, and the record is read several times on every call.
+  #state(): SharedState {
+    return this.#shared ?? this.#newState();
+  }
+
+  #newState(): SharedState {
+    return this.#shared = {
       calls: 0,
       nextTurn: 0,
-      failsLeft: options.failTimes ?? 0,
+      failsLeft: this.#options.failTimes ?? 0,
       ids: 0,
       requests: [],
       cancelled: [],
@@ -295,7 +312,7 @@ export class FakeLLM implements LLMPort, Disposable {
       read: false,
       unslicedLengths: [],
       servedCtx: undefined,
-      servedAt: failedRuns(),
+      servedAt: this.#bornAt,
     };
   }
 
@@ -323,7 +340,10 @@ export class FakeLLM implements LLMPort, Disposable {
    * await assertRejects(() => agent.run("go", ctx), ScriptExhausted, "has 2 turn(s), but the agent asked for turn 3");
    * ```
    */
-  static script(turns: ReadonlyArray<Turn | string>, options: FakeLLMOptions = {}): FakeLLM {
+  static script(
+    turns: ReadonlyArray<Turn | string>,
+    options: FakeLLMOptions = NO_OPTIONS,
+  ): FakeLLM {
     if (!Array.isArray(turns)) {
       throw new InvalidScript(
         `FakeLLM.script takes an array of turns, got ${turns === null ? "null" : typeof turns}`,
@@ -334,7 +354,9 @@ export class FakeLLM implements LLMPort, Disposable {
         "FakeLLM.script needs at least one turn; a script of none would fail on the first call",
       );
     }
-    const parsed = turns.map((t, i) => parseTurn(t, turnName(i)));
+    // A loop, not map(): a hole in the array is a turn that is missing, not one to skip.
+    const parsed: Turn[] = [];
+    for (let i = 0; i < turns.length; i++) parsed.push(parseTurn(turns[i], turnName(i)));
     const fake = new FakeLLM("", options);
     fake.#answer = { kind: "script", turns: parsed };
     return fake;
@@ -400,12 +422,12 @@ export class FakeLLM implements LLMPort, Disposable {
 
   /** How many times the model was called (failed calls included). */
   get calls(): number {
-    return this.#state.calls;
+    return this.#state().calls;
   }
 
   /** A copy of every request, in order (shared with clones). */
   get requests(): readonly RecordedRequest[] {
-    const s = this.#state;
+    const s = this.#state();
     s.read = true;
     const lengths = s.unslicedLengths;
     for (let i = 0; i < lengths.length; i++) {
@@ -418,7 +440,7 @@ export class FakeLLM implements LLMPort, Disposable {
 
   /** The response ids of calls that were cancelled, in order. */
   get cancelled(): readonly string[] {
-    return this.#state.cancelled;
+    return this.#state().cancelled;
   }
 
   /**
@@ -427,12 +449,12 @@ export class FakeLLM implements LLMPort, Disposable {
    * `unknown_tool_call` observation; `strictTools` throws instead.
    */
   get unknownToolCalls(): readonly UnknownToolCall[] {
-    return this.#state.unknownToolCalls;
+    return this.#state().unknownToolCalls;
   }
 
   /** Harness errors this fake has thrown (a swallowed one still shows here). */
   get harnessErrors(): readonly HarnessError[] {
-    return this.#state.harnessErrors;
+    return this.#state().harnessErrors;
   }
 
   /**
@@ -451,13 +473,13 @@ export class FakeLLM implements LLMPort, Disposable {
    * ```
    */
   get turnsTaken(): number {
-    return this.#answer.kind === "script" ? this.#state.nextTurn : 0;
+    return this.#answer.kind === "script" ? this.#state().nextTurn : 0;
   }
 
   /** How many scripted turns were not used yet (0 for the other forms). */
   get unusedTurns(): number {
     return this.#answer.kind === "script"
-      ? Math.max(0, this.#answer.turns.length - this.#state.nextTurn)
+      ? Math.max(0, this.#answer.turns.length - this.#state().nextTurn)
       : 0;
   }
 
@@ -509,7 +531,7 @@ export class FakeLLM implements LLMPort, Disposable {
   #clone(model: string | undefined, settings: ChatSettings | undefined): FakeLLM {
     const clone = new FakeLLM("", { ...this.#options, model });
     clone.#answer = this.#answer;
-    clone.#state = this.#state;
+    clone.#shared = this.#state();
     clone.#settings = settings;
     return clone;
   }
@@ -532,10 +554,10 @@ export class FakeLLM implements LLMPort, Disposable {
    * ```
    */
   verify(): void {
-    const swallowed = this.#state.harnessErrors[0];
+    const swallowed = this.#state().harnessErrors[0];
     if (swallowed) throw swallowed;
     if (this.#answer.kind === "script" && !this.#options.repeatLast && !this.#options.allowUnused) {
-      const used = Math.min(this.#state.nextTurn, this.#answer.turns.length);
+      const used = Math.min(this.#state().nextTurn, this.#answer.turns.length);
       if (used < this.#answer.turns.length) {
         throw new UnusedTurns("FakeLLM.script", this.#answer.turns.length, used);
       }
@@ -562,7 +584,7 @@ export class FakeLLM implements LLMPort, Disposable {
    * of throwing over it.
    */
   [Symbol.dispose](): void {
-    const s = this.#state;
+    const s = this.#state();
     verifyAtDispose(() => this.verify(), s.servedCtx, s.servedAt);
   }
 
@@ -583,7 +605,7 @@ export class FakeLLM implements LLMPort, Disposable {
     ctx: Ctx | undefined,
     kind: "chat" | "complete",
   ): Now<ChatResponse> {
-    const s = this.#state;
+    const s = this.#state();
     const id = `fake-chat-${++s.ids}`;
     s.servedCtx = ctx;
     s.servedAt = failedRuns();
@@ -599,7 +621,7 @@ export class FakeLLM implements LLMPort, Disposable {
     if (turn.stall) {
       throw this.#harness(
         new InvalidScript(
-          `turn ${this.#state.calls} is a stall turn, which only a stream can play; a blocking chat() would hang forever, so script it for stream() or drop stall`,
+          `turn ${this.#state().calls} is a stall turn, which only a stream can play; a blocking chat() would hang forever, so script it for stream() or drop stall`,
         ),
       );
     }
@@ -657,7 +679,7 @@ export class FakeLLM implements LLMPort, Disposable {
     return new FakeStream(
       () => this.#open(request, ctx),
       request?.signal ?? ctx?.signal,
-      this.#state.cancelled,
+      this.#state().cancelled,
     );
   }
 
@@ -672,7 +694,7 @@ export class FakeLLM implements LLMPort, Disposable {
     | Promise<
       StreamEvent[] | AsyncIterator<StreamEvent, void, undefined>
     > {
-    const s = this.#state;
+    const s = this.#state();
     const id = `fake-stream-${++s.ids}`;
     s.servedCtx = ctx;
     s.servedAt = failedRuns();
@@ -782,8 +804,8 @@ export class FakeLLM implements LLMPort, Disposable {
 
       ended = true;
     } finally {
-      if (!ended && signal?.aborted && this.#state.cancelled.at(-1) !== id) {
-        this.#state.cancelled.push(id);
+      if (!ended && signal?.aborted && this.#state().cancelled.at(-1) !== id) {
+        this.#state().cancelled.push(id);
       }
     }
   }
@@ -822,9 +844,9 @@ export class FakeLLM implements LLMPort, Disposable {
       // The names are listed only for a call to a tool that was not offered.
       if (offers(tools, call.name)) continue;
       const offered = tools.map((t) => t.name);
-      const unknown = new UnknownToolCall(this.#state.calls, call, offered);
+      const unknown = new UnknownToolCall(this.#state().calls, call, offered);
       if (this.#options.strictTools) throw this.#harness(unknown);
-      this.#state.unknownToolCalls.push(unknown);
+      this.#state().unknownToolCalls.push(unknown);
       ctx?.emit("unknown_tool_call", unknown.message, {
         payload: { turn: unknown.turn, callId: call.id, name: call.name, offered },
       }).catch(() => {});
@@ -832,7 +854,7 @@ export class FakeLLM implements LLMPort, Disposable {
   }
 
   #harness(error: HarnessError): HarnessError {
-    this.#state.harnessErrors.push(error);
+    this.#state().harnessErrors.push(error);
     return error;
   }
 
@@ -851,11 +873,11 @@ export class FakeLLM implements LLMPort, Disposable {
         await (signal ? untilAborted(turn.gate, signal) : turn.gate);
       }
     } catch (error) {
-      if (signal?.aborted) this.#state.cancelled.push(id);
+      if (signal?.aborted) this.#state().cancelled.push(id);
       throw error;
     }
     if (signal?.aborted) {
-      this.#state.cancelled.push(id);
+      this.#state().cancelled.push(id);
       throw signal.reason;
     }
   }
@@ -871,7 +893,7 @@ export class FakeLLM implements LLMPort, Disposable {
     try {
       await (ctx?.clock ?? FALLBACK_CLOCK).sleep(ms, signal);
     } catch (error) {
-      if (signal?.aborted) this.#state.cancelled.push(id);
+      if (signal?.aborted) this.#state().cancelled.push(id);
       throw error;
     }
   }
@@ -879,7 +901,7 @@ export class FakeLLM implements LLMPort, Disposable {
   #stallUntilCancelled(id: string, signal: AbortSignal | undefined): Promise<never> {
     return new Promise((_, reject) => {
       const cancel = () => {
-        this.#state.cancelled.push(id);
+        this.#state().cancelled.push(id);
         reject(signal!.reason);
       };
       if (!signal) return; // never cancellable: the test hangs, as a real stalled provider would
@@ -893,7 +915,7 @@ export class FakeLLM implements LLMPort, Disposable {
     if (
       request === null || typeof request !== "object" || !Array.isArray(request.messages)
     ) requestProblem(kind, request);
-    const s = this.#state;
+    const s = this.#state();
     s.calls++;
     const settings = request.settings ?? this.#settings;
     const copies = this.#copies(request.messages);
@@ -971,7 +993,7 @@ export class FakeLLM implements LLMPort, Disposable {
   // sends one on every call) shares the last copies, read-only as records are.
   #toolCopies(tools: readonly ToolSpec[] | undefined): readonly ToolSpec[] {
     if (!tools) return NO_TOOLS;
-    const s = this.#state;
+    const s = this.#state();
     if (tools === s.lastTools && sameSpecs(tools, s.lastToolCopies!)) return s.lastToolCopies!;
     const copies = tools.map((t) => ({ ...t }));
     s.lastTools = tools;
@@ -984,7 +1006,7 @@ export class FakeLLM implements LLMPort, Disposable {
   // same object), else a fresh log. A message object is copied once, when
   // first sent.
   #copies(messages: readonly Message[]): Message[] {
-    const s = this.#state;
+    const s = this.#state();
     let log = s.log;
     if (log && log.array === messages) {
       const seen = log.sources;
@@ -1006,6 +1028,14 @@ export class FakeLLM implements LLMPort, Disposable {
     }
     return log.copies;
   }
+}
+
+// An options bag with no keys at all needs no check (the common case: none
+// given). Anything else, a null or an array included, is checked.
+function isEmpty(options: unknown): boolean {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return false;
+  for (const _ in options) return false;
+  return true;
 }
 
 function checkOptions(options: FakeLLMOptions): FakeLLMOptions {
@@ -1058,8 +1088,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     typeof (value as { then?: unknown }).then === "function";
 }
 
+// The answer a script is built from before its turns replace it.
+const NO_TEXT: Answer = Object.freeze({ kind: "text", text: "" });
+
 function toAnswer(answer: unknown): Answer {
-  if (typeof answer === "string") return { kind: "text", text: answer };
+  if (typeof answer === "string") return answer ? { kind: "text", text: answer } : NO_TEXT;
   if (typeof answer === "function") return { kind: "fn", fn: answer as Responder };
   if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) {
     // "" is a substring of every prompt: the key would answer them all.

@@ -95,5 +95,10 @@ Deno.test("RunContext.with() checks its overrides as the constructor does; emit(
     TypeError,
     'ctx.emit(): kind and text must be strings, got 5 and "x"',
   );
+  await A.assertRejects(
+    () => ctx.emit("step", 5 as never),
+    TypeError,
+    'ctx.emit(): kind and text must be strings, got "step" and 5',
+  );
   A.assertEquals(ctx.with({ correlationId: "r2" }).correlationId, "r2");
 });
