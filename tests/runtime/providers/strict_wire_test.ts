@@ -177,9 +177,10 @@ const BREAK: Record<ProviderApi, Record<string, Mutation>> = {
       void list(b, "tools").push({ functionDeclarations: [{ name: "bad name" }] }),
     "duplicate-tool-name": (b) =>
       void list(b, "tools").push({ functionDeclarations: [{ name: "twice" }, { name: "twice" }] }),
+    // A name the generated tools cannot have (they hold no dot), so only this rule is broken.
     "tool-schema-type": (b) =>
       void list(b, "tools").push({
-        functionDeclarations: [{ name: "p", parametersJsonSchema: "{}" }],
+        functionDeclarations: [{ name: "schema.probe", parametersJsonSchema: "{}" }],
       }),
     "temperature-range": (b) => void (((b.generationConfig ??= {}) as Body).temperature = 5),
     "max-tokens-range": (b) => void (((b.generationConfig ??= {}) as Body).maxOutputTokens = 0),
