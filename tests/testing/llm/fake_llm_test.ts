@@ -489,6 +489,22 @@ Deno.test("FakeLLM.complete() sends the system prompt only when there is one", a
   ]);
 });
 
+Deno.test("FakeLLM.complete() rejects what is not a CompleteRequest, naming it, and records nothing", async () => {
+  const llm = new FakeLLM("ok");
+  for (const [bad, got] of [[undefined, "undefined"], [null, "null"], ["hi", '"hi"']] as const) {
+    const e = await assertRejects(() => llm.complete(bad as never), TypeError);
+    assertEquals(
+      e.message,
+      `FakeLLM.complete(): the request must be a CompleteRequest ({ system, user, model }), got ${got}`,
+    );
+  }
+  // An object without a string user prompt is refused too, and one with it is served.
+  await assertRejects(() => llm.complete({ system: "s", model: "m" } as never), TypeError, "got {");
+  await assertRejects(() => llm.complete({ user: 7 } as never), TypeError, "CompleteRequest");
+  assertEquals(llm.requests.length, 0);
+  assertEquals((await llm.complete({ user: "u" } as never)).content, "ok");
+});
+
 Deno.test("FakeLLM names the model: the turn's, else the fake's, else the request's", async () => {
   const script = [{ content: "a", model: "turn-model" }, "b"];
   const plain = FakeLLM.script(script);
