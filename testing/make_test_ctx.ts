@@ -144,8 +144,7 @@ const HINTS: CheckSettings = {
 export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
   if (isCommon(options)) {
     const o = options;
-    deferServices(servicesOf, o.llm);
-    return new RunContext({
+    const run = {
       scope: o.scope,
       budget: o.budget,
       meters: o.meters,
@@ -153,7 +152,11 @@ export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
       autonomy: o.autonomy,
       signal: o.signal,
       allowModelRequests: o.allowModelRequests ?? false,
-    });
+    };
+    // Nothing may run between the deferral and the constructor that takes
+    // it, or a later, unrelated context would take it instead.
+    deferServices(servicesOf, o.llm);
+    return new RunContext(run);
   }
   checkOptions("makeTestCtx()", options, KNOBS, HINTS);
   const o = options;
