@@ -13,7 +13,7 @@ import { Scope } from "../ports/scope.ts";
 import type { TracePort } from "../ports/trace.ts";
 import type { VectorStore } from "../ports/vector_store.ts";
 import type { Budget } from "../runtime/money/budget.ts";
-import { type Autonomy, RunContext } from "../runtime/context.ts";
+import { type Autonomy, RunContext, type RunContextOptions } from "../runtime/context.ts";
 import { Invoker } from "../runtime/invoker.ts";
 import type { Meter } from "../runtime/money/meter.ts";
 import type { ChatMiddleware, ToolMiddleware } from "../runtime/middleware/types.ts";
@@ -143,19 +143,10 @@ const HINTS: CheckSettings = {
  */
 export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
   if (isCommon(options)) {
-    const o = options;
-    const run = {
-      scope: o.scope,
-      budget: o.budget,
-      meters: o.meters,
-      correlationId: o.correlationId ?? "test-run",
-      autonomy: o.autonomy,
-      signal: o.signal,
-      allowModelRequests: o.allowModelRequests ?? false,
-    };
+    const run = runOf(options);
     // Nothing may run between the deferral and the constructor that takes
     // it, or a later, unrelated context would take it instead.
-    deferServices(servicesOf, o.llm);
+    deferServices(servicesOf, options.llm);
     return new RunContext(run);
   }
   checkOptions("makeTestCtx()", options, KNOBS, HINTS);
@@ -244,8 +235,13 @@ function build(o: TestCtxOptions): RunContext {
     asker: o.asker,
     prices: o.prices,
   });
-  return new RunContext({
-    services,
+  return new RunContext({ services, ...runOf(o) });
+}
+
+// The run's own fields of a bag, with the test defaults: the run is named
+// "test-run", and a real model request is refused.
+function runOf(o: TestCtxOptions): RunContextOptions {
+  return {
     scope: o.scope,
     budget: o.budget,
     meters: o.meters,
@@ -253,5 +249,5 @@ function build(o: TestCtxOptions): RunContext {
     autonomy: o.autonomy,
     signal: o.signal,
     allowModelRequests: o.allowModelRequests ?? false,
-  });
+  };
 }
