@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "./_lazy/zod.ts";
 import type { JsonSchema } from "../ports/tool_spec.ts";
 
 /**
@@ -152,7 +153,7 @@ export function prepareOutput<T>(schema: OutputSchema<T>, agent: string): Prepar
   }
   let jsonSchema: JsonSchema;
   try {
-    jsonSchema = z.toJSONSchema(schema as unknown as z.ZodType) as JsonSchema;
+    jsonSchema = zod().toJSONSchema(schema as unknown as z.ZodType) as JsonSchema;
   } catch (error) {
     throw new TypeError(
       `Cannot build agent "${agent}": its output schema has no JSON Schema form (${

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../runtime/internal.ts";
 import { JsonlSession } from "../runtime/sessions/jsonl_session.ts";
 import { parseOrExplain } from "./_validate.ts";
 
@@ -29,6 +29,7 @@ const register = new Set<JsonlSession>();
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const testSessionSchema = z.strictObject({
     path: z.string().min(1),
     meta: z.record(z.string(), z.unknown()).optional(),

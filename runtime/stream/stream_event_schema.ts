@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../_lazy/zod.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { HarnessError } from "../harness_error.ts";
 import { preview } from "../_preview.ts";
@@ -23,6 +24,7 @@ const FINISH: ReadonlySet<unknown> = new Set<unknown>(FINISH_REASONS);
 let built: z.ZodType<StreamEvent> | undefined;
 function streamEventSchema(): z.ZodType<StreamEvent> {
   if (built) return built;
+  const z = zod();
   const count = z.number().int().nonnegative();
   const usage = z.object({
     inputTokens: count,

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../_lazy/zod.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { ToolCall } from "../../ports/message.ts";
 import type { ToolProvider, ToolResult } from "../../ports/tool.ts";
@@ -101,11 +102,13 @@ const CLIENT: Rule = is.port("an MCP client", ["listTools", "callTool"]);
 // when a provider subscribes, not at import: a process's first zod schema
 // costs milliseconds (zod sets itself up), which every test file that
 // imports the package would pay.
-const toolsListChanged = (): z.ZodType =>
-  z.object({
+function toolsListChanged(): z.ZodType {
+  const z = zod();
+  return z.object({
     method: z.literal("notifications/tools/list_changed"),
     params: z.optional(z.looseObject({})),
   });
+}
 
 // A server whose cursors never end would keep listing for ever: pages beyond
 // this many fail the listing instead.

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../_lazy/zod.ts";
 import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
 import type { ParseSchema, ToolPort } from "../../ports/tool.ts";
 import { ToolArgsInvalid } from "../errors.ts";
@@ -90,7 +91,7 @@ function jsonOf(schema: ParseSchema): JsonSchema {
   let json = JSON_OF.get(schema);
   if (json === undefined) {
     try {
-      json = z.toJSONSchema(schema as z.ZodType, { unrepresentable: "any" }) as JsonSchema;
+      json = zod().toJSONSchema(schema as z.ZodType, { unrepresentable: "any" }) as JsonSchema;
     } catch {
       json = { type: "object" };
     }
@@ -110,7 +111,7 @@ function validatorOf(name: string, parameters: JsonSchema): ParseSchema {
   if (kept !== undefined && text !== undefined && kept.text === text) return kept.schema;
   let schema: ParseSchema;
   try {
-    schema = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
+    schema = zod().fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (error) {
     throw new TypeError(
       `Cannot use the parameters of tool "${name}" as a JSON Schema: ${(error as Error).message}`,

@@ -2,7 +2,8 @@
 // settings; never a header, a key or a signal) and the answer as a FakeLLM
 // script turn. A provider failure keeps its class in `fault` so a replayed
 // 429 is a RateLimitError again, retried as the recorded one was.
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { ChatRequest } from "../../ports/chat.ts";
 import {
   ProviderError,
@@ -46,6 +47,7 @@ export interface CassetteLine {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const faultSchema = z.strictObject({
     class: z.enum([
       "ProviderError",

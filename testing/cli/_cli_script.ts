@@ -1,6 +1,6 @@
 // How both CLI doubles check what they are given: their options and each
 // scripted run. The doubles themselves share FakeCli.
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { CliRun } from "../../ports/cli.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { checkOptions, is, type Rule } from "../../runtime/internal.ts";
@@ -18,6 +18,7 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const runSchema = z.strictObject({
     lines: z.array(z.union([z.string(), z.instanceof(Uint8Array)])),
     stderr: z.string().optional(),

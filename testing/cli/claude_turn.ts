@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { CliRun } from "../../ports/cli.ts";
 import { parseOrExplain } from "../_validate.ts";
 
@@ -95,6 +95,7 @@ export interface ClaudeTurnOptions {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const schema = z.strictObject({
     text: z.string(),
     toolUses: z.array(z.strictObject({

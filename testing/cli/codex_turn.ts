@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { CliRun } from "../../ports/cli.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
@@ -66,6 +66,7 @@ export interface CodexTurnOptions {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const count = z.number().int().nonnegative();
   const schema = z.strictObject({
     text: z.string(),

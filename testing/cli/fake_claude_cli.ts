@@ -4,7 +4,8 @@
  * @module
  */
 import type * as Fs from "node:fs";
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { CliRun } from "../../ports/cli.ts";
 import { parseCliOptions, parseCliRun } from "./_cli_script.ts";
 import { FakeCli } from "./fake_cli.ts";
@@ -18,6 +19,7 @@ const KNOWN_TYPES = ["system", "assistant", "user", "result"];
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const count = z.number().nonnegative().optional();
   const LINE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
     system: z.looseObject({ type: z.literal("system"), subtype: z.string() }),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import { cwdUrl, env, readTextIfExists, resolveSpecifier } from "../_env.ts";
 import { nearest } from "../_validate.ts";
 import type { EvaluationMode } from "./evaluation_result.ts";
@@ -69,6 +69,7 @@ export interface LoadTestConfigOptions {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const schema = z.strictObject({
     mode: z.enum(["score", "llm", "fallback"]).optional(),
     evaluator: z.string().min(1).optional(),

@@ -1,7 +1,8 @@
 // The full check of a scripted turn: the zod schema, which explains a turn
 // the hand-written check (./_plain_turn.ts) does not take, and the checks
 // between keys that a schema of single keys cannot make.
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
 import { jsonProblem } from "../_json_value.ts";
@@ -16,6 +17,7 @@ let schemas: { readonly toolCall: z.ZodType; readonly turn: z.ZodType<Turn> } | 
 /** The zod schemas of a turn and of one tool call, built on first call. */
 export function turnSchemas(): { readonly toolCall: z.ZodType; readonly turn: z.ZodType<Turn> } {
   if (schemas) return schemas;
+  const z = zod();
   const usageSchema = z.strictObject({
     inputTokens: z.number().int().nonnegative(),
     outputTokens: z.number().int().nonnegative(),

@@ -3,7 +3,8 @@
 // The versions are the official TypeScript SDK's (1.32.2, src/types.ts:
 // LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS); the shapes are the
 // MCP schema's (2025-11-25), loose where the schema lets fields grow.
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 
 /** The version this server prefers, the SDK's LATEST_PROTOCOL_VERSION. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
@@ -39,6 +40,7 @@ export function schemas(): ParamsSchemas {
 }
 
 function build(): ParamsSchemas {
+  const z = zod();
   const meta = z.looseObject({ progressToken: z.union([z.string(), z.number().int()]).optional() });
   return {
     initialize: z.looseObject({

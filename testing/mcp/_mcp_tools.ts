@@ -4,7 +4,8 @@
 // Conversion of a value into MCP's CallToolResult lives here too, so every
 // transport answers alike.
 import { validate } from "@cfworker/json-schema";
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { ParseSchema } from "../../ports/tool.ts";
 import { checkValue, describe, is, nearest } from "../../runtime/internal.ts";
 import { InvalidScript } from "../errors.ts";
@@ -321,7 +322,7 @@ function asZod(value: unknown): z.ZodType | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const fields = Object.values(value);
   if (fields.length > 0 && fields.every(isZod)) {
-    return z.object(value as Record<string, z.ZodType>);
+    return zod().object(value as Record<string, z.ZodType>);
   }
   return undefined;
 }
@@ -361,11 +362,11 @@ function schemaOf(
   key: "inputSchema" | "outputSchema",
   value: unknown,
 ): { json: Record<string, unknown>; problem(v: unknown): string | undefined } {
-  const zod = asZod(value);
-  if (zod) {
+  const schema = asZod(value);
+  if (schema) {
     let json: Record<string, unknown>;
     try {
-      json = z.toJSONSchema(zod, {
+      json = zod().toJSONSchema(schema, {
         target: "draft-7",
         io: key === "inputSchema" ? "input" : "output",
       }) as Record<string, unknown>;
@@ -381,7 +382,7 @@ function schemaOf(
         }`,
       );
     }
-    return { json, problem: (v) => zodProblem(zod, v) };
+    return { json, problem: (v) => zodProblem(schema, v) };
   }
   checkValue(where, key, value, toolParameters);
   const json = value as Record<string, unknown>;

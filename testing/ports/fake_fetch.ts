@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { FetchOptions, FetchPort, FetchResponse } from "../../ports/fetch.ts";
 import { HarnessError } from "../../runtime/harness_error.ts";
 import { nearest, parseOrExplain } from "../_validate.ts";
@@ -82,6 +82,7 @@ export class FetchNotScripted extends HarnessError {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const pageSchema = z.strictObject({
     url: z.string().optional(),
     status: z.number().int().min(100).max(599).optional(),

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { MemoryItem, MemoryQueryOptions, MemorySource } from "../../ports/memory.ts";
 import { parseOrExplain } from "../_validate.ts";
@@ -52,6 +52,7 @@ export interface MemoryQueryRecord {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const itemSchema = z.strictObject({ text: z.string(), source: z.string() });
   const itemsSchema = z.array(itemSchema);
   const optionsSchema = z.strictObject({

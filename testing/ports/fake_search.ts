@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { SearchHit, SearchOptions, SearchPort } from "../../ports/search.ts";
 import { parseOrExplain } from "../_validate.ts";
 import { InvalidScript } from "../errors.ts";
@@ -29,6 +29,7 @@ export interface SearchCall {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const hitSchema = z.strictObject({
     url: z.string(),
     title: z.string(),

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { zod } from "../../runtime/internal.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { ToolCall } from "../../ports/message.ts";
 import type { ToolProvider, ToolResult } from "../../ports/tool.ts";
@@ -137,6 +137,7 @@ const WITH_GRANTS: Readonly<Record<string, Rule>> = {
 // Built on first use, not at import: building zod schemas is much of what
 // zod costs a process that starts (bench/cold_start.ts).
 function buildSchemas() {
+  const z = zod();
   const toolSchema = z.strictObject({
     name: z.string().min(1),
     description: z.string().optional(),
