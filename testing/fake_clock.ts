@@ -3,9 +3,9 @@
  *
  * @module
  */
-import FakeTimers from "@sinonjs/fake-timers";
 import type { ClockPort } from "../ports/clock.ts";
 import { checkOptions, describe, is, type Rule } from "../runtime/internal.ts";
+import { engineTimers } from "./_timer_engine.ts";
 
 /** Options for {@linkcode FakeClock}. */
 export interface FakeClockOptions {
@@ -48,11 +48,6 @@ const CLOCK_OPTIONS: Readonly<Record<string, Rule>> = {
 
 // deno-lint-ignore no-explicit-any
 type EngineClock = any;
-
-// Built once, at import (while the globals are still the real ones):
-// `withGlobal` probes the global timers and Date, and doing that per clock
-// cost more than the rest of `makeTestCtx` together.
-const TIMERS = FakeTimers.withGlobal(globalThis);
 
 /**
  * Virtual time. `sleep(ms)` records `ms` in `.sleeps` and waits on a virtual
@@ -112,7 +107,7 @@ export class FakeClock implements ClockPort, Disposable {
   // The timer engine is built on first use: a test that never waits never
   // pays for it (it is most of what a FakeClock costs).
   get #engine(): EngineClock {
-    return this.#built ??= TIMERS.createClock(this.#start, MAX_CHAINED_FIRINGS);
+    return this.#built ??= engineTimers().createClock(this.#start, MAX_CHAINED_FIRINGS);
   }
 
   /** The virtual time (ms). */

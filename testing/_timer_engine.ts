@@ -1,0 +1,62 @@
+// The FakeClock's timer engine, @sinonjs/fake-timers' standalone clock
+// factory, loaded when the first clock first needs an engine.
+import type FakeTimers from "@sinonjs/fake-timers";
+import { syncImport } from "../runtime/internal.ts";
+
+type Timers = ReturnType<typeof FakeTimers.withGlobal>;
+
+// The engine's globals as they were at import, before any install() (ours or
+// another library's) replaced them: the engine's Date is built on this Date.
+// `process` is read only when the engine is built: under Deno reading it
+// starts the Node compatibility layer.
+const REAL_GLOBALS: Record<string, unknown> = {
+  setTimeout: globalThis.setTimeout,
+  clearTimeout: globalThis.clearTimeout,
+  setInterval: globalThis.setInterval,
+  clearInterval: globalThis.clearInterval,
+  setImmediate: (globalThis as Record<string, unknown>).setImmediate,
+  clearImmediate: (globalThis as Record<string, unknown>).clearImmediate,
+  queueMicrotask: globalThis.queueMicrotask,
+  Date: globalThis.Date,
+  performance: globalThis.performance,
+  Performance: (globalThis as Record<string, unknown>).Performance,
+  Intl: globalThis.Intl,
+  Promise: globalThis.Promise,
+  get process(): unknown {
+    return (globalThis as Record<string, unknown>).process;
+  },
+};
+
+let timers: Timers | undefined;
+
+// `withGlobal` probes the timers and Date once, not per clock (that cost more
+// than the rest of makeTestCtx together), and fake-timers itself is loaded
+// only then: a test whose clock never waits never loads it (a cold start
+// saved about 35 ms on Node 22, 30 ms under Deno; runtime/_lazy/sync_import.ts).
+/** The factory of engine clocks (`createClock`), built on first call. */
+export function engineTimers(): Timers {
+  return timers ??= syncImport<typeof FakeTimers>(
+    "@sinonjs/fake-timers",
+    resolveTimers(),
+    import.meta.url,
+    "FakeClock's timer engine",
+  ).withGlobal(REAL_GLOBALS as unknown as typeof globalThis);
+}
+
+function resolveTimers(): string | undefined {
+  try {
+    return import.meta.resolve("@sinonjs/fake-timers");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * fake-timers through a dynamic import. Nothing awaits it on the clock's
+ * path; the literal `import()` is what keeps the package in Deno's module
+ * graph, so a JSR install downloads it though nothing imports it statically.
+ */
+export async function loadTimerEngine(): Promise<void> {
+  const module = await import("@sinonjs/fake-timers");
+  timers ??= (module.default ?? module).withGlobal(REAL_GLOBALS as unknown as typeof globalThis);
+}
