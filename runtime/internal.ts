@@ -38,7 +38,7 @@
  *   provider's request log mask what a port's errors mask.
  * - `builtin`: a `node:` module loaded on first use, so a double that
  *   touches files (a cassette) does not start Deno's Node layer at import.
- * - `zod`, `loadZod`, `syncImport`: a dependency loaded on first use (zod
+ * - `zod`, `importZod`, `syncImport`: a dependency loaded on first use (zod
  *   for every schema the doubles build, fake-timers for the FakeClock's
  *   engine), so no test file pays for them at import.
  *
@@ -61,5 +61,5 @@ export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./
 // Which runs failed: what a scripted double's dispose asks (testing/_dispose_verify.ts).
 export { failedAfter, failedRuns, noteRunFailed } from "./stream/_run_failed.ts";
 export { builtin } from "./spawn/_builtin.ts";
-export { loadZod, zod } from "./_lazy/zod.ts";
+export { importZod, zod } from "./_lazy/zod.ts";
 export { syncImport } from "./_lazy/sync_import.ts";

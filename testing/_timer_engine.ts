@@ -7,8 +7,9 @@ type Timers = ReturnType<typeof FakeTimers.withGlobal>;
 
 // The engine's globals as they were at import, before any install() (ours or
 // another library's) replaced them: the engine's Date is built on this Date.
-// `process` is read only when the engine is built: under Deno reading it
-// starts the Node compatibility layer.
+// No `process`: the engine's clocks need none of what withGlobal takes from
+// it (hrtime, nextTick), and under Deno reading it starts the Node
+// compatibility layer.
 const REAL_GLOBALS: Record<string, unknown> = {
   setTimeout: globalThis.setTimeout,
   clearTimeout: globalThis.clearTimeout,
@@ -22,41 +23,27 @@ const REAL_GLOBALS: Record<string, unknown> = {
   Performance: (globalThis as Record<string, unknown>).Performance,
   Intl: globalThis.Intl,
   Promise: globalThis.Promise,
-  get process(): unknown {
-    return (globalThis as Record<string, unknown>).process;
-  },
 };
-
-let timers: Timers | undefined;
 
 // `withGlobal` probes the timers and Date once, not per clock (that cost more
 // than the rest of makeTestCtx together), and fake-timers itself is loaded
 // only then: a test whose clock never waits never loads it (a cold start
 // saved about 35 ms on Node 22, 30 ms under Deno; runtime/_lazy/sync_import.ts).
+let timers: Timers | undefined;
+
 /** The factory of engine clocks (`createClock`), built on first call. */
 export function engineTimers(): Timers {
   return timers ??= syncImport<typeof FakeTimers>(
     "@sinonjs/fake-timers",
-    resolveTimers(),
-    import.meta.url,
     "FakeClock's timer engine",
   ).withGlobal(REAL_GLOBALS as unknown as typeof globalThis);
 }
 
-function resolveTimers(): string | undefined {
-  try {
-    return import.meta.resolve("@sinonjs/fake-timers");
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * fake-timers through a dynamic import. Nothing awaits it on the clock's
- * path; the literal `import()` is what keeps the package in Deno's module
+ * fake-timers through a dynamic import. Nothing on the clock's path awaits
+ * it; the literal `import()` is what keeps the package in Deno's module
  * graph, so a JSR install downloads it though nothing imports it statically.
  */
-export async function loadTimerEngine(): Promise<void> {
-  const module = await import("@sinonjs/fake-timers");
-  timers ??= (module.default ?? module).withGlobal(REAL_GLOBALS as unknown as typeof globalThis);
+export function importTimerEngine(): Promise<{ default: typeof FakeTimers }> {
+  return import("@sinonjs/fake-timers");
 }

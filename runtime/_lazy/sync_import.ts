@@ -27,17 +27,41 @@ interface UrlBuiltin {
 }
 
 /**
- * The module `specifier` names, loaded now. `resolved` is the caller's
- * `import.meta.resolve(specifier)` (undefined if that failed), `from` the
- * caller's `import.meta.url`, `needs` what the dependency is for (it leads
- * the error when nothing can load it), `host` the runtime's `process`.
+ * The module `specifier` names, loaded now, resolved as a static import of
+ * it in this package would be; `needs` (what it is for) leads the error
+ * when nothing can load it.
  */
-export function syncImport<T>(
+export function syncImport<T>(specifier: string, needs: string): T {
+  return requireModule<T>(
+    specifier,
+    resolvedUrl(specifier),
+    import.meta.url,
+    needs,
+    (globalThis as { process?: ModuleHost }).process,
+  );
+}
+
+function resolvedUrl(specifier: string): string | undefined {
+  try {
+    return import.meta.resolve(specifier);
+  } catch {
+    // Not resolvable as an import here: requireModule tries require's own resolution.
+  }
+  return undefined;
+}
+
+/**
+ * The loader behind {@linkcode syncImport}: `resolved` is what
+ * `import.meta.resolve` gave (undefined if it failed), `from` the URL to
+ * resolve `specifier` from with `require` when the resolved file cannot be
+ * required, `host` the runtime's `process`.
+ */
+export function requireModule<T>(
   specifier: string,
   resolved: string | undefined,
   from: string,
   needs: string,
-  host: ModuleHost | undefined = (globalThis as { process?: ModuleHost }).process,
+  host: ModuleHost | undefined,
 ): T {
   if (typeof host?.getBuiltinModule !== "function") {
     throw new Error(

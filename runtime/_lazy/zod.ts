@@ -5,29 +5,29 @@ import { syncImport } from "./sync_import.ts";
 
 /** The `z` namespace of zod. */
 export type ZodNamespace = typeof Zod;
+/** zod's module. */
+export type ZodModule = typeof import("zod");
 
 let loaded: ZodNamespace | undefined;
 
 /** zod's `z`, loaded the first time a schema is needed. */
 export function zod(): ZodNamespace {
-  return loaded ??=
-    syncImport<{ z: ZodNamespace }>("zod", resolve(), import.meta.url, "a zod schema")
-      .z;
+  return loaded ??= syncImport<{ z: ZodNamespace }>("zod", "a zod schema").z;
 }
 
 /**
- * zod's `z` through a dynamic import, for asynchronous paths (no `require`).
- * The literal `import("zod")` is also what keeps zod in Deno's module graph,
- * so a JSR install downloads it though nothing imports it statically.
+ * zod through a dynamic import, for asynchronous paths. The literal
+ * `import("zod")` is also what keeps zod in Deno's module graph, so a JSR
+ * install downloads it though nothing imports it statically.
  */
-export async function loadZod(): Promise<ZodNamespace> {
-  return loaded ??= (await import("zod")).z;
+export function importZod(): Promise<ZodModule> {
+  return import("zod");
 }
 
-function resolve(): string | undefined {
-  try {
-    return import.meta.resolve("zod");
-  } catch {
-    return undefined;
-  }
+/**
+ * Forgets the loaded zod, so the next {@linkcode zod} call loads it again
+ * (the same module: `require` keeps its own cache). For tests of the loader.
+ */
+export function forgetZod(): void {
+  loaded = undefined;
 }

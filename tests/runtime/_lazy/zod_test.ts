@@ -1,11 +1,11 @@
-import { assertStrictEquals } from "@std/assert";
-import { loadZod, zod } from "../../../runtime/_lazy/zod.ts";
+import { assertEquals, assertStrictEquals } from "@std/assert";
+import { forgetZod, importZod, zod } from "../../../runtime/_lazy/zod.ts";
 
 Deno.test("zod() is the z of the user's own import, loaded once", async () => {
   const { z } = await import("zod");
   assertStrictEquals(zod(), z);
   assertStrictEquals(zod(), zod());
-  assertStrictEquals(await loadZod(), z);
+  assertStrictEquals((await importZod()).z, z);
   // A schema ours builds and one the user builds are one zod's: parse and JSON Schema agree.
   const ours = zod().object({ a: zod().string() });
   assertStrictEquals(ours.safeParse({ a: "x" }).success, true);
@@ -13,4 +13,25 @@ Deno.test("zod() is the z of the user's own import, loaded once", async () => {
     JSON.stringify(z.toJSONSchema(ours)),
     JSON.stringify(zod().toJSONSchema(ours)),
   );
+});
+
+Deno.test("zod() loads zod once, and again after forgetZod(), finding the same module", async () => {
+  const { z } = await import("zod");
+  zod(); // loaded before the count starts, whichever test ran first
+  const host = (globalThis as { process: { getBuiltinModule(id: string): unknown } }).process;
+  const real = host.getBuiltinModule;
+  const asked: string[] = [];
+  host.getBuiltinModule = (id: string) => {
+    asked.push(id);
+    return real.call(host, id);
+  };
+  try {
+    zod();
+    forgetZod();
+    assertStrictEquals(zod(), z);
+    assertStrictEquals(zod(), z);
+  } finally {
+    host.getBuiltinModule = real;
+  }
+  assertEquals(asked.filter((id) => id === "node:module"), ["node:module"]);
 });
