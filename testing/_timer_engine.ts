@@ -5,6 +5,9 @@ import { syncImport } from "../runtime/internal.ts";
 
 type Timers = ReturnType<typeof FakeTimers.withGlobal>;
 
+/** What deno.json maps `@sinonjs/fake-timers` to (a test keeps the two the same). */
+export const FAKE_TIMERS_SPECIFIER = "npm:@sinonjs/fake-timers@^15.0.0";
+
 // The engine's globals as they were at import, before any install() (ours or
 // another library's) replaced them: the engine's Date is built on this Date.
 // No `process`: the engine's clocks need none of what withGlobal takes from
@@ -34,7 +37,7 @@ let timers: Timers | undefined;
 /** The factory of engine clocks (`createClock`), built on first call. */
 export function engineTimers(): Timers {
   return timers ??= syncImport<typeof FakeTimers>(
-    "@sinonjs/fake-timers",
+    FAKE_TIMERS_SPECIFIER,
     "FakeClock's timer engine",
   ).withGlobal(REAL_GLOBALS as unknown as typeof globalThis);
 }

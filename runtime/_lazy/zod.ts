@@ -10,9 +10,12 @@ export type ZodModule = typeof import("zod");
 
 let loaded: ZodNamespace | undefined;
 
+/** What deno.json maps `zod` to (a test keeps the two the same). */
+export const ZOD_SPECIFIER = "npm:zod@^4.1.0";
+
 /** zod's `z`, loaded the first time a schema is needed. */
 export function zod(): ZodNamespace {
-  return loaded ??= syncImport<{ z: ZodNamespace }>("zod", "a zod schema").z;
+  return loaded ??= syncImport<{ z: ZodNamespace }>(ZOD_SPECIFIER, "a zod schema").z;
 }
 
 /**

@@ -18,8 +18,8 @@ const FINISH: ReadonlySet<unknown> = new Set<unknown>(FINISH_REASONS);
 // detail in InvalidStreamEvent messages. The runtime checks each event with
 // isStreamEvent instead, which agrees with it (a test pins the agreement) at a
 // fraction of the cost, so the schema is built on first use (an invalid
-// event, a test), not at import: building zod schemas is much of what zod
-// costs a process that starts (bench/cold_start.ts). Extra keys are allowed:
+// event, a test), not at import, and zod itself loads then (../_lazy/).
+// Extra keys are allowed:
 // the runtime passes the event object on unchanged.
 let built: z.ZodType<StreamEvent> | undefined;
 function streamEventSchema(): z.ZodType<StreamEvent> {

@@ -99,9 +99,9 @@ const CLIENT: Rule = is.port("an MCP client", ["listTools", "callTool"]);
 
 // The server sends this when its tools change (MCP "Tools" > "List Changed
 // Notification"); the SDK reads the method off the schema's literal. Built
-// when a provider subscribes, not at import: a process's first zod schema
-// costs milliseconds (zod sets itself up), which every test file that
-// imports the package would pay.
+// when a provider subscribes, not at import: zod loads on first use
+// (../_lazy/), and a test file that imports the package but never
+// subscribes should not pay for it.
 function toolsListChanged(): z.ZodType {
   const z = zod();
   return z.object({

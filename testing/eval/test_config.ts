@@ -66,8 +66,8 @@ export interface LoadTestConfigOptions {
   readonly path?: string;
 }
 
-// Built on first use, not at import: building zod schemas is much of what
-// zod costs a process that starts (bench/cold_start.ts).
+// Built on first use, not at import: zod itself loads then (runtime/_lazy/),
+// so a test file that never needs these schemas never loads it.
 function buildSchemas() {
   const z = zod();
   const schema = z.strictObject({

@@ -9,9 +9,9 @@ import { jsonProblem } from "../_json_value.ts";
 import { chunkCount } from "./_turn_chunks.ts";
 import type { Turn } from "./turn.ts";
 
-// The zod schemas are built on first use, not at import: building zod
-// schemas is the larger part of what zod costs a process that starts
-// (bench/cold_start.ts), and a valid script never needs them.
+// The zod schemas are built on first use, not at import, and zod itself
+// loads then (runtime/_lazy/): a valid script of plain turns never needs
+// them.
 let schemas: { readonly toolCall: z.ZodType; readonly turn: z.ZodType<Turn> } | undefined;
 
 /** The zod schemas of a turn and of one tool call, built on first call. */

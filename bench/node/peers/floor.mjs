@@ -1,4 +1,6 @@
 // The floor: the least any asynchronous test double can cost in this runtime.
+const CALL = { id: "c1", name: "lookup_cert", args: { host: "example.com" } };
+
 async function* threeChunks() {
   yield "o";
   yield "k";
@@ -27,6 +29,17 @@ export function allCases() {
           for await (const _ of threeChunks()) chunks++;
           return chunks;
         };
+      },
+    },
+    {
+      // A test's setup that checks and builds nothing: the two-turn script as
+      // data, resolved, as every construct case is (the turns both peers'
+      // cases write out, their tool call a constant as theirs are).
+      id: "construct",
+      uses: Number.MAX_SAFE_INTEGER,
+      steps: 1,
+      prepare() {
+        return () => Promise.resolve([{ toolCalls: [CALL] }, { content: "expired" }]);
       },
     },
   ];

@@ -1,20 +1,76 @@
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "@std/assert";
-import { type ModuleHost, requireModule, syncImport } from "../../../runtime/_lazy/sync_import.ts";
+import {
+  bareName,
+  dependencyFile,
+  type ModuleHost,
+  requireModule,
+  syncImport,
+} from "../../../runtime/_lazy/sync_import.ts";
 
 Deno.test("syncImport loads the ES module a static import would, the same instance", async () => {
-  const loaded = syncImport<typeof import("zod")>("zod", "a test");
+  const loaded = syncImport<typeof import("zod")>("npm:zod@^4.1.0", "a test");
   assertStrictEquals(loaded.z, (await import("zod")).z);
 });
 
+Deno.test("syncImport under Deno resolves the qualified specifier, else the bare name", async () => {
+  const { z } = await import("zod");
+  // A range of zod the package's graph does not hold resolves to no file: the bare name is used.
+  const bare = syncImport<typeof import("zod")>("npm:zod@^99.0.0", "a test");
+  assertStrictEquals(bare.z, z);
+});
+
+Deno.test("dependencyFile: under Deno the qualified specifier first, elsewhere the bare name only", () => {
+  const asked: string[] = [];
+  const resolver = (table: Record<string, string>) => (s: string) => {
+    asked.push(s);
+    if (!(s in table)) throw new TypeError(`cannot resolve ${s}`);
+    return table[s];
+  };
+  const both = resolver({ "npm:zod@^4.1.0": "file:///q/index.js", "zod": "file:///b/index.js" });
+  assertEquals(dependencyFile("npm:zod@^4.1.0", true, both), "file:///q/index.js");
+  assertEquals(dependencyFile("npm:zod@^4.1.0", false, both), "file:///b/index.js");
+  assertEquals(asked, ["npm:zod@^4.1.0", "zod"], "Node never asks for an npm: specifier");
+  // Deno answers a specifier it has not installed with the specifier itself: no file.
+  const notInstalled = resolver({
+    "npm:zod@^4.1.0": "npm:zod@^4.1.0",
+    "zod": "file:///b/index.js",
+  });
+  assertEquals(dependencyFile("npm:zod@^4.1.0", true, notInstalled), "file:///b/index.js");
+  assertEquals(dependencyFile("npm:zod@^4.1.0", true, resolver({})), undefined);
+  assertEquals(dependencyFile("npm:zod@^4.1.0", false, resolver({ zod: "npm:zod" })), undefined);
+});
+
+Deno.test("bareName takes the package out of an npm: specifier", () => {
+  assertEquals(
+    [
+      bareName("npm:zod@^4.1.0"),
+      bareName("npm:@sinonjs/fake-timers@^15.0.0"),
+      bareName("npm:zod"),
+      bareName("npm:@scope/name"),
+      bareName("zod"),
+    ],
+    ["zod", "@sinonjs/fake-timers", "zod", "@scope/name", "zod"],
+  );
+});
+
 Deno.test("syncImport loads a CommonJS package by its resolved file", async () => {
-  const loaded = syncImport<{ withGlobal: unknown }>("@sinonjs/fake-timers", "a test");
+  const loaded = syncImport<{ withGlobal: unknown }>("npm:@sinonjs/fake-timers@^15.0.0", "a test");
   const imported = await import("@sinonjs/fake-timers");
   assertStrictEquals(loaded.withGlobal, imported.default.withGlobal);
 });
 
-Deno.test("syncImport of what nothing resolves fails with require's own error", () => {
-  const error = assertThrows(() => syncImport("agentkit-no-such-package", "a test"), Error);
-  assert(/agentkit-no-such-package/.test(error.message), error.message);
+Deno.test("syncImport of what nothing resolves says who needed it, with require's error as the cause", () => {
+  const error = assertThrows(
+    () => syncImport("npm:agentkit-no-such-package@1", "a test"),
+    Error,
+  );
+  assert(
+    error.message.startsWith(
+      "a test could not load agentkit-no-such-package (require's resolution from file:",
+    ),
+    error.message,
+  );
+  assert(error.cause instanceof Error && /agentkit-no-such-package/.test(error.cause.message));
 });
 
 // A fake `process` whose require refuses ES modules (as Node before 20.19
@@ -54,14 +110,18 @@ Deno.test("requireModule falls back to the CommonJS entry where require(esm) is 
   ]);
 });
 
-Deno.test("requireModule passes on a failure that is not a refused ES module", () => {
+Deno.test("requireModule reports a failure that is not a refused ES module, with it as the cause", () => {
   const calls: string[] = [];
   const broken = new SyntaxError("broken module");
   const host = olderNode(calls, { error: broken });
   const thrown = assertThrows(() =>
     requireModule("zod", "file:///pkg/zod/index.js", "file:///app/m.js", "a test", host)
   );
-  assertStrictEquals(thrown, broken);
+  assertEquals(
+    (thrown as Error).message,
+    "a test could not load zod (file:///pkg/zod/index.js): SyntaxError: broken module",
+  );
+  assertStrictEquals((thrown as Error).cause, broken);
   assertEquals(calls.length, 1, "no second try");
   let caught: unknown = "nothing";
   try {
@@ -75,14 +135,13 @@ Deno.test("requireModule passes on a failure that is not a refused ES module", (
   } catch (error) {
     caught = error;
   }
-  assertStrictEquals(caught, null, "a thrown null is passed on as it is");
+  assertStrictEquals((caught as Error).cause, null, "a thrown null is the cause as it is");
 });
 
-Deno.test("requireModule resolves from the caller when the dependency did not resolve to a file", () => {
+Deno.test("requireModule resolves from the caller when the dependency resolved to no file", () => {
   const calls: string[] = [];
-  requireModule("zod", "npm:zod@4", "file:///app/m.js", "a test", olderNode(calls));
   requireModule("zod", undefined, "file:///app/m.js", "a test", olderNode(calls));
-  assertEquals(calls, ["file:///app/m.js -> zod", "file:///app/m.js -> zod"]);
+  assertEquals(calls, ["file:///app/m.js -> zod"]);
 });
 
 Deno.test("requireModule says what it needed and why it could not load", () => {
@@ -95,26 +154,32 @@ Deno.test("requireModule says what it needed and why it could not load", () => {
     );
     assertEquals([error.constructor, error.message], [Error, lacks]);
   }
+  const tail =
+    "is not a file to require it from; load the package from its installed files (not a bundle of it), on Node 20.16 or later or Deno 2";
   const remote = assertThrows(
-    () => requireModule("zod", "npm:zod@4", "https://jsr.io/x/m.ts", "a zod schema", olderNode([])),
+    () => requireModule("zod", undefined, "https://jsr.io/x/m.ts", "a zod schema", olderNode([])),
     Error,
   );
   assertEquals(
     remote.message,
-    "a zod schema could not load zod: it resolved to npm:zod@4 from https://jsr.io/x/m.ts, and neither is a file require() can load; import zod once before this call, or report the runtime you use",
+    `a zod schema could not load zod: it resolved to no file, and this module (https://jsr.io/x/m.ts) ${tail}`,
+  );
+  // A CommonJS bundle has no import.meta.url.
+  const bundled = assertThrows(
+    () => requireModule("zod", undefined, undefined, "a zod schema", olderNode([])),
+    Error,
+  );
+  assertEquals(
+    bundled.message,
+    `a zod schema could not load zod: it resolved to no file, and this module (undefined) ${tail}`,
   );
   const refused = assertThrows(
     () =>
       requireModule("zod", "file:///z.js", "https://jsr.io/x/m.ts", "a zod schema", olderNode([])),
     Error,
   );
-  assert(refused.message.includes("(Error: require() of ES Module)"), refused.message);
-  assert(
-    refused.message.startsWith("a zod schema could not load zod: it resolved to file:///z.js"),
+  assertEquals(
+    refused.message,
+    `a zod schema could not load zod: it resolved to file:///z.js (Error: require() of ES Module), and this module (https://jsr.io/x/m.ts) ${tail}`,
   );
-  const unresolved = assertThrows(
-    () => requireModule("zod", undefined, "https://jsr.io/x/m.ts", "a zod schema", olderNode([])),
-    Error,
-  );
-  assert(unresolved.message.includes("it resolved to nothing from"), unresolved.message);
 });

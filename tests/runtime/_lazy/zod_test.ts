@@ -1,5 +1,5 @@
 import { assertEquals, assertStrictEquals } from "@std/assert";
-import { forgetZod, importZod, zod } from "../../../runtime/_lazy/zod.ts";
+import { forgetZod, importZod, zod, ZOD_SPECIFIER } from "../../../runtime/_lazy/zod.ts";
 
 Deno.test("zod() is the z of the user's own import, loaded once", async () => {
   const { z } = await import("zod");
@@ -34,4 +34,15 @@ Deno.test("zod() loads zod once, and again after forgetZod(), finding the same m
     host.getBuiltinModule = real;
   }
   assertEquals(asked.filter((id) => id === "node:module"), ["node:module"]);
+});
+
+Deno.test("the qualified specifiers the loaders resolve under Deno are deno.json's", async () => {
+  const config = JSON.parse(
+    await Deno.readTextFile(new URL("../../../deno.json", import.meta.url)),
+  );
+  const { FAKE_TIMERS_SPECIFIER } = await import("../../../testing/_timer_engine.ts");
+  assertEquals(
+    [ZOD_SPECIFIER, FAKE_TIMERS_SPECIFIER],
+    [config.imports["zod"], config.imports["@sinonjs/fake-timers"]],
+  );
 });
