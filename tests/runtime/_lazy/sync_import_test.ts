@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "@std/assert";
+import fc from "fast-check";
 import {
   bareName,
   dependencyFile,
@@ -181,5 +182,21 @@ Deno.test("requireModule says what it needed and why it could not load", () => {
   assertEquals(
     refused.message,
     `a zod schema could not load zod: it resolved to file:///z.js (Error: require() of ES Module), and this module (https://jsr.io/x/m.ts) ${tail}`,
+  );
+});
+
+Deno.test("bareName: property, the package of any npm: specifier, with or without a version", () => {
+  const part = fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,20}$/);
+  const name = fc.oneof(part, fc.tuple(part, part).map(([s, n]) => `@${s}/${n}`));
+  const version = fc.option(fc.stringMatching(/^[~^]?[0-9]{1,3}(\.[0-9]{1,3}){0,2}$/), {
+    nil: undefined,
+  });
+  fc.assert(
+    fc.property(name, version, (n, v) => {
+      assertEquals(bareName(v === undefined ? `npm:${n}` : `npm:${n}@${v}`), n);
+      // A name that is not an npm: specifier is left as it is.
+      assertEquals(bareName(n), n);
+    }),
+    { numRuns: 2_000 },
   );
 });
