@@ -142,7 +142,13 @@ Deno.test("a responder's bad answer that the agent swallows breaks noHarnessErro
   };
   for (const viaWire of [false, true]) {
     const f = await assertRejects(
-      () => chaos(swallows(viaWire), { script: () => ({ contnet: "typo" }) as never, runs: 1 }),
+      // No faults: a random one (a malformed tool call, say) would answer in the responder's place.
+      () =>
+        chaos(swallows(viaWire), {
+          script: () => ({ contnet: "typo" }) as never,
+          runs: 1,
+          maxFaults: 0,
+        }),
       ChaosFailure,
     );
     assertEquals(f.invariant, "noHarnessError");
