@@ -25,6 +25,18 @@ export interface Usage {
   readonly outputTokens: number;
   /** Input tokens served from the provider's prompt cache. */
   readonly cachedInputTokens?: number;
+  /**
+   * Of `inputTokens`, those written to the provider's prompt cache (Anthropic
+   * `cache_creation_input_tokens`), billed at the cache-write rate. A part of
+   * `inputTokens`, never added to it.
+   */
+  readonly cacheWriteInputTokens?: number;
+  /**
+   * Of `outputTokens`, those the model spent reasoning (OpenAI
+   * `output_tokens_details.reasoning_tokens`, Gemini `thoughtsTokenCount`).
+   * A part of `outputTokens`, never added to it.
+   */
+  readonly reasoningTokens?: number;
   /** The cost the provider reported, when it reports one (USD). */
   readonly costUsd?: number;
 }
@@ -62,7 +74,9 @@ export const ZERO_USAGE: Usage = Object.freeze({
 });
 
 /**
- * Adds two usages field by field. `costUsd` is summed only when either side has one.
+ * Adds two usages field by field. An optional field (`cachedInputTokens`,
+ * `cacheWriteInputTokens`, `reasoningTokens`, `costUsd`) is summed only when
+ * either side has it.
  *
  * @param a The first usage.
  * @param b The second usage.
@@ -76,12 +90,31 @@ export const ZERO_USAGE: Usage = Object.freeze({
  * const sum = addUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, outputTokens: 1 });
  * assertEquals(sum, { inputTokens: 15, outputTokens: 3 });
  * ```
+ *
+ * @example The breakdowns are summed too
+ * ```ts
+ * import { addUsage } from "@agentkit/testing/ports";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const sum = addUsage(
+ *   { inputTokens: 100, outputTokens: 50, reasoningTokens: 40 },
+ *   { inputTokens: 200, outputTokens: 10, cacheWriteInputTokens: 150 },
+ * );
+ * assertEquals(sum, {
+ *   inputTokens: 300,
+ *   outputTokens: 60,
+ *   cacheWriteInputTokens: 150,
+ *   reasoningTokens: 40,
+ * });
+ * ```
  */
 export function addUsage(a: Usage, b: Usage): Usage {
   const sum: {
     inputTokens: number;
     outputTokens: number;
     cachedInputTokens?: number;
+    cacheWriteInputTokens?: number;
+    reasoningTokens?: number;
     costUsd?: number;
   } = {
     inputTokens: a.inputTokens + b.inputTokens,
@@ -90,6 +123,12 @@ export function addUsage(a: Usage, b: Usage): Usage {
   if (a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined) {
     sum.cachedInputTokens = (a.cachedInputTokens ?? 0) +
       (b.cachedInputTokens ?? 0);
+  }
+  if (a.cacheWriteInputTokens !== undefined || b.cacheWriteInputTokens !== undefined) {
+    sum.cacheWriteInputTokens = (a.cacheWriteInputTokens ?? 0) + (b.cacheWriteInputTokens ?? 0);
+  }
+  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
+    sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
   }
   if (a.costUsd !== undefined || b.costUsd !== undefined) {
     sum.costUsd = (a.costUsd ?? 0) + (b.costUsd ?? 0);

@@ -1,6 +1,7 @@
 /**
  * Real model providers over web `fetch`: `OpenAIChatLLM` (OpenAI Chat
- * Completions and every compatible server), `AnthropicLLM` (Messages) and
+ * Completions and every compatible server), `OpenAIResponsesLLM` (OpenAI
+ * Responses), `AnthropicLLM` (Messages) and
  * `GeminiLLM` (the Gemini API's generateContent).
  * Under a test context they refuse to send (`ModelRequestsDisallowed`).
  *
@@ -20,5 +21,6 @@
  */
 export * from "./model_requests_disallowed.ts";
 export * from "./openai_chat_llm.ts";
+export * from "./openai_responses_llm.ts";
 export * from "./anthropic_llm.ts";
 export * from "./gemini_llm.ts";

@@ -30,6 +30,8 @@ function streamEventSchema(): z.ZodType<StreamEvent> {
     inputTokens: count,
     outputTokens: count,
     cachedInputTokens: count.optional(),
+    cacheWriteInputTokens: count.optional(),
+    reasoningTokens: count.optional(),
     costUsd: z.number().nonnegative().optional(),
   });
   const finishReason = z.enum(FINISH_REASONS);
@@ -75,6 +77,8 @@ function isUsage(u: unknown): boolean {
   const o = u as Record<string, unknown>;
   return isCount(o.inputTokens) && isCount(o.outputTokens) &&
     (o.cachedInputTokens === undefined || isCount(o.cachedInputTokens)) &&
+    (o.cacheWriteInputTokens === undefined || isCount(o.cacheWriteInputTokens)) &&
+    (o.reasoningTokens === undefined || isCount(o.reasoningTokens)) &&
     (o.costUsd === undefined ||
       (typeof o.costUsd === "number" && Number.isFinite(o.costUsd) && o.costUsd >= 0));
 }

@@ -265,7 +265,9 @@ function plainUsage(u: unknown): boolean {
     const v = usage[key];
     if (key === "inputTokens" || key === "outputTokens") {
       if (!isCount(v)) return false;
-    } else if (key === "cachedInputTokens") {
+    } else if (
+      key === "cachedInputTokens" || key === "cacheWriteInputTokens" || key === "reasoningTokens"
+    ) {
       if (v !== undefined && !isCount(v)) return false;
     } else if (key === "costUsd") {
       if (v !== undefined && !isDelay(v)) return false;

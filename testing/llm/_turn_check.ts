@@ -22,6 +22,8 @@ export function turnSchemas(): { readonly toolCall: z.ZodType; readonly turn: z.
     inputTokens: z.number().int().nonnegative(),
     outputTokens: z.number().int().nonnegative(),
     cachedInputTokens: z.number().int().nonnegative().optional(),
+    cacheWriteInputTokens: z.number().int().nonnegative().optional(),
+    reasoningTokens: z.number().int().nonnegative().optional(),
     costUsd: z.number().nonnegative().optional(),
   });
 
