@@ -18,6 +18,7 @@ export interface AnthropicUsage {
   readonly output_tokens?: number | null;
   readonly cache_creation_input_tokens?: number | null;
   readonly cache_read_input_tokens?: number | null;
+  readonly iterations?: readonly AnthropicUsage[] | null;
 }
 
 interface Block {
@@ -43,7 +44,11 @@ export interface AnthropicMessage {
 const STOP: Record<string, FinishReason> = {
   end_turn: "stop",
   stop_sequence: "stop",
-  pause_turn: "stop",
+  // The server paused a long server-tool turn, or ended it with a compaction
+  // block: the answer is not finished, and the caller continues it by
+  // sending the turn back (Anthropic "Handling stop reasons").
+  pause_turn: "length",
+  compaction: "length",
   max_tokens: "length",
   model_context_window_exceeded: "length",
   tool_use: "tool_calls",
@@ -57,20 +62,66 @@ export function finishFromAnthropic(reason: string | null | undefined): FinishRe
 
 /**
  * The wire's usage in ours. `input_tokens` already excludes cache reads; a
- * cache write is billed input, so it counts as input here. A count that is
- * not a non-negative integer is a malformed answer.
+ * cache write is billed input, so it counts as input here (and as
+ * `cacheWriteInputTokens`, a part of it). When the answer reports
+ * `usage.iterations` (server-tool loops, compaction), the billed usage is
+ * their sum: the top level leaves compaction iterations out (Anthropic SDK
+ * `BetaUsage.iterations`: "A compaction entry's tokens are not included in
+ * the top-level usage fields"). A count that is not a non-negative integer is
+ * a malformed answer.
  */
 export function usageFromAnthropic(u: unknown): Usage {
   if (u === undefined || u === null) return { inputTokens: 0, outputTokens: 0 };
   const w = objectAt(P, "usage", u);
-  const usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number } = {
-    inputTokens: (tokensAt(P, "usage.input_tokens", w.input_tokens) ?? 0) +
-      (tokensAt(P, "usage.cache_creation_input_tokens", w.cache_creation_input_tokens) ?? 0),
-    outputTokens: tokensAt(P, "usage.output_tokens", w.output_tokens) ?? 0,
+  const iterations = w.iterations;
+  if (Array.isArray(iterations) && iterations.length > 0) {
+    let sum: Usage = { inputTokens: 0, outputTokens: 0 };
+    for (let i = 0; i < iterations.length; i++) {
+      sum = addParts(
+        sum,
+        countsOf(objectAt(P, `usage.iterations[${i}]`, iterations[i]), `usage.iterations[${i}]`),
+      );
+    }
+    countsOf(w, "usage"); // the top level is still checked
+    return sum;
+  }
+  if (iterations !== undefined && iterations !== null && !Array.isArray(iterations)) {
+    throw new MalformedAnswer(P, "usage.iterations must be an array", iterations);
+  }
+  return countsOf(w, "usage");
+}
+
+function countsOf(w: Record<string, unknown>, path: string): Usage {
+  const write = tokensAt(P, `${path}.cache_creation_input_tokens`, w.cache_creation_input_tokens);
+  const usage: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens?: number;
+    cacheWriteInputTokens?: number;
+  } = {
+    inputTokens: (tokensAt(P, `${path}.input_tokens`, w.input_tokens) ?? 0) + (write ?? 0),
+    outputTokens: tokensAt(P, `${path}.output_tokens`, w.output_tokens) ?? 0,
   };
-  const read = tokensAt(P, "usage.cache_read_input_tokens", w.cache_read_input_tokens);
+  const read = tokensAt(P, `${path}.cache_read_input_tokens`, w.cache_read_input_tokens);
   if (read !== undefined) usage.cachedInputTokens = read;
+  if (write) usage.cacheWriteInputTokens = write;
   return usage;
+}
+
+function addParts(a: Usage, b: Usage): Usage {
+  const sum: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens?: number;
+    cacheWriteInputTokens?: number;
+  } = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  if (a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined) {
+    sum.cachedInputTokens = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
+  }
+  if (a.cacheWriteInputTokens !== undefined || b.cacheWriteInputTokens !== undefined) {
+    sum.cacheWriteInputTokens = (a.cacheWriteInputTokens ?? 0) + (b.cacheWriteInputTokens ?? 0);
+  }
+  return sum;
 }
 
 function input(c: ToolCall): Record<string, unknown> {
@@ -93,6 +144,59 @@ export type ThinkingBlock =
 export interface AnthropicTurnData {
   /** The turn's signed thinking blocks, in order. */
   readonly thinking?: readonly ThinkingBlock[];
+  /**
+   * The answer's content blocks in order, set when it holds blocks the port
+   * does not model (server-tool use and results, MCP blocks, compaction,
+   * types added later): every block as it came (thinking only when signed),
+   * sent back in place with the transcript's text and calls.
+   */
+  readonly blocks?: readonly Readonly<Record<string, unknown>>[];
+}
+
+// The blocks this port reads into the answer itself.
+const MODELLED = new Set(["text", "tool_use", "thinking", "redacted_thinking"]);
+
+function blocksOf(m: Message): readonly Readonly<Record<string, unknown>>[] | undefined {
+  const d = m.providerData?.anthropic;
+  const blocks = isObject(d) ? (d as AnthropicTurnData).blocks : undefined;
+  return Array.isArray(blocks) ? blocks.filter(isObject) : undefined;
+}
+
+// An assistant turn that carries unmodelled blocks, in the order it came:
+// its text blocks as they were (citations kept) when the transcript's text
+// is still theirs, else the transcript's text in the first one's place; its
+// tool_use blocks from the transcript's calls.
+function keptContent(
+  m: Message,
+  kept: readonly Readonly<Record<string, unknown>>[],
+): Array<Record<string, unknown>> {
+  const calls = m.toolCalls ?? [];
+  const texts = kept.filter((b) => b.type === "text");
+  const same = texts.map((b) => b.text).join("") === m.content;
+  const content: Array<Record<string, unknown>> = [];
+  let textSent = false;
+  const sent = new Set<string>();
+  for (const b of kept) {
+    if (b.type === "text") {
+      if (same) {
+        if (typeof b.text === "string" && b.text.trim()) content.push({ ...b });
+      } else if (!textSent && m.content.trim()) content.push({ type: "text", text: m.content });
+      textSent = true;
+    } else if (b.type === "tool_use") {
+      const c = calls.find((c) => c.id === b.id);
+      if (c && !sent.has(c.id)) {
+        content.push({ type: "tool_use", id: c.id, name: c.name, input: input(c) });
+        sent.add(c.id);
+      }
+    } else content.push({ ...b });
+  }
+  if (!textSent && m.content.trim()) content.push({ type: "text", text: m.content });
+  for (const c of calls) {
+    if (!sent.has(c.id)) {
+      content.push({ type: "tool_use", id: c.id, name: c.name, input: input(c) });
+    }
+  }
+  return content;
 }
 
 function thinkingOf(m: Message): readonly ThinkingBlock[] {
@@ -101,7 +205,13 @@ function thinkingOf(m: Message): readonly ThinkingBlock[] {
   return Array.isArray(blocks) ? blocks : [];
 }
 
-function dataOf(thinking: readonly ThinkingBlock[]): ProviderData | undefined {
+function dataOf(
+  thinking: readonly ThinkingBlock[],
+  blocks?: readonly Record<string, unknown>[],
+): ProviderData | undefined {
+  if (blocks && blocks.some((b) => !MODELLED.has(b.type as string))) {
+    return { anthropic: thinking.length ? { thinking, blocks } : { blocks } };
+  }
   return thinking.length ? { anthropic: { thinking } } : undefined;
 }
 
@@ -145,7 +255,9 @@ function wireMessages(messages: readonly Message[]): {
     }
     results = undefined;
     const thinking = m.role === "assistant" ? thinkingOf(m) : [];
+    const kept = m.role === "assistant" ? blocksOf(m) : undefined;
     if (m.role === "system") system.push(m.content);
+    else if (kept) out.push({ role: "assistant", content: keptContent(m, kept) });
     else if (
       m.role === "assistant" && (thinking.length || (m.toolCalls && m.toolCalls.length > 0))
     ) {
@@ -218,6 +330,7 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
   let reasoning: string | undefined;
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
+  const blocks: Record<string, unknown>[] = [];
   for (let i = 0; i < b.content.length; i++) {
     const block = objectAt(P, `content[${i}]`, b.content[i]);
     if (block.type === "text") {
@@ -226,29 +339,35 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
         throw new MalformedAnswer(P, `content[${i}].text must be a string`, text);
       }
       content += text;
-    } else if (block.type === "tool_use") toolCalls.push(toolUseOf(block, `content[${i}]`));
-    else if (block.type === "thinking" || block.type === "redacted_thinking") {
+      blocks.push(block);
+    } else if (block.type === "tool_use") {
+      toolCalls.push(toolUseOf(block, `content[${i}]`));
+      blocks.push({ type: "tool_use", id: block.id });
+    } else if (block.type === "thinking" || block.type === "redacted_thinking") {
       if (block.type === "thinking") {
         reasoning = (reasoning ?? "") +
           (stringAt(P, `content[${i}].thinking`, block.thinking) ?? "");
       }
       const kept = thinkingBlock(block, `content[${i}]`);
-      if (kept) thinking.push(kept);
+      if (kept) {
+        thinking.push(kept);
+        blocks.push(kept);
+      }
     } else if (typeof block.type !== "string") {
       throw new MalformedAnswer(P, `content[${i}].type must be a string`, block.type);
-    }
-    // Other block types (server tools) carry nothing this port maps.
+    } else blocks.push(block); // server tools, compaction, later types: kept whole
   }
-  const providerData = dataOf(thinking);
+  const providerData = dataOf(thinking, blocks);
+  const stop = stringAt(P, "stop_reason", b.stop_reason);
   const response: ChatResponse = {
     id: stringAt(P, "id", b.id) ?? "",
     model: stringAt(P, "model", b.model) ?? model,
     content,
     toolCalls,
-    finishReason: finishFromAnthropic(stringAt(P, "stop_reason", b.stop_reason)) ??
-      (toolCalls.length ? "tool_calls" : "stop"),
+    finishReason: finishFromAnthropic(stop) ?? (toolCalls.length ? "tool_calls" : "stop"),
     usage: usageFromAnthropic(b.usage),
     ...(providerData ? { providerData } : {}),
+    ...(stop === "refusal" ? { refusal: true } : {}),
   };
   return reasoning === undefined ? response : { ...response, reasoning };
 }
@@ -278,6 +397,9 @@ interface StreamData {
     readonly partial_json?: string;
     readonly signature?: string;
     readonly stop_reason?: string | null;
+    readonly citation?: unknown;
+    readonly content?: string | null;
+    readonly encrypted_content?: string | null;
   };
   readonly usage?: AnthropicUsage;
   readonly error?: { readonly type?: string; readonly message?: string };
@@ -289,6 +411,10 @@ export class AnthropicStream extends WireStream {
   #calls = new Map<number, PartialCall>();
   #thinking = new Map<number, { thinking: string; signature: string }>();
   readonly #kept: ThinkingBlock[] = [];
+  // Every block of the answer by index, for the providerData of one that
+  // holds blocks the port does not model; their input_json_delta text.
+  readonly #blocks = new Map<number, Record<string, unknown>>();
+  readonly #json = new Map<number, string>();
   #toolCalls = 0;
 
   constructor() {
@@ -304,22 +430,33 @@ export class AnthropicStream extends WireStream {
         return this.start(stringAt(P, "message.id", event.message?.id), out);
       case "content_block_start": {
         const block = objectAt(P, "content_block", event.content_block);
+        if (typeof block.type !== "string") {
+          throw new MalformedAnswer(P, "content_block.type must be a string", block.type);
+        }
         if (block.type === "tool_use") {
           const call = toolUseOf({ ...block, input: {} }, "content_block");
           this.#calls.set(index, { id: call.id, name: call.name, json: "" });
+          this.#blocks.set(index, { type: "tool_use", id: block.id });
         } else if (block.type === "thinking") {
           this.#thinking.set(index, {
             thinking: stringAt(P, "content_block.thinking", block.thinking) ?? "",
             signature: stringAt(P, "content_block.signature", block.signature) ?? "",
           });
         } else if (block.type === "redacted_thinking") {
-          this.#kept.push(thinkingBlock(block, "content_block")!);
+          const kept = thinkingBlock(block, "content_block")!;
+          this.#kept.push(kept);
+          this.#blocks.set(index, kept);
         } else if (block.type === "text") {
           const text = stringAt(P, "content_block.text", block.text);
+          this.#blocks.set(index, { ...block, text: text ?? "" });
           if (text) {
             this.start(undefined, out);
             out.push({ type: "text_delta", messageId: this.messageId!, content: text });
           }
+        } else {
+          // A server tool's use or result, an MCP block, compaction, or a
+          // type added later: kept whole, its deltas folded into it.
+          this.#blocks.set(index, { ...block });
         }
         return;
       }
@@ -327,12 +464,21 @@ export class AnthropicStream extends WireStream {
         const delta = objectAt(P, "delta", event.delta);
         if (delta.type === "text_delta") {
           const text = stringAt(P, "delta.text", delta.text);
+          const block = this.#blocks.get(index);
+          if (block?.type === "text" && text) block.text = `${block.text ?? ""}${text}`;
           if (text) {
             this.start(undefined, out);
             out.push({ type: "text_delta", messageId: this.messageId!, content: text });
           }
         } else if (delta.type === "input_json_delta") {
           const call = this.#calls.get(index);
+          const other = this.#blocks.get(index);
+          if (!call && other && !MODELLED.has(other.type as string)) {
+            // A server tool's input (server_tool_use, mcp_tool_use) streams as a client call's does.
+            const part = stringAt(P, "delta.partial_json", delta.partial_json) ?? "";
+            this.#json.set(index, (this.#json.get(index) ?? "") + part);
+            return;
+          }
           // Arguments for a block that never started cannot be given to any call.
           if (!call) {
             throw new MalformedAnswer(
@@ -359,11 +505,31 @@ export class AnthropicStream extends WireStream {
               out.push({ type: "reasoning_delta", messageId: this.messageId!, content: thinking });
             }
           } else block.signature += stringAt(P, "delta.signature", delta.signature) ?? "";
+        } else if (delta.type === "citations_delta") {
+          const block = this.#blocks.get(index);
+          if (block && delta.citation !== undefined) {
+            block.citations = [
+              ...(Array.isArray(block.citations) ? block.citations : []),
+              delta.citation,
+            ];
+          }
+        } else if (delta.type === "compaction_delta") {
+          // BetaCompactionContentBlockDelta: the summary text and its encrypted form.
+          const block = this.#blocks.get(index);
+          if (block) {
+            const content = stringAt(P, "delta.content", delta.content);
+            if (content) {
+              block.content = `${typeof block.content === "string" ? block.content : ""}${content}`;
+            }
+            const encrypted = stringAt(P, "delta.encrypted_content", delta.encrypted_content);
+            if (encrypted) block.encrypted_content = encrypted;
+          }
         }
-        return;
+        return; // delta types this port does not know change nothing it reads
       }
       case "content_block_stop":
         this.#closeThinking(index);
+        this.#closeOther(index);
         return this.#closeCall(index, out);
       case "message_delta":
         if (event.delta?.stop_reason) {
@@ -387,7 +553,29 @@ export class AnthropicStream extends WireStream {
     const block = this.#thinking.get(index);
     if (!block) return;
     this.#thinking.delete(index);
-    if (block.signature) this.#kept.push({ type: "thinking", ...block });
+    if (block.signature) {
+      const kept: ThinkingBlock = { type: "thinking", ...block };
+      this.#kept.push(kept);
+      this.#blocks.set(index, kept);
+    }
+  }
+
+  // An unmodelled block's streamed input is its `input`, as the blocking answer has it.
+  #closeOther(index: number): void {
+    const json = this.#json.get(index);
+    if (json === undefined) return;
+    this.#json.delete(index);
+    const block = this.#blocks.get(index)!;
+    if (json === "") return;
+    try {
+      block.input = JSON.parse(json);
+    } catch {
+      throw new MalformedAnswer(
+        P,
+        `content block ${index}'s input_json_delta text must be JSON`,
+        json,
+      );
+    }
   }
 
   #closeCall(index: number, out: StreamEvent[]): void {
@@ -408,7 +596,9 @@ export class AnthropicStream extends WireStream {
     if (u === undefined || u === null) return;
     usageFromAnthropic(u); // refuses a malformed count before it is merged
     const merged: Record<string, unknown> = { ...this.#wireUsage };
-    for (const [k, v] of Object.entries(u)) if (typeof v === "number") merged[k] = v;
+    for (const [k, v] of Object.entries(u)) {
+      if (typeof v === "number" || (k === "iterations" && Array.isArray(v))) merged[k] = v;
+    }
     this.#wireUsage = merged as AnthropicUsage;
     this.usage = usageFromAnthropic(this.#wireUsage);
   }
@@ -419,7 +609,9 @@ export class AnthropicStream extends WireStream {
     for (const index of [...this.#thinking.keys()].sort((a, b) => a - b)) {
       this.#closeThinking(index);
     }
-    this.providerData = dataOf(this.#kept);
+    for (const index of [...this.#json.keys()]) this.#closeOther(index);
+    const blocks = [...this.#blocks.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+    this.providerData = dataOf(this.#kept, blocks);
     this.finish(out, this.#toolCalls > 0);
   }
 }

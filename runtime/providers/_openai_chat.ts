@@ -17,6 +17,7 @@ export interface OpenAIUsage {
   readonly prompt_tokens?: number;
   readonly completion_tokens?: number;
   readonly prompt_tokens_details?: { readonly cached_tokens?: number } | null;
+  readonly completion_tokens_details?: { readonly reasoning_tokens?: number } | null;
 }
 
 interface WireToolCall {
@@ -75,15 +76,41 @@ export function usageFromOpenAI(u: unknown): Usage {
     "usage.prompt_tokens_details.cached_tokens",
     objectAt(P, "usage.prompt_tokens_details", details).cached_tokens,
   );
-  if (cached === undefined) return { inputTokens: input, outputTokens: output };
-  if (cached > input) {
+  // openai-node CompletionUsage.completion_tokens_details.reasoning_tokens: a part of completion_tokens.
+  const outDetails = usage.completion_tokens_details;
+  const reasoning = outDetails === undefined || outDetails === null ? undefined : tokensAt(
+    P,
+    "usage.completion_tokens_details.reasoning_tokens",
+    objectAt(P, "usage.completion_tokens_details", outDetails).reasoning_tokens,
+  );
+  if (cached !== undefined && cached > input) {
     throw new MalformedAnswer(
       P,
       `usage.prompt_tokens_details.cached_tokens (${cached}) must not exceed usage.prompt_tokens (${input})`,
       usage,
     );
   }
-  return { inputTokens: input - cached, outputTokens: output, cachedInputTokens: cached };
+  const out: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens?: number;
+    reasoningTokens?: number;
+  } = { inputTokens: input - (cached ?? 0), outputTokens: output };
+  if (cached !== undefined) out.cachedInputTokens = cached;
+  // Some compatible servers count reasoning beside the completion, not in it:
+  // a count above the total is not a part of it, and is left out.
+  if (reasoning && reasoning <= output) out.reasoningTokens = reasoning;
+  return out;
+}
+
+// The reasoning text compatible servers send beside the answer: DeepSeek and
+// Qwen (vLLM, SGLang) as `reasoning_content`, Groq, OpenRouter and Ollama's
+// OpenAI endpoint as `reasoning`; never part of the answer's text.
+function reasoningOf(m: Record<string, unknown>): string | undefined {
+  if (typeof m.reasoning_content === "string") return m.reasoning_content;
+  // OpenRouter's `reasoning` is text; anything else there is not reasoning text.
+  if (typeof m.reasoning === "string") return m.reasoning;
+  return undefined;
 }
 
 function wireMessage(m: Message): Record<string, unknown> {
@@ -182,7 +209,10 @@ export function chatResponseFromOpenAI(body: unknown, model: string): ChatRespon
   }
   const toolCalls = (wireCalls ?? []).map(toolCallOf);
   const finish = stringAt(P, "choices[0].finish_reason", choice.finish_reason);
-  if (content === undefined && !refusal && toolCalls.length === 0 && finish !== "length") {
+  if (
+    content === undefined && !refusal && toolCalls.length === 0 && finish !== "length" &&
+    !reasoningOf(message)
+  ) {
     throw new MalformedAnswer(
       P,
       "choices[0].message must carry content, a refusal or tool_calls",
@@ -190,6 +220,7 @@ export function chatResponseFromOpenAI(body: unknown, model: string): ChatRespon
     );
   }
   const refused = !content && refusal;
+  const reasoning = reasoningOf(message);
   const response: ChatResponse = {
     id: stringAt(P, "id", b.id) ?? "",
     model: stringAt(P, "model", b.model) ?? model,
@@ -199,6 +230,7 @@ export function chatResponseFromOpenAI(body: unknown, model: string): ChatRespon
       ? "content_filter"
       : finishFromOpenAI(finish) ?? (toolCalls.length ? "tool_calls" : "stop"),
     usage: usageFromOpenAI(b.usage),
+    ...(reasoning ? { reasoning } : {}),
   };
   return refused ? { ...response, refusal: true } : response;
 }
@@ -241,6 +273,10 @@ export class OpenAIChatStream extends WireStream {
         ? undefined
         : objectAt(P, "choices[0].delta", choice.delta);
       if (delta) {
+        const reasoning = reasoningOf(delta);
+        if (reasoning) {
+          out.push({ type: "reasoning_delta", messageId: this.messageId!, content: reasoning });
+        }
         const content = stringAt(P, "choices[0].delta.content", delta.content);
         if (content) {
           out.push({ type: "text_delta", messageId: this.messageId!, content });

@@ -28,7 +28,7 @@ Deno.test("finishFromAnthropic(): each stop reason, an unknown one as stop, none
     [
       "stop",
       "stop",
-      "stop",
+      "length", // pause_turn: the answer is not finished (SPEC §20: never a silent stop)
       "length",
       "length",
       "tool_calls",
@@ -52,7 +52,7 @@ Deno.test("usageFromAnthropic(): cache writes count as input, cache reads as cac
       cache_creation_input_tokens: 3,
       cache_read_input_tokens: 0,
     }),
-    { inputTokens: 8, outputTokens: 2, cachedInputTokens: 0 },
+    { inputTokens: 8, outputTokens: 2, cachedInputTokens: 0, cacheWriteInputTokens: 3 },
   );
   assertEquals(
     usageFromAnthropic({

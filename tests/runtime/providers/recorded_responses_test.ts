@@ -151,6 +151,7 @@ Deno.test("AnthropicLLM reads Anthropic's documented responses", async (t) => {
           inputTokens: 2095 + 2051,
           outputTokens: 503,
           cachedInputTokens: 2051,
+          cacheWriteInputTokens: 2051,
         },
       });
     },
