@@ -22,25 +22,48 @@ export interface GeminiTurnData {
   readonly thoughtSignatures?: Readonly<Record<string, string>>;
   /** The signature on the turn's text, when the model signed it. */
   readonly textSignature?: string;
+  /**
+   * The answer's parts in order, set when it holds parts the port does not
+   * model (`inlineData`, `fileData`, `executableCode`, `codeExecutionResult`,
+   * kinds added later): those whole, text parts as they came, function calls
+   * as `{ functionCall: { id, name } }`; sent back in place with the
+   * transcript's text and calls.
+   */
+  readonly parts?: readonly Readonly<Record<string, unknown>>[];
 }
 
-// Candidate.FinishReason (ai.google.dev/api/generate-content#FinishReason).
+// Candidate.FinishReason, every value Google lists (ai.google.dev/api/generate-content#FinishReason,
+// @google/genai 3.1.0 FinishReason). Only STOP is a normal end: a limit is
+// `length`, a filter `content_filter`, anything else (the model's own
+// failure, OTHER, a value added later) `error`, never a silent `stop`.
 const FINISH: Record<string, FinishReason> = {
   STOP: "stop",
   MAX_TOKENS: "length",
+  // The per-request limit, with more to come by a continuation token.
+  CONTINUATION: "length",
   SAFETY: "content_filter",
   RECITATION: "content_filter",
+  LANGUAGE: "content_filter",
   BLOCKLIST: "content_filter",
   PROHIBITED_CONTENT: "content_filter",
   SPII: "content_filter",
   IMAGE_SAFETY: "content_filter",
+  IMAGE_PROHIBITED_CONTENT: "content_filter",
+  IMAGE_RECITATION: "content_filter",
   MALFORMED_FUNCTION_CALL: "error",
   UNEXPECTED_TOOL_CALL: "error",
+  TOO_MANY_TOOL_CALLS: "error",
+  MALFORMED_RESPONSE: "error",
+  MISSING_THOUGHT_SIGNATURE: "error",
+  NO_IMAGE: "error",
+  IMAGE_OTHER: "error",
+  OTHER: "error",
+  FINISH_REASON_UNSPECIFIED: "error",
 };
 
-/** The wire's finish reason in ours (unknown ones, OTHER included, end normally). */
+/** The wire's finish reason in ours (one Google does not list is not a normal end: `error`). */
 export function finishFromGemini(reason: string | undefined): FinishReason | undefined {
-  return reason === undefined ? undefined : FINISH[reason] ?? "stop";
+  return reason === undefined ? undefined : FINISH[reason] ?? "error";
 }
 
 /**
@@ -54,12 +77,19 @@ export function usageFromGemini(u: unknown): Usage {
   const toolPrompt =
     tokensAt(P, "usageMetadata.toolUsePromptTokenCount", w.toolUsePromptTokenCount) ?? 0;
   const cached = tokensAt(P, "usageMetadata.cachedContentTokenCount", w.cachedContentTokenCount);
-  const usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number } = {
+  const thoughts = tokensAt(P, "usageMetadata.thoughtsTokenCount", w.thoughtsTokenCount);
+  const usage: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens?: number;
+    reasoningTokens?: number;
+  } = {
     inputTokens: Math.max(0, prompt + toolPrompt - (cached ?? 0)),
     outputTokens: (tokensAt(P, "usageMetadata.candidatesTokenCount", w.candidatesTokenCount) ??
-      0) + (tokensAt(P, "usageMetadata.thoughtsTokenCount", w.thoughtsTokenCount) ?? 0),
+      0) + (thoughts ?? 0),
   };
   if (cached !== undefined) usage.cachedInputTokens = cached;
+  if (thoughts) usage.reasoningTokens = thoughts;
   return usage;
 }
 
@@ -82,13 +112,24 @@ function contentsOf(messages: readonly Message[]): {
   const contents: Array<Record<string, unknown>> = [];
   const names = new Map<string, string>();
   let responses: unknown[] | undefined;
-  for (const m of messages) {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
     if (m.role === "tool") {
       const id = m.toolCallId ?? "";
+      const name = names.get(id);
+      // A functionResponse names its function; a result no call asked for has
+      // none to name, and an empty name would be refused as a bad request.
+      if (name === undefined) {
+        throw new TypeError(
+          `GeminiLLM: messages[${i}] is a tool message answering the call ${
+            JSON.stringify(id)
+          }, which no earlier assistant message made; Gemini needs the called function's name for its functionResponse, so give the tool message the id of a call in the transcript (or drop it)`,
+        );
+      }
       const part = {
         functionResponse: {
           id,
-          name: names.get(id) ?? "",
+          name,
           // FunctionResponse.response: "output" for the result, "error" for a failure.
           response: m.isError ? { error: m.content } : { output: m.content },
         },
@@ -111,8 +152,13 @@ function contentsOf(messages: readonly Message[]): {
       continue;
     }
     const data = geminiData(m);
-    const parts: Array<Record<string, unknown>> = [];
     const calls = m.toolCalls ?? [];
+    for (const c of calls) names.set(c.id, c.name);
+    if (Array.isArray(data?.parts)) {
+      contents.push({ role: "model", parts: keptParts(m, data, data.parts.filter(isObject)) });
+      continue;
+    }
+    const parts: Array<Record<string, unknown>> = [];
     if (m.content !== "" || calls.length === 0) {
       const text: Record<string, unknown> = { text: m.content };
       if (data?.textSignature) text.thoughtSignature = data.textSignature;
@@ -132,6 +178,47 @@ function contentsOf(messages: readonly Message[]): {
     contents.push({ role: "model", parts });
   }
   return { system: system.length ? system.join("\n\n") : undefined, contents };
+}
+
+function callPart(c: ToolCall, data: GeminiTurnData | undefined): Record<string, unknown> {
+  const part: Record<string, unknown> = { functionCall: { id: c.id, name: c.name, args: args(c) } };
+  const signature = data?.thoughtSignatures?.[c.id];
+  if (typeof signature === "string") part.thoughtSignature = signature;
+  return part;
+}
+
+// A model turn that held unmodelled parts, in the order it came: its text
+// parts as they were when the transcript's text is still theirs (else that
+// text in the first one's place), its calls from the transcript's.
+function keptParts(
+  m: Message,
+  data: GeminiTurnData,
+  kept: readonly Readonly<Record<string, unknown>>[],
+): Array<Record<string, unknown>> {
+  const calls = m.toolCalls ?? [];
+  const isText = (p: Readonly<Record<string, unknown>>) =>
+    typeof p.text === "string" && p.thought !== true;
+  const same = kept.filter(isText).map((p) => p.text).join("") === m.content;
+  const parts: Array<Record<string, unknown>> = [];
+  let textSent = false;
+  const sent = new Set<string>();
+  for (const p of kept) {
+    if (p.thought === true) continue;
+    if (isText(p)) {
+      if (same) parts.push({ ...p });
+      else if (!textSent && m.content !== "") parts.push({ text: m.content });
+      textSent = true;
+    } else if (isObject(p.functionCall)) {
+      const c = calls.find((c) => c.id === (p.functionCall as Record<string, unknown>).id);
+      if (c && !sent.has(c.id)) {
+        parts.push(callPart(c, data));
+        sent.add(c.id);
+      }
+    } else parts.push({ ...p });
+  }
+  if (!textSent && m.content !== "") parts.push({ text: m.content });
+  for (const c of calls) if (!sent.has(c.id)) parts.push(callPart(c, data));
+  return parts;
 }
 
 /**
@@ -207,6 +294,9 @@ class Turn {
   readonly calls: ToolCall[] = [];
   readonly signatures: Record<string, string> = {};
   textSignature: string | undefined;
+  /** Every part so far, in order (text runs merged), for a turn with unmodelled parts. */
+  readonly parts: Record<string, unknown>[] = [];
+  unmodelled = false;
 
   constructor(readonly callId: () => string) {}
 
@@ -234,12 +324,21 @@ class Turn {
         if (signature) this.signatures[id] = signature;
         this.calls.push(call);
         added.calls.push(call);
+        this.parts.push({ functionCall: { id, name } });
         continue;
       }
       const text = stringAt(P, `${at}.text`, part.text);
       if (signature) this.textSignature = signature;
+      if (text === undefined) {
+        // A part that only carries a signature says nothing more.
+        if (Object.keys(part).every((k) => k === "thoughtSignature" || k === "thought")) continue;
+        // Inline data, code and its result, kinds added later: kept whole.
+        this.unmodelled = true;
+        this.parts.push(part);
+        continue;
+      }
+      this.#keepText(part, text);
       // A thought summary is not the answer: it is the turn's reasoning.
-      if (text === undefined) continue;
       if (part.thought === true) {
         this.reasoning = (this.reasoning ?? "") + text;
         added.thought += text;
@@ -251,13 +350,30 @@ class Turn {
     return added;
   }
 
-  /** What the next request must send back, if the model signed anything. */
+  // Streamed text comes a few words a chunk: a run of plain text is one part.
+  #keepText(part: Record<string, unknown>, text: string): void {
+    const last = this.parts.at(-1);
+    const plain = Object.keys(part).every((k) => k === "text" || k === "thought");
+    if (
+      plain && last !== undefined && typeof last.text === "string" &&
+      last.thought === part.thought && last.thoughtSignature === undefined
+    ) {
+      last.text += text;
+    } else this.parts.push({ ...part });
+  }
+
+  /** What the next request must send back: signatures, and unmodelled parts in place. */
   providerData(): ProviderData | undefined {
     const signed = Object.keys(this.signatures).length > 0;
-    if (!signed && this.textSignature === undefined) return undefined;
-    const data: { thoughtSignatures?: Record<string, string>; textSignature?: string } = {};
+    if (!signed && this.textSignature === undefined && !this.unmodelled) return undefined;
+    const data: {
+      thoughtSignatures?: Record<string, string>;
+      textSignature?: string;
+      parts?: Record<string, unknown>[];
+    } = {};
     if (signed) data.thoughtSignatures = this.signatures;
     if (this.textSignature !== undefined) data.textSignature = this.textSignature;
+    if (this.unmodelled) data.parts = this.parts;
     return { gemini: data };
   }
 }

@@ -355,7 +355,13 @@ export function errorFromBody(
     return new ProviderResponseError(`${message}; add credit to the account`, { phase, status });
   }
   if ((type !== undefined && RATE_LIMITED.has(type)) || status === 429) {
-    return new RateLimitError(`${message}; wait and try again`, { phase, status });
+    // Google puts the wait in the error itself (google.rpc.RetryInfo in
+    // error.details), in a stream's error chunk and a 200 body alike.
+    return new RateLimitError(`${message}; wait and try again`, {
+      phase,
+      status,
+      retryAfterMs: retryInfoMs({ error }),
+    });
   }
   if (
     (type !== undefined && TRANSIENT.has(type)) || status === 408 || status === 409 ||

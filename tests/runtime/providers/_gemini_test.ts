@@ -1,6 +1,6 @@
 // The Gemini wire, client side, called directly: the request JSON, the
 // blocking answer and the fold of streamed chunks, edge by edge.
-import { assertEquals, assertInstanceOf, assertThrows } from "@std/assert";
+import { assertEquals, assertInstanceOf, assertStringIncludes, assertThrows } from "@std/assert";
 import {
   ProviderError,
   ProviderResponseError,
@@ -37,7 +37,7 @@ const part = (p: Record<string, unknown>, extra: Record<string, unknown> = {}) =
   candidates: [{ content: { role: "model", parts: [p] }, ...extra }],
 });
 
-Deno.test("finishFromGemini(): each documented reason, an unknown one as stop, none as undefined", () => {
+Deno.test("finishFromGemini(): each documented reason, an unknown one as error (never stop), none as undefined", () => {
   assertEquals(
     [
       "STOP",
@@ -51,6 +51,12 @@ Deno.test("finishFromGemini(): each documented reason, an unknown one as stop, n
       "MALFORMED_FUNCTION_CALL",
       "UNEXPECTED_TOOL_CALL",
       "OTHER",
+      "CONTINUATION",
+      "MALFORMED_RESPONSE",
+      "TOO_MANY_TOOL_CALLS",
+      "IMAGE_PROHIBITED_CONTENT",
+      "LANGUAGE",
+      "A_REASON_ADDED_LATER",
     ].map(finishFromGemini),
     [
       "stop",
@@ -63,7 +69,13 @@ Deno.test("finishFromGemini(): each documented reason, an unknown one as stop, n
       "content_filter",
       "error",
       "error",
-      "stop",
+      "error",
+      "length",
+      "error",
+      "error",
+      "content_filter",
+      "content_filter",
+      "error",
     ],
   );
   assertEquals(finishFromGemini(undefined), undefined);
@@ -79,7 +91,7 @@ Deno.test("usageFromGemini(): cached content out of input, thinking tokens into 
       toolUsePromptTokenCount: 5,
       totalTokenCount: 132,
     }),
-    { inputTokens: 45, outputTokens: 27, cachedInputTokens: 60 },
+    { inputTokens: 45, outputTokens: 27, cachedInputTokens: 60, reasoningTokens: 20 },
   );
   assertEquals(usageFromGemini({ promptTokenCount: 3 }), { inputTokens: 3, outputTokens: 0 });
   assertEquals(usageFromGemini(null), { inputTokens: 0, outputTokens: 0 });
@@ -169,7 +181,6 @@ Deno.test("geminiBody(): system joined, consecutive tool results in one content,
       { role: "tool", content: "one", toolCallId: "c1" },
       { role: "tool", content: "two", toolCallId: "c2", isError: true },
       { role: "system", content: "B." },
-      { role: "tool", content: "orphan", toolCallId: "zz" },
       { role: "assistant", content: "Done.", providerData: { gemini: { textSignature: "t1" } } },
       { role: "assistant", content: "", providerData: { gemini: "nonsense" } },
       { role: "assistant", content: "x", providerData: { anthropic: { thinking: [] } } },
@@ -191,10 +202,6 @@ Deno.test("geminiBody(): system joined, consecutive tool results in one content,
         { functionResponse: { id: "c1", name: "f", response: { output: "one" } } },
         { functionResponse: { id: "c2", name: "g", response: { error: "two" } } },
       ],
-    },
-    {
-      role: "user",
-      parts: [{ functionResponse: { id: "zz", name: "", response: { output: "orphan" } } }],
     },
     { role: "model", parts: [{ text: "Done.", thoughtSignature: "t1" }] },
     { role: "model", parts: [{ text: "" }] },
@@ -538,7 +545,7 @@ Deno.test("geminiBody(): no tools key for an empty list, signatures read only fr
         toolCalls: [{ id: "c1", name: "f", args: {} }],
         providerData: { gemini: {} },
       },
-      { role: "tool", content: "x" } as never,
+      { role: "tool", content: "x", toolCallId: "c1" },
     ],
     tools: [],
   }, undefined);
@@ -548,9 +555,31 @@ Deno.test("geminiBody(): no tools key for an empty list, signatures read only fr
     { role: "model", parts: [{ functionCall: { id: "c1", name: "f", args: {} } }] },
     {
       role: "user",
-      parts: [{ functionResponse: { id: "", name: "", response: { output: "x" } } }],
+      parts: [{ functionResponse: { id: "c1", name: "f", response: { output: "x" } } }],
     },
   ]);
+});
+
+Deno.test("geminiBody(): a tool message answering no call is a clear error, never a functionResponse with an empty name", () => {
+  for (const toolCallId of ["zz", ""]) {
+    const e = assertThrows(
+      () =>
+        geminiBody({
+          model: "m",
+          messages: [
+            { role: "user", content: "go" },
+            { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "f", args: {} }] },
+            { role: "tool", content: "one", toolCallId: "c1" },
+            { role: "tool", content: "orphan", toolCallId },
+          ],
+        }, undefined),
+      TypeError,
+    );
+    assertStringIncludes(
+      e.message,
+      `messages[3] is a tool message answering the call "${toolCallId}"`,
+    );
+  }
 });
 
 Deno.test("GeminiStream: a later chunk keeps what an earlier one said; length with calls stays length", () => {
