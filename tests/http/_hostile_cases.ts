@@ -13,6 +13,7 @@ import {
   GeminiLLM,
   Invoker,
   OpenAIChatLLM,
+  OpenAIResponsesLLM,
   retry,
   RetryAfterTooLong,
   RunContext,
@@ -20,7 +21,7 @@ import {
 } from "@agentkit/testing/runtime";
 import { FakeClock } from "@agentkit/testing/testing";
 
-export type Api = "openai" | "anthropic" | "gemini";
+export type Api = "openai" | "anthropic" | "gemini" | "responses";
 
 /** One hostile answer. */
 export interface HostileCase {
@@ -565,7 +566,7 @@ export const CASES: readonly HostileCase[] = [
     status: 200,
     headers: json,
     body: retryInfo("2s"),
-    ours: "RateLimitError (retryable), pre_stream",
+    ours: "RateLimitError (retryable), pre_stream, retryAfterMs 2000",
   },
   {
     api: "gemini",
@@ -578,10 +579,175 @@ export const CASES: readonly HostileCase[] = [
     ],
     ours: 'stream "", calls f {"a":1}, tool_calls',
   },
+  // OpenAI Responses (SPEC §20): the Response object and its response.* events.
+  ...RESPONSES_CASES(),
 ];
 
+function RESPONSES_CASES(): HostileCase[] {
+  const r = (fields: Record<string, unknown>) => ({
+    id: "resp_1",
+    object: "response",
+    status: "completed",
+    model: "m",
+    output: [],
+    ...fields,
+  });
+  const msg = (text: string) => ({
+    type: "message",
+    id: "msg_1",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text, annotations: [] }],
+  });
+  const ev = (type: string, fields: Record<string, unknown>) => event(type, { type, ...fields });
+  const created = ev("response.created", { response: r({ status: "in_progress" }) });
+  const textDelta = (delta: string) =>
+    ev("response.output_text.delta", {
+      item_id: "msg_1",
+      output_index: 0,
+      content_index: 0,
+      delta,
+    });
+  const usage = { input_tokens: 5, output_tokens: 2 };
+  return [
+    {
+      api: "responses",
+      stream: false,
+      name: "200 `{}`",
+      headers: json,
+      body: "{}",
+      ours: MALFORMED,
+    },
+    {
+      api: "responses",
+      stream: false,
+      name: "200, `output: []` and completed",
+      headers: json,
+      body: JSON.stringify(r({ usage })),
+      ours: MALFORMED,
+    },
+    {
+      api: "responses",
+      stream: false,
+      name: "200, a failed response (`server_error`)",
+      headers: json,
+      body: JSON.stringify(
+        r({ status: "failed", error: { code: "server_error", message: "The model failed." } }),
+      ),
+      ours: "ProviderError (retryable), pre_stream",
+    },
+    {
+      api: "responses",
+      stream: false,
+      name: "usage counts as strings",
+      headers: json,
+      body: JSON.stringify(r({ output: [msg("fine")], usage: { input_tokens: "5" } })),
+      ours: MALFORMED,
+    },
+    {
+      api: "responses",
+      stream: false,
+      name: "200, incomplete at `max_output_tokens`",
+      headers: json,
+      body: JSON.stringify(
+        r({
+          status: "incomplete",
+          incomplete_details: { reason: "max_output_tokens" },
+          output: [msg("Parti")],
+          usage,
+        }),
+      ),
+      ours: 'answer "Parti", length',
+    },
+    {
+      api: "responses",
+      stream: false,
+      name: "429 with `retry-after-ms`",
+      status: 429,
+      headers: { ...json, "retry-after-ms": "1500" },
+      body: JSON.stringify({
+        error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
+      }),
+      ours: "RateLimitError (retryable), pre_stream, retryAfterMs 1500",
+    },
+    {
+      api: "responses",
+      stream: true,
+      name: "stream: an empty 200",
+      headers: sse,
+      body: "",
+      ours: "ProviderError (retryable), pre_stream",
+    },
+    {
+      api: "responses",
+      stream: true,
+      name: "stream: the first event is an error",
+      headers: sse,
+      body: [
+        created,
+        ev("error", { code: "rate_limit_exceeded", message: "Slow down", param: null }),
+      ],
+      ours: "RateLimitError (retryable), pre_stream",
+    },
+    {
+      api: "responses",
+      stream: true,
+      name: "stream: `response.failed` before content",
+      headers: sse,
+      body: [
+        created,
+        ev("response.failed", {
+          response: r({ status: "failed", error: { code: "server_error", message: "x" } }),
+        }),
+      ],
+      ours: "ProviderError (retryable), pre_stream",
+    },
+    {
+      api: "responses",
+      stream: true,
+      name: "stream: cut after content",
+      headers: sse,
+      body: [created, textDelta("Hel")],
+      ours: 'stream "Hel", then error event ProviderError, mid_stream',
+    },
+    {
+      api: "responses",
+      stream: true,
+      name: "stream: a data line that is not JSON",
+      headers: sse,
+      body: [created, textDelta("a"), data("{not json")],
+      ours: 'stream "a", then error event ProviderResponseError, mid_stream',
+    },
+    {
+      api: "responses",
+      stream: true,
+      name: "stream: incomplete by `content_filter`",
+      headers: sse,
+      body: [
+        created,
+        textDelta("x"),
+        ev("response.incomplete", {
+          response: r({
+            status: "incomplete",
+            incomplete_details: { reason: "content_filter" },
+            output: [msg("x")],
+            usage,
+          }),
+        }),
+      ],
+      ours: 'stream "x", content_filter',
+    },
+  ];
+}
+
 /** Our port for `api`, at `baseURL`. */
-export function portFor(api: Api, baseURL: string): OpenAIChatLLM | AnthropicLLM | GeminiLLM {
+export function portFor(
+  api: Api,
+  baseURL: string,
+): OpenAIChatLLM | AnthropicLLM | GeminiLLM | OpenAIResponsesLLM {
+  if (api === "responses") {
+    return new OpenAIResponsesLLM({ apiKey: "sk-test", baseURL: `${baseURL}/v1` });
+  }
   return api === "openai"
     ? new OpenAIChatLLM({ apiKey: "sk-test", baseURL: `${baseURL}/v1` })
     : api === "gemini"
@@ -673,6 +839,28 @@ async function clientOutcome(
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>,
 ): Promise<string> {
   try {
+    if (c.api === "responses") {
+      const client = new OpenAI({
+        apiKey: "sk-test",
+        baseURL: `${baseURL}/v1`,
+        maxRetries: 0,
+        fetch,
+      });
+      if (!c.stream) {
+        const r = await client.responses.create({ model: "m", input: "hi" });
+        return `answer ${JSON.stringify(r?.output_text)}, ${r?.status}`;
+      }
+      const s = await client.responses.create({ model: "m", input: "hi", stream: true });
+      let text = "";
+      let status: unknown;
+      for await (const e of s) {
+        if (e?.type === "response.output_text.delta") text += e.delta;
+        if (e?.type === "response.completed" || e?.type === "response.incomplete") {
+          status = e.response?.status;
+        }
+      }
+      return `stream ${JSON.stringify(text)}, ${status ?? "no status"}`;
+    }
     if (c.api === "openai") {
       const client = new OpenAI({
         apiKey: "sk-test",

@@ -37,7 +37,13 @@ Deno.test("hostile provider: docs/providers.md shows what was measured", async (
     const c = CASES[i];
     const baseURL = `${origin}/case/${i}`;
     measured.push([
-      c.api === "openai" ? "OpenAI" : c.api === "gemini" ? "Gemini" : "Anthropic",
+      c.api === "openai"
+        ? "OpenAI"
+        : c.api === "gemini"
+        ? "Gemini"
+        : c.api === "responses"
+        ? "Responses"
+        : "Anthropic",
       c.name,
       await outcomeOfPort(c, baseURL),
       await outcomeOfClient(c, baseURL),
