@@ -519,13 +519,16 @@ export class OpenAIResponsesStream extends WireStream {
       out.push({ type: "tool_call", messageId: this.messageId!, call });
     } else if (item.type === "message") {
       // A server that sends the item whole, without deltas: its text is the answer.
-      const m = this.#messages.get(id);
+      let m = this.#messages.get(id);
+      if (!m) this.#messages.set(id, m = { text: 0, refusal: 0 });
       const whole: MessageText = { text: "", refusal: "" };
       messageText(item, "item", whole);
-      if (!m?.text && whole.text) {
+      if (!m.text && whole.text) {
+        m.text = whole.text.length;
         out.push({ type: "text_delta", messageId: this.messageId!, content: whole.text });
       }
-      if (!m?.refusal && whole.refusal) {
+      if (!m.refusal && whole.refusal) {
+        m.refusal = whole.refusal.length;
         this.#refused = true;
         out.push({
           type: "text_delta",
