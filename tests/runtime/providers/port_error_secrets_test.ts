@@ -10,7 +10,14 @@ import {
   RateLimitError,
   type StreamEvent,
 } from "@agentkit/testing/ports";
-import { Agent, AnthropicLLM, GeminiLLM, OpenAIChatLLM, retry } from "@agentkit/testing/runtime";
+import {
+  Agent,
+  AnthropicLLM,
+  GeminiLLM,
+  OpenAIChatLLM,
+  OpenAIResponsesLLM,
+  retry,
+} from "@agentkit/testing/runtime";
 import { FakeClock, makeTestCtx } from "@agentkit/testing/testing";
 import { SECRET_CASES } from "../../_secret_cases.ts";
 
@@ -53,6 +60,7 @@ function ports(fetch: Fetch) {
     new OpenAIChatLLM({ apiKey: KEY, baseURL: BASE, headers: HEADERS, fetch }),
     new AnthropicLLM({ apiKey: KEY, baseURL: BASE, headers: HEADERS, fetch }),
     new GeminiLLM({ apiKey: KEY, baseURL: BASE, headers: HEADERS, fetch }),
+    new OpenAIResponsesLLM({ apiKey: KEY, baseURL: BASE, headers: HEADERS, fetch }),
   ] as const;
 }
 
