@@ -1,6 +1,12 @@
 // The Anthropic Messages wire, client side, called directly: the request
 // JSON, the blocking answer and the fold of streamed events, edge by edge.
-import { assert, assertEquals, assertInstanceOf, assertThrows } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertInstanceOf,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import { ProviderError, ProviderResponseError } from "@agentkit/testing/ports";
 import type { ChatRequest, StreamEvent } from "@agentkit/testing/ports";
 import {
@@ -675,4 +681,276 @@ Deno.test("anthropicBody(): an assistant turn's thinking blocks go back first, u
   ]);
   assertEquals(messages[3].content, [THINKING, { type: "text", text: "Sunny." }]);
   assertEquals(messages[4].content, "x");
+});
+
+// SPEC §20: what the port reads without loss (server tools, compaction, iterations).
+
+Deno.test("usageFromAnthropic(): usage.iterations are the billed usage, each count checked by path", () => {
+  const it = (input: number, output: number, write = 0, read = 0, type = "message") => ({
+    type,
+    input_tokens: input,
+    output_tokens: output,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+  });
+  assertEquals(
+    usageFromAnthropic({
+      input_tokens: 100,
+      output_tokens: 10,
+      iterations: [it(60_000, 3_500, 0, 0, "compaction"), it(100, 10, 20, 30)],
+    }),
+    { inputTokens: 60_120, outputTokens: 3_510, cachedInputTokens: 30, cacheWriteInputTokens: 20 },
+  );
+  // No iterations (none, null, empty): the top level.
+  for (const iterations of [undefined, null, []]) {
+    assertEquals(usageFromAnthropic({ input_tokens: 5, output_tokens: 1, iterations }), {
+      inputTokens: 5,
+      outputTokens: 1,
+    });
+  }
+  // Iterations without cache counters sum without inventing them.
+  assertEquals(
+    usageFromAnthropic({
+      iterations: [{ input_tokens: 1, output_tokens: 2 }, { input_tokens: 3 }],
+    }),
+    { inputTokens: 4, outputTokens: 2 },
+  );
+  const bad = (u: unknown, what: string) => {
+    const e = assertThrows(() => usageFromAnthropic(u), ProviderResponseError);
+    assertStringIncludes(e.message, what);
+  };
+  bad({ iterations: 3 }, "usage.iterations must be an array");
+  bad({ iterations: [5] }, "usage.iterations[0] must be an object");
+  bad(
+    { iterations: [it(1, 1), { input_tokens: "7" }] },
+    "usage.iterations[1].input_tokens must be",
+  );
+  bad(
+    { iterations: [{ cache_read_input_tokens: -1 }] },
+    "usage.iterations[0].cache_read_input_tokens",
+  );
+  bad({ iterations: [{ cache_creation_input_tokens: 0.5 }] }, "cache_creation_input_tokens");
+  bad({ output_tokens: "1", iterations: [it(1, 1)] }, "usage.output_tokens must be");
+});
+
+const WEB = [
+  { type: "text", text: "Searching. " },
+  { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "q" } },
+  { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+  {
+    type: "text",
+    text: "Found it.",
+    citations: [{ type: "web_search_result_location", url: "u" }],
+  },
+  { type: "text", text: "  " },
+  { type: "tool_use", id: "toolu_1", name: "save", input: { a: 1 } },
+];
+
+Deno.test("chatResponseFromAnthropic(): unmodelled blocks keep the whole answer in order; modelled only, none", () => {
+  const r = chatResponseFromAnthropic(
+    { id: "m", content: WEB, stop_reason: "tool_use", usage: {} },
+    "m",
+  );
+  assertEquals(r.content, "Searching. Found it.  ");
+  assertEquals(r.toolCalls, [{ id: "toolu_1", name: "save", args: { a: 1 } }]);
+  assertEquals(r.providerData, {
+    anthropic: { blocks: [...WEB.slice(0, 5), { type: "tool_use", id: "toolu_1" }] },
+  });
+  const plain = chatResponseFromAnthropic({ content: [WEB[0], WEB[5]], usage: {} }, "m");
+  assertEquals(plain.providerData, undefined);
+  // Signed thinking stays where it was among the kept blocks, and on `thinking`.
+  const thought = { type: "thinking", thinking: "t", signature: "s" };
+  const unsigned = { type: "thinking", thinking: "u" };
+  const withThinking = chatResponseFromAnthropic(
+    { content: [thought, unsigned, { type: "compaction", content: "c" }, WEB[0]], usage: {} },
+    "m",
+  );
+  assertEquals(withThinking.providerData, {
+    anthropic: {
+      thinking: [thought],
+      blocks: [thought, { type: "compaction", content: "c" }, WEB[0]],
+    },
+  });
+  const refused = chatResponseFromAnthropic(
+    { content: [{ type: "text", text: "No." }], stop_reason: "refusal", usage: {} },
+    "m",
+  );
+  assertEquals([refused.finishReason, refused.refusal], ["content_filter", true]);
+  const paused = chatResponseFromAnthropic(
+    { content: [WEB[1]], stop_reason: "pause_turn", usage: {} },
+    "m",
+  );
+  assertEquals([paused.finishReason, paused.refusal], ["length", undefined]);
+});
+
+Deno.test("anthropicBody(): kept blocks go back in place, with the transcript's text and calls", () => {
+  const blocks = [...WEB.slice(0, 5), { type: "tool_use", id: "toolu_1" }, {
+    type: "tool_use",
+    id: "gone",
+  }];
+  const calls = [{ id: "toolu_1", name: "save", args: { a: 2 } }, {
+    id: "toolu_2",
+    name: "more",
+    args: {},
+  }];
+  const sent = (content: string, toolCalls = calls, data: unknown = { anthropic: { blocks } }) =>
+    anthropicBody(
+      {
+        model: "m",
+        messages: [
+          { role: "user", content: "q" },
+          { role: "assistant", content, toolCalls, providerData: data as Record<string, unknown> },
+        ],
+      },
+      false,
+      16,
+    ).messages as { role: string; content: unknown }[];
+  // The text unchanged: the text blocks as they came (citations kept, whitespace-only left out).
+  assertEquals(sent("Searching. Found it.  ")[1].content, [
+    WEB[0],
+    WEB[1],
+    WEB[2],
+    WEB[3],
+    { type: "tool_use", id: "toolu_1", name: "save", input: { a: 2 } },
+    { type: "tool_use", id: "toolu_2", name: "more", input: {} },
+  ]);
+  // The text changed: the transcript's, in the first text block's place.
+  assertEquals(sent("Rewritten.", [])[1].content, [
+    { type: "text", text: "Rewritten." },
+    WEB[1],
+    WEB[2],
+  ]);
+  // No text at all in the transcript: none sent; text the blocks never had: after them.
+  assertEquals(sent("", [])[1].content, [WEB[1], WEB[2]]);
+  assertEquals(
+    sent("New.", [], { anthropic: { blocks: [WEB[1], WEB[2]] } })[1].content,
+    [WEB[1], WEB[2], { type: "text", text: "New." }],
+  );
+  // Blocks that are not an array: the plain path.
+  assertEquals(sent("Hi.", [], { anthropic: { blocks: "x" } })[1], {
+    role: "assistant",
+    content: "Hi.",
+  });
+});
+
+Deno.test("AnthropicStream: server tools' input, citations and compaction deltas fold into the kept blocks", () => {
+  // Unfinished JSON of a server tool is the answer's fault, named.
+  assertThrows(
+    () =>
+      fold([
+        { type: "message_start", message: { id: "msg_1", usage: { input_tokens: 5 } } },
+        {
+          type: "content_block_start",
+          index: 4,
+          content_block: { type: "server_tool_use", id: "s_3", name: "web_search", input: {} },
+        },
+        {
+          type: "content_block_delta",
+          index: 4,
+          delta: { type: "input_json_delta", partial_json: '{"q":"unfinished' },
+        },
+        { type: "content_block_stop", index: 4 },
+      ]),
+    ProviderResponseError,
+    "content block 4's input_json_delta text must be JSON",
+  );
+  const fine = fold([
+    {
+      type: "message_start",
+      message: { id: "msg_1", usage: { input_tokens: 5, output_tokens: 1 } },
+    },
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "See" } },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "citations_delta", citation: { url: "a" } },
+    },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "citations_delta", citation: { url: "b" } },
+    },
+    { type: "content_block_stop", index: 0 },
+    {
+      type: "content_block_start",
+      index: 1,
+      content_block: { type: "mcp_tool_use", id: "mcp_1", name: "echo", input: {} },
+    },
+    {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "input_json_delta", partial_json: '{"x":' },
+    },
+    {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "input_json_delta", partial_json: "1}" },
+    },
+    { type: "content_block_stop", index: 1 },
+    {
+      type: "content_block_start",
+      index: 2,
+      content_block: {
+        type: "server_tool_use",
+        id: "s_2",
+        name: "web_fetch",
+        input: { kept: true },
+      },
+    },
+    {
+      type: "content_block_delta",
+      index: 2,
+      delta: { type: "input_json_delta", partial_json: "" },
+    },
+    { type: "content_block_stop", index: 2 },
+    { type: "content_block_start", index: 3, content_block: { type: "compaction", content: null } },
+    {
+      type: "content_block_delta",
+      index: 3,
+      delta: { type: "compaction_delta", content: "Sum", encrypted_content: null },
+    },
+    {
+      type: "content_block_delta",
+      index: 3,
+      delta: { type: "compaction_delta", content: "mary", encrypted_content: "enc" },
+    },
+    { type: "content_block_delta", index: 3, delta: { type: "a_delta_added_later", x: 1 } },
+    { type: "content_block_delta", index: 9, delta: { type: "compaction_delta", content: "lost" } },
+    {
+      type: "content_block_start",
+      index: 4,
+      content_block: { type: "server_tool_use", id: "s_3", name: "web_search", input: {} },
+    },
+    {
+      type: "content_block_delta",
+      index: 4,
+      delta: { type: "input_json_delta", partial_json: '{"q":"x"}' },
+    },
+    {
+      type: "message_delta",
+      delta: { stop_reason: "end_turn" },
+      usage: { output_tokens: 9, iterations: [{ input_tokens: 50, output_tokens: 9 }] },
+    },
+    { type: "message_stop" },
+  ]);
+  const end = fine.at(-1) as Extract<StreamEvent, { type: "message_end" }>;
+  assertEquals(end.usage, { inputTokens: 50, outputTokens: 9 });
+  assertEquals(end.providerData, {
+    anthropic: {
+      blocks: [
+        { type: "text", text: "See", citations: [{ url: "a" }, { url: "b" }] },
+        { type: "mcp_tool_use", id: "mcp_1", name: "echo", input: { x: 1 } },
+        { type: "server_tool_use", id: "s_2", name: "web_fetch", input: { kept: true } },
+        { type: "compaction", content: "Summary", encrypted_content: "enc" },
+        // Never stopped: closed with the message, its input read all the same.
+        { type: "server_tool_use", id: "s_3", name: "web_search", input: { q: "x" } },
+      ],
+    },
+  });
+  assertThrows(
+    () => fold([{ type: "content_block_start", index: 0, content_block: { type: 7 } }]),
+    ProviderResponseError,
+    "content_block.type must be a string",
+  );
 });
