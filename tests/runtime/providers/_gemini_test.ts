@@ -606,3 +606,136 @@ Deno.test("GeminiStream: a later chunk keeps what an earlier one said; length wi
   ]);
   assertEquals(cut.at(-1)?.type, "error");
 });
+
+// SPEC §20: parts the port does not model, kept and sent back in place.
+
+const CODE = { executableCode: { language: "PYTHON", code: "print(1)" } };
+const RESULT = { codeExecutionResult: { outcome: "OUTCOME_OK", output: "1\n" } };
+
+Deno.test("chatResponseFromGemini(): unmodelled parts keep the whole answer's parts in order", () => {
+  const r = chatResponseFromGemini(
+    {
+      candidates: [{
+        content: {
+          role: "model",
+          parts: [
+            { text: "thinking", thought: true },
+            { text: "Run" },
+            { text: "ning.", thoughtSignature: "sig" },
+            CODE,
+            RESULT,
+            { functionCall: { id: "c1", name: "f", args: {} }, thoughtSignature: "s1" },
+            { text: "Done." },
+          ],
+        },
+        finishReason: "STOP",
+      }],
+    },
+    "m",
+    ids(),
+  );
+  assertEquals(r.content, "Running.Done.");
+  assertEquals(r.providerData, {
+    gemini: {
+      thoughtSignatures: { c1: "s1" },
+      textSignature: "sig",
+      parts: [
+        { text: "thinking", thought: true },
+        { text: "Run" },
+        { text: "ning.", thoughtSignature: "sig" },
+        CODE,
+        RESULT,
+        { functionCall: { id: "c1", name: "f" } },
+        { text: "Done." },
+      ],
+    },
+  });
+  // Only modelled parts: no parts kept.
+  const plain = chatResponseFromGemini(part({ text: "a" }, { finishReason: "STOP" }), "m", ids());
+  assertEquals(plain.providerData, undefined);
+  // An image alone is kept, not an empty answer that drops it.
+  const image = chatResponseFromGemini(
+    part({ inlineData: { mimeType: "image/png", data: "AA==" } }, { finishReason: "STOP" }),
+    "m",
+    ids(),
+  );
+  assertEquals(image.providerData, {
+    gemini: { parts: [{ inlineData: { mimeType: "image/png", data: "AA==" } }] },
+  });
+});
+
+Deno.test("GeminiStream: streamed text runs merge into one kept part around the unmodelled ones", () => {
+  const out = fold([
+    part({ text: "Let me " }),
+    part({ text: "run it." }),
+    part(CODE),
+    part(RESULT),
+    part({ text: "It printed " }),
+    part({ text: "1." }, { finishReason: "STOP" }),
+  ]);
+  const end = out.at(-1) as Extract<StreamEvent, { type: "message_end" }>;
+  assertEquals(end.providerData, {
+    gemini: {
+      parts: [{ text: "Let me run it." }, CODE, RESULT, { text: "It printed 1." }],
+    },
+  });
+});
+
+Deno.test("geminiBody(): kept parts go back in place, with the transcript's text and calls", () => {
+  const kept = [
+    { text: "thought", thought: true },
+    { text: "Running." },
+    CODE,
+    RESULT,
+    { functionCall: { id: "c1", name: "f" } },
+    { functionCall: { id: "gone", name: "g" } },
+    { text: "Done." },
+  ];
+  const calls = [{ id: "c1", name: "f", args: { a: 1 } }, { id: "c2", name: "h", args: {} }];
+  const sent = (content: string, toolCalls = calls, parts: unknown = kept) =>
+    (geminiBody({
+      model: "m",
+      messages: [{
+        role: "assistant",
+        content,
+        toolCalls,
+        providerData: { gemini: { parts, thoughtSignatures: { c1: "s1" } } },
+      }],
+    }, undefined).contents as { parts: unknown[] }[])[0].parts;
+  assertEquals(sent("Running.Done."), [
+    { text: "Running." },
+    CODE,
+    RESULT,
+    { functionCall: { id: "c1", name: "f", args: { a: 1 } }, thoughtSignature: "s1" },
+    { text: "Done." },
+    { functionCall: { id: "c2", name: "h", args: {} } },
+  ]);
+  assertEquals(sent("Rewritten.", []), [{ text: "Rewritten." }, CODE, RESULT]);
+  assertEquals(sent("", []), [CODE, RESULT]);
+  assertEquals(sent("New.", [], [CODE]), [CODE, { text: "New." }]);
+  // parts that are not an array: the plain path.
+  assertEquals(sent("Hi.", [], "x"), [{ text: "Hi." }]);
+});
+
+Deno.test("RetryInfo in an error body is read wherever it comes: a 200 body, a stream chunk", () => {
+  const body = {
+    error: {
+      code: 429,
+      status: "RESOURCE_EXHAUSTED",
+      message: "quota",
+      details: [
+        { "@type": "type.googleapis.com/google.rpc.QuotaFailure" },
+        { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2.5s" },
+      ],
+    },
+  };
+  const blocking = assertThrows(() => chatResponseFromGemini(body, "m", ids()), RateLimitError);
+  assertEquals(blocking.retryAfterMs, 2500);
+  const streamed = assertThrows(() => fold([body]), RateLimitError);
+  assertEquals(streamed.retryAfterMs, 2500);
+  const none = assertThrows(
+    () => chatResponseFromGemini({ error: { ...body.error, details: [] } }, "m", ids()),
+    RateLimitError,
+  );
+  assertEquals(none.retryAfterMs, undefined);
+});
