@@ -606,3 +606,37 @@ Deno.test("OpenAIResponsesLLM and the official openai client read the same bytes
   }
   assertInstanceOf(new OpenAIResponsesLLM({ apiKey: "k" }), OpenAIResponsesLLM);
 });
+
+Deno.test("OpenAIResponsesLLM: complete(), the key from OPENAI_API_KEY, errors naming the port and OpenAI", async () => {
+  const provider = new FakeProvider({ llm: new FakeLLM("Done.") });
+  const previous = Deno.env.get("OPENAI_API_KEY");
+  Deno.env.set("OPENAI_API_KEY", "sk-from-env");
+  try {
+    const llm = new OpenAIResponsesLLM({ fetch: provider.fetch });
+    const res = await llm.complete({ model: "gpt-5-mini", system: "Be brief.", user: "go" });
+    assertEquals(res.content, "Done.");
+    const body = provider.requests[0].body as { instructions: string; input: unknown[] };
+    assertEquals(body.instructions, "Be brief.");
+    assertEquals(body.input, [{ type: "message", role: "user", content: "go" }]);
+    assert(provider.requests[0].headers.authorization?.startsWith("Bearer "));
+  } finally {
+    if (previous === undefined) Deno.env.delete("OPENAI_API_KEY");
+    else Deno.env.set("OPENAI_API_KEY", previous);
+  }
+  const e = assertThrows(() => new OpenAIResponsesLLM({ apiKey: "k", maxTokens: 1.5 }), RangeError);
+  assertStringIncludes(e.message, "new OpenAIResponsesLLM()");
+  const guarded = await assertRejects(
+    () =>
+      new OpenAIResponsesLLM({ apiKey: "k", fetch: answering(200, {}).fetch }).chat(
+        hi,
+        makeTestCtx(),
+      ),
+    ModelRequestsDisallowed,
+  );
+  assertStringIncludes(guarded.message, "OpenAIResponsesLLM");
+  const bad = await assertRejects(
+    () => new OpenAIResponsesLLM({ apiKey: "k", fetch: answering(200, {}).fetch }).chat(hi),
+    ProviderResponseError,
+  );
+  assertStringIncludes(bad.message, "OpenAI sent an answer");
+});
