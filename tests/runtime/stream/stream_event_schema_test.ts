@@ -53,7 +53,13 @@ const VALID: unknown[] = [
     type: "message_end",
     messageId: "m",
     finishReason: "length",
-    usage: { ...usage, cachedInputTokens: 0, costUsd: 0.5 },
+    usage: {
+      ...usage,
+      cachedInputTokens: 0,
+      cacheWriteInputTokens: 0,
+      reasoningTokens: 3,
+      costUsd: 0.5,
+    },
   },
   { type: "error", messageId: "m", error: new Error("x") },
   { type: "error", messageId: "m", error: new TypeError("x"), finishReason: "length", usage },
@@ -106,6 +112,18 @@ const INVALID: unknown[] = [
     messageId: "m",
     finishReason: "stop",
     usage: { ...usage, cachedInputTokens: -1 },
+  },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { ...usage, reasoningTokens: -1 },
+  },
+  {
+    type: "message_end",
+    messageId: "m",
+    finishReason: "stop",
+    usage: { ...usage, cacheWriteInputTokens: 1.5 },
   },
   {
     type: "message_end",

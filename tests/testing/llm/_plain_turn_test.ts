@@ -346,6 +346,12 @@ Deno.test("readyTurn leaves to the full check what it cannot vouch for", async (
     "a usage with a bad cachedInputTokens": {
       usage: { inputTokens: 1, outputTokens: 0, cachedInputTokens: -1 },
     },
+    "a usage with a bad reasoningTokens": {
+      usage: { inputTokens: 1, outputTokens: 0, reasoningTokens: 0.5 },
+    },
+    "a usage with a bad cacheWriteInputTokens": {
+      usage: { inputTokens: 1, outputTokens: 0, cacheWriteInputTokens: -1 },
+    },
     "a usage with an infinite cost": {
       usage: { inputTokens: 1, outputTokens: 0, costUsd: Infinity },
     },
@@ -380,7 +386,14 @@ Deno.test("readyTurn takes each key of a plain turn at its edge", () => {
       },
       { id: "c2", name: "fs_list", args: Object.create(null) },
     ],
-    usage: { inputTokens: 0, outputTokens: 2 ** 53 - 1, cachedInputTokens: 0, costUsd: 0 },
+    usage: {
+      inputTokens: 0,
+      outputTokens: 2 ** 53 - 1,
+      cachedInputTokens: 0,
+      cacheWriteInputTokens: 0,
+      reasoningTokens: 2 ** 53 - 1,
+      costUsd: 0,
+    },
     finishReason: "content_filter",
     error: new Error("x"),
     failAfterChunks: 2,
