@@ -492,3 +492,59 @@ Deno.test("OpenAIChatStream: sparse chunks (no choices, no delta, no function, n
   );
   assertEquals([limited.phase, limited.retryable], ["pre_stream", true]);
 });
+
+// SPEC §20: reasoning text and reasoning tokens from compatible servers.
+
+Deno.test("usageFromOpenAI(): reasoning tokens are a part of the completion, checked by path", () => {
+  assertEquals(
+    usageFromOpenAI({
+      prompt_tokens: 10,
+      completion_tokens: 30,
+      completion_tokens_details: { reasoning_tokens: 30 },
+    }),
+    { inputTokens: 10, outputTokens: 30, reasoningTokens: 30 },
+  );
+  for (const details of [null, undefined, {}, { reasoning_tokens: 0 }]) {
+    assertEquals(
+      usageFromOpenAI({
+        prompt_tokens: 1,
+        completion_tokens: 2,
+        completion_tokens_details: details,
+      }),
+      { inputTokens: 1, outputTokens: 2 },
+    );
+  }
+  // A server that counts reasoning beside the completion: not a part of it, left out.
+  assertEquals(
+    usageFromOpenAI({
+      prompt_tokens: 1,
+      completion_tokens: 2,
+      completion_tokens_details: { reasoning_tokens: 3 },
+    }),
+    { inputTokens: 1, outputTokens: 2 },
+  );
+  const e = assertThrows(
+    () => usageFromOpenAI({ completion_tokens_details: { reasoning_tokens: "3" } }),
+    Error,
+  );
+  assert(e.message.includes("usage.completion_tokens_details.reasoning_tokens must be"), e.message);
+  const o = assertThrows(() => usageFromOpenAI({ completion_tokens_details: 3 }), Error);
+  assert(o.message.includes("usage.completion_tokens_details must be an object"), o.message);
+});
+
+Deno.test("chatResponseFromOpenAI(): reasoning_content or reasoning is the reasoning, never the text", () => {
+  const answer = (message: Record<string, unknown>, finish = "stop") =>
+    chatResponseFromOpenAI({ choices: [{ message, finish_reason: finish }] }, "m");
+  const ds = answer({ content: "9.8", reasoning_content: "compare" });
+  assertEquals([ds.content, ds.reasoning], ["9.8", "compare"]);
+  const or = answer({ content: "hi", reasoning: "greet" });
+  assertEquals([or.content, or.reasoning], ["hi", "greet"]);
+  // Both: reasoning_content wins; an object under `reasoning` is no text.
+  assertEquals(answer({ content: "a", reasoning_content: "x", reasoning: "y" }).reasoning, "x");
+  assertEquals(answer({ content: "a", reasoning: { effort: "low" } }).reasoning, undefined);
+  assertEquals(answer({ content: "a", reasoning_content: "" }).reasoning, undefined);
+  // An answer that only reasoned (cut at its cap, or a server that sent no text) is no error.
+  const only = answer({ content: null, reasoning_content: "thinking..." });
+  assertEquals([only.content, only.reasoning, only.finishReason], ["", "thinking...", "stop"]);
+  assertThrows(() => answer({ content: null, reasoning: { x: 1 } }), Error, "must carry content");
+});
