@@ -367,7 +367,6 @@ export function chatResponseFromAnthropic(body: unknown, model: string): ChatRes
     finishReason: finishFromAnthropic(stop) ?? (toolCalls.length ? "tool_calls" : "stop"),
     usage: usageFromAnthropic(b.usage),
     ...(providerData ? { providerData } : {}),
-    ...(stop === "refusal" ? { refusal: true } : {}),
   };
   return reasoning === undefined ? response : { ...response, reasoning };
 }

@@ -775,7 +775,8 @@ Deno.test("chatResponseFromAnthropic(): unmodelled blocks keep the whole answer 
     { content: [{ type: "text", text: "No." }], stop_reason: "refusal", usage: {} },
     "m",
   );
-  assertEquals([refused.finishReason, refused.refusal], ["content_filter", true]);
+  // One signal for a refusal and the provider's filter (docs/misbehave.md): the content filter.
+  assertEquals([refused.finishReason, refused.refusal], ["content_filter", undefined]);
   const paused = chatResponseFromAnthropic(
     { content: [WEB[1]], stop_reason: "pause_turn", usage: {} },
     "m",
