@@ -103,6 +103,8 @@ class TrialHandle implements Trial {
   #budgets?: Budget[];
   #llms?: FakeLLM[];
   charged = 0;
+  /** The answer evaluate()'s task gave, kept in the trial's outcome. */
+  answer?: string;
 
   constructor(job: Job, signal: AbortSignal) {
     this.index = job.index;
@@ -197,13 +199,13 @@ export async function runTrials(
     let thrown: unknown;
     let answer: string | undefined;
     try {
-      const value = await run(trial, job);
-      if (typeof value === "string") answer = value;
+      await run(trial, job);
     } catch (error) {
       if (error instanceof HarnessError) throw error;
       thrown = error;
       verdict = isFailure(error) ? "failure" : "error";
     }
+    answer = trial.answer;
     const cost = trial.spent();
     spent += cost;
     const outcome: TrialOutcome = verdict === "pass"

@@ -33,3 +33,4 @@ export {
   readBaseline,
   writeBaseline,
 } from "./baseline.ts";
+export * from "./evaluate.ts";
