@@ -197,7 +197,6 @@ export async function runTrials(
     const trial = new TrialHandle(job, controller.signal);
     let verdict: TrialVerdict = "pass";
     let thrown: unknown;
-    let answer: string | undefined;
     try {
       await run(trial, job);
     } catch (error) {
@@ -205,7 +204,7 @@ export async function runTrials(
       thrown = error;
       verdict = isFailure(error) ? "failure" : "error";
     }
-    answer = trial.answer;
+    const answer = trial.answer;
     const cost = trial.spent();
     spent += cost;
     const outcome: TrialOutcome = verdict === "pass"
