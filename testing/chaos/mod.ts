@@ -48,6 +48,7 @@ export type {
   ChaosOptions,
   ChaosScenario,
   ChaosSummary,
+  ChaosTrialsSummary,
 } from "./chaos.ts";
 export type * from "./chaos_world.ts";
 export type * from "./chaos_outcome.ts";
