@@ -88,6 +88,14 @@ export function chaos(
   scenario: ChaosScenario,
   options: ChaosOptions & { readonly passHatK: number },
 ): Promise<ChaosTrialsSummary>;
+/**
+ * Property-based testing of an agent; throws a `ChaosFailure` for the
+ * first broken run, shrunk (see the first signature).
+ *
+ * @param scenario Builds the agent on the world, runs it, returns its result.
+ * @param options The script, the faults, the runs, the limits, the invariants.
+ * @returns What ran, when nothing broke.
+ */
 export function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary>;
 export async function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary> {
   // The module cache makes every call after the first a lookup.

@@ -7,7 +7,18 @@
 /** The two-sided 95% normal quantile, z(0.975). */
 export const Z95 = 1.959963984540054;
 
-/** A confidence interval on a proportion. */
+/**
+ * A 95% confidence interval on a pass rate (Wilson's score interval).
+ *
+ * @example
+ * ```ts
+ * import { TrialReport, type Interval } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const i: Interval = new TrialReport({ trials: [{ index: 0, seed: 0, outcome: "pass" }] }).interval;
+ * assertEquals([i.low.toFixed(3), i.high], ["0.207", 1]);
+ * ```
+ */
 export interface Interval {
   /** The lower bound, from 0 to 1. */
   readonly low: number;

@@ -314,6 +314,14 @@ export class AgentTest implements AsyncDisposable {
     expected: string | readonly string[],
     options: CompareTrialsOptions,
   ): Promise<TrialReport>;
+  /**
+   * Compares an answer with the acceptable ones, once.
+   *
+   * @param actual The answer.
+   * @param expected One acceptable answer, or several.
+   * @param options Mode, evaluator, thresholds, judge, `returnMetrics`.
+   * @returns The evaluation.
+   */
   static compare(
     actual: string,
     expected: string | readonly string[],
@@ -457,6 +465,13 @@ export class AgentTest implements AsyncDisposable {
     expected: string | readonly string[],
     options: CompareTrialsOptions,
   ): Promise<TrialReport>;
+  /**
+   * Compares the last reply with the acceptable answers, once.
+   *
+   * @param expected One acceptable answer, or several.
+   * @param options Overrides.
+   * @returns The evaluation.
+   */
   expect(
     expected: string | readonly string[],
     options?: CompareOptions,

@@ -7,6 +7,8 @@
  */
 import { AssertionError } from "../assert/assertion_error.ts";
 import { type Interval, passAtK, passHatK, wilson } from "./_stats.ts";
+
+export type { Interval } from "./_stats.ts";
 import { type BaselineComparison, compareReports } from "./baseline.ts";
 import { reportTable } from "./_report_table.ts";
 import { reportJUnit } from "./_report_junit.ts";
