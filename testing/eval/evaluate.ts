@@ -254,6 +254,7 @@ export async function evaluate<I>(
     );
   }
   const settings = suiteTrials(options.trials);
+  checkTrialSettings(`${WHERE}: option "trials"`, settings, Infinity); // k is checked per case
   const names = new Set<string>();
   const planned: Array<{ name: string; planned: number }> = [];
   cases.forEach((c, i) => {
@@ -272,7 +273,6 @@ export async function evaluate<I>(
     checkTrialSettings(`${WHERE}: case "${c.name}"`, settings, n);
     planned.push({ name: c.name, planned: n });
   });
-  checkTrialSettings(WHERE, settings, Math.min(...planned.map((p) => p.planned)));
   const shard = options.shard === undefined ? undefined : parseShard(WHERE, options.shard);
   if (shard && settings.earlyStop) {
     throw new TypeError(
