@@ -74,7 +74,15 @@ Deno.test("passAtK() and passHatK() reject k outside 1..n and counts out of rang
     RangeError,
     "the passes must be an integer from 0 to n (3), got 4",
   );
-  assertThrows(() => wilson(1.5, 3), RangeError);
+  assertThrows(() => wilson(1.5, 3), RangeError, "wilson(): the passes");
+  assertThrows(
+    () => passAtK(3, -1, 1),
+    RangeError,
+    "passAtK(): the passes must be an integer from 0 to n (3), got -1",
+  );
+  assertThrows(() => passAtK(3, 1, 0), RangeError, "passAtK(): k must");
+  assertThrows(() => passHatK(2, 3, 1), RangeError, "passHatK(): the passes");
+  assertThrows(() => passHatK(2, 1, 3), RangeError, "passHatK(): k must");
   assertThrows(() => wilson(1, -1), RangeError, "n must be an integer, 0 or more");
 });
 
