@@ -260,7 +260,7 @@ export class TrialReport {
     const chosen = k ?? this.k;
     if (chosen === undefined) {
       throw new TypeError(
-        `report.${what}(): no k: pass one (${what}(3)), or give trials() its k ({ n, k: 3 })`,
+        `${what}: no k: pass one, or give trials() its k ({ n, k: 3 })`,
       );
     }
     return chosen;
@@ -284,7 +284,7 @@ export class TrialReport {
    * ```
    */
   passAtK(k?: number): number {
-    return passAtK(this.n, this.passes, this.#k(k, "passAtK"));
+    return passAtK(this.n, this.passes, this.#k(k, "report.passAtK()"));
   }
 
   /**
@@ -306,7 +306,7 @@ export class TrialReport {
    * ```
    */
   passHatK(k?: number): number {
-    return passHatK(this.n, this.passes, this.#k(k, "passHatK"));
+    return passHatK(this.n, this.passes, this.#k(k, "report.passHatK()"));
   }
 
   /**
@@ -339,7 +339,7 @@ export class TrialReport {
     if (expectations.passHatK !== undefined) {
       const want = expectations.passHatK;
       const k = typeof want === "number"
-        ? this.#k(undefined, "assert({ passHatK }): passHatK")
+        ? this.#k(undefined, "report.assert({ passHatK: min })")
         : want.k;
       const min = typeof want === "number" ? want : want.min;
       const got = this.passHatK(k);
