@@ -39,7 +39,11 @@ export interface Trial {
   readonly index: number;
   /** The trial's seed: a pure function of the run's seed and the index. */
   readonly seed: number;
-  /** Aborted when the trials stop early (earlyStop, budget): a long trial may give up. */
+  /**
+   * Aborted when the trials stop while this one runs (`budgetUsd` reached,
+   * `earlyStop` decided in `trials()`, or another trial threw a harness
+   * error): a long trial may give up; its outcome still counts.
+   */
   readonly signal: AbortSignal;
   /** A generator of numbers in [0, 1) seeded with `seed`. */
   random(): number;
@@ -235,7 +239,9 @@ export async function runTrials(
       const i = wilson(t.passes, t.n);
       if (i.low > threshold || i.high < threshold) {
         t.decided = true;
-        stoppedBy ??= "earlyStop";
+        // trials() has one case: the trials still running may give up.
+        if (job.case === undefined) stop("earlyStop");
+        else stoppedBy ??= "earlyStop";
       }
       tally.set(key, t);
     }
@@ -243,7 +249,7 @@ export async function runTrials(
   const decided = (job: Job) =>
     threshold !== undefined && tally.get(job.case ?? "")?.decided === true;
   const worker = async () => {
-    while (fatal === undefined && next < jobs.length && stoppedBy !== "budget") {
+    while (fatal === undefined && next < jobs.length) {
       if (settings.budgetUsd !== undefined && spent >= settings.budgetUsd) {
         stop("budget");
         break;
@@ -263,10 +269,8 @@ export async function runTrials(
   for (let w = 0; w < width; w++) workers.push(worker());
   await Promise.all(workers);
   if (fatal !== undefined) throw fatal;
+  // Decided on the last trial: nothing was skipped.
   if (stoppedBy === "earlyStop" && outcomes.length === jobs.length) stoppedBy = undefined;
-  if (stoppedBy === "earlyStop" && !controller.signal.aborted) {
-    controller.abort(new Error("trials stopped: earlyStop"));
-  }
   return { outcomes, stoppedBy };
 }
 
