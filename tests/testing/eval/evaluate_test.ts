@@ -412,3 +412,52 @@ Deno.test("an evaluate() report's table and JUnit have one row and one testcase 
   assertStringIncludes(xml, `<testcase classname="geo" name="hard">`);
   assertStringIncludes(xml, `<testsuite name="geo" tests="3"`);
 });
+
+Deno.test("BaselineComparison: its text and its assertion list the cases that moved", () => {
+  const base = report({ a: [19, 20], b: [2, 20], c: [10, 20] });
+  const now = report({ a: [5, 20], b: [18, 20], c: [11, 20], d: [1, 1] });
+  const c = now.compare(base);
+  assertEquals(c.toString().split("\n"), [
+    "1 regressed, 1 improved, 1 unchanged (Fisher's exact test, α 0.05)",
+    `regressed a: 19/20 -> 5/20 (Fisher p = ${c.cases[0].pValue.toFixed(4)})`,
+    `improved  b: 2/20 -> 18/20 (Fisher p = ${c.cases[1].pValue.toFixed(4)})`,
+    "new       d: - -> 1/1 (Fisher p = 1.0000)",
+  ]);
+  const e = assertThrows(() => c.assert(), AssertionError);
+  assertEquals(e.message.split("\n"), [
+    "1 case(s) regressed against the baseline (Fisher's exact test, α 0.05):",
+    `regressed a: 19/20 -> 5/20 (Fisher p = ${c.cases[0].pValue.toFixed(4)})`,
+    "If the change is intended, rerun with AGENTKIT_UPDATE_BASELINE=1 and commit the baseline",
+  ]);
+  assertEquals(
+    report({ a: [1, 1] }).compare(report({ b: [1, 1] })).toString().split("\n")[1],
+    "new       a: - -> 1/1 (Fisher p = 1.0000)",
+  );
+  for (const alpha of [0, 1, -0.5, NaN]) {
+    assertThrows(
+      () => now.compare(base, { alpha }),
+      RangeError,
+      'option "alpha" must be a number between 0 and 1',
+    );
+  }
+  now.compare(base, { alpha: 0.999 });
+});
+
+Deno.test("readBaseline(): a missing file keeps its cause; other read errors pass through", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const e = assertThrows(
+      () => readBaseline(`${dir}/none.json`),
+      Error,
+      `Cannot read the baseline ${dir}/none.json: there is no such file`,
+    );
+    assertEquals((e.cause as { code?: string }).code, "ENOENT");
+    const other = assertThrows(() => readBaseline(dir)); // a folder: EISDIR
+    assert(!(other as Error).message.includes("no such file"), (other as Error).message);
+    writeBaseline(new URL(`file://${dir}/from_url.json`), report({ a: [1, 2] }).toJSON());
+    const text = await Deno.readTextFile(`${dir}/from_url.json`);
+    assert(text.endsWith("}\n") && text.includes('\n  "format": "agentkit-trials/1"'), text);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
