@@ -169,8 +169,13 @@ class TrialHandle implements Trial {
   }
 }
 
+// The thrown Error itself (so a test can check its class), unless its
+// message holds a secret: then only its name and the redacted message.
 function errorOf(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name, message: redactText(error.message) };
+  if (error instanceof Error) {
+    const message = redactText(error.message);
+    return message === error.message ? error : { name: error.name, message };
+  }
   return { name: typeof error, message: redactText(String(error)) };
 }
 

@@ -34,7 +34,11 @@ export interface TrialOutcome {
   readonly case?: string;
   /** Pass, failure or error. */
   readonly outcome: TrialVerdict;
-  /** What a failing trial threw (secrets redacted). */
+  /**
+   * What a failing trial threw: the Error itself (check its class with
+   * `instanceof`), or only its name and message when the message held a
+   * secret (redacted) or after a JSON round trip.
+   */
   readonly error?: { readonly name: string; readonly message: string };
   /** The failing trial's transcript (secrets redacted), when it has one. */
   readonly transcript?: string;
@@ -95,6 +99,12 @@ export interface TrialReportJSON extends TrialReportInit {
 
 /** The format tag of a report's JSON. */
 export const TRIAL_REPORT_FORMAT = "agentkit-trials/1";
+
+// A trial as JSON holds its error's name and message only.
+function plainTrial(t: TrialOutcome): TrialOutcome {
+  if (!t.error || Object.getPrototypeOf(t.error) === Object.prototype) return t;
+  return { ...t, error: { name: t.error.name, message: t.error.message } };
+}
 
 function fmt(x: number): string {
   return x.toFixed(3);
@@ -470,7 +480,7 @@ export class TrialReport {
       ...(this.cases.length
         ? { cases: this.cases.map((c) => ({ name: c.name!, planned: c.planned })) }
         : {}),
-      trials: this.trials,
+      trials: this.trials.map(plainTrial),
     };
   }
 

@@ -14,7 +14,7 @@ Deno.test("evaluate(): each bad option's message names it and what is accepted",
   const bad: Array<[Record<string, unknown>, string]> = [
     [{ mode: "nope" }, 'evaluate(): option "mode" must be one of "score", "llm", "fallback"'],
     [{ evaluator: 5 }, 'option "evaluator" must be an Evaluator or its name'],
-    [{ judge: {} }, 'evaluate(): judge must be an LLMPort, got {} without chat(), stream()'],
+    [{ judge: {} }, "evaluate(): judge must be an LLMPort, got {} without chat(), stream()"],
     [{ config: 5 }, 'option "config" must be a path or false'],
     [{ trials: "3" }, 'option "trials" must be a number of trials or trials options'],
     [{ trials: 1.5 }, 'option "trials"'],

@@ -1,6 +1,7 @@
 import {
   assert,
   assertEquals,
+  assertInstanceOf,
   AssertionError as StdAssertionError,
   assertRejects,
   assertStringIncludes,
@@ -10,6 +11,7 @@ import { Agent, Budget, meter } from "../../../runtime/mod.ts";
 import {
   AgentTest,
   AssertionError,
+  EvaluationFailed,
   FakeLLM,
   ScriptExhausted,
   TrialReport,
@@ -38,7 +40,9 @@ Deno.test("trials() keeps passes, failures and errors apart", async () => {
   assertEquals(report.passRate, 0.2);
   assertEquals(report.failed.length, 8);
   assertEquals(report.failed.map((t) => t.index), [1, 2, 3, 4, 6, 7, 8, 9]);
-  assertEquals(report.failed[3], {
+  assertInstanceOf(report.failed[3].error, TypeError);
+  assertInstanceOf(report.failed[2].error, EvaluationFailed);
+  assertEquals(report.toJSON().trials[4], {
     index: 4,
     seed: report.trials[4].seed,
     outcome: "error",
