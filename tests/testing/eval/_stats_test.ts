@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
 import { fisherExact, passAtK, passHatK, wilson } from "../../../testing/eval/_stats.ts";
-import { seededRandom, trialSeed } from "../../../testing/eval/_seeds.ts";
+import { hashString, seededRandom, trialSeed } from "../../../testing/eval/_seeds.ts";
 
 // Every k-subset of n trials of which the first c pass: the estimators are
 // the share of subsets with at least one pass (pass@k) and with only passes
@@ -255,4 +255,31 @@ Deno.test("trialSeed() is deterministic and spreads neighbouring indexes", () =>
     const v = trialSeed(s, i);
     return Number.isInteger(v) && v >= 0 && v < 2 ** 31;
   }));
+});
+
+Deno.test("hashString() is 32-bit FNV-1a: the published test vectors", () => {
+  // Fowler/Noll/Vo, "FNV hash" test vectors (isthe.com/chongo/tech/comp/fnv): FNV-1a 32-bit.
+  assertEquals(hashString(""), 0x811c9dc5);
+  assertEquals(hashString("a"), 0xe40c292c);
+  assertEquals(hashString("foobar"), 0xbf9cf968);
+});
+
+Deno.test("seededRandom() is mulberry32, draw for draw", () => {
+  // The generator as published (Tommy Ettinger; bryc's "PRNGs" collection, github.com/bryc/code).
+  const reference = (a: number) => () => {
+    let t = a += 0x6D2B79F5;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+  fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (seed) => {
+    const ours = seededRandom(seed);
+    const theirs = reference(seed);
+    for (let i = 0; i < 20; i++) assertEquals(ours(), theirs());
+  }));
+});
+
+Deno.test("trialSeed(): pinned values (a change reshuffles every saved trial's seed)", () => {
+  assertEquals([0, 1, 2].map((i) => trialSeed(42, i)), [885334004, 981586005, 1842295753]);
+  assertEquals(trialSeed(0, 0), 1706638215);
 });
