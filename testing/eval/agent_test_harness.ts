@@ -99,7 +99,15 @@ export interface CompareOptions extends EvaluationOptions {
   readonly trials?: number | TrialsOptions;
 }
 
-/** {@linkcode CompareOptions} with `trials`: the comparison returns a `TrialReport`. */
+/**
+ * {@linkcode CompareOptions} with `trials`: the comparison returns a `TrialReport`.
+ *
+ * @example
+ * ```ts
+ * import type { CompareTrialsOptions } from "@agentkit/testing/testing";
+ * const options: CompareTrialsOptions = { trials: { n: 5, threshold: 0.8 }, mode: "score" };
+ * ```
+ */
 export interface CompareTrialsOptions extends CompareOptions {
   /** A number of trials, or the options of `trials()`. */
   readonly trials: number | TrialsOptions;

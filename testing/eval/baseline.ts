@@ -14,10 +14,26 @@ import { env } from "../_env.ts";
 import { fisherExact } from "./_stats.ts";
 import { TrialReport, type TrialReportJSON } from "./trial_report.ts";
 
-/** How a case moved against the baseline. */
+/**
+ * How a case moved against the baseline.
+ *
+ * @example
+ * ```ts
+ * import type { BaselineLabel } from "@agentkit/testing/testing";
+ * const label: BaselineLabel = "regressed";
+ * ```
+ */
 export type BaselineLabel = "regressed" | "improved" | "unchanged" | "new" | "missing";
 
-/** One case of a {@linkcode BaselineComparison}. */
+/**
+ * One case of a {@linkcode BaselineComparison}.
+ *
+ * @example
+ * ```ts
+ * import type { CaseComparison } from "@agentkit/testing/testing";
+ * const row: CaseComparison = { name: "refund", label: "unchanged", pValue: 0.61 };
+ * ```
+ */
 export interface CaseComparison {
   /** The case's name. */
   readonly name: string;
@@ -31,7 +47,19 @@ export interface CaseComparison {
   readonly pValue: number;
 }
 
-/** What `report.compare(baseline)` found. */
+/**
+ * What `report.compare(baseline)` found.
+ *
+ * @example
+ * ```ts
+ * import { type BaselineComparison, TrialReport } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const r = new TrialReport({ trials: [{ index: 0, seed: 0, outcome: "pass" }] });
+ * const c: BaselineComparison = r.compare(r);
+ * assertEquals([c.unchanged, c.regressed], [["all"], []]);
+ * ```
+ */
 export interface BaselineComparison {
   /** Every case, in this run's order, then the baseline's missing ones. */
   readonly cases: readonly CaseComparison[];

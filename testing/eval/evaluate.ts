@@ -48,13 +48,41 @@ export interface EvalCase<I = unknown> {
 /**
  * What a task returns: the answer, or a result carrying it as `output`
  * (an agent's `AgentResult`; its transcript is kept if the trial fails).
+ *
+ * @example
+ * ```ts
+ * import type { TaskAnswer } from "@agentkit/testing/testing";
+ * const answers: TaskAnswer[] = ["Paris", { output: "Paris" }];
+ * ```
  */
 export type TaskAnswer = string | { readonly output: string };
 
-/** The trial settings of a suite: a number of trials, or the options of `trials()` less `name`. */
+/**
+ * The trial settings of a suite: a number of trials, or the options of `trials()` less `name`.
+ *
+ * @example
+ * ```ts
+ * import type { SuiteTrials } from "@agentkit/testing/testing";
+ * const few: SuiteTrials = 5;
+ * const many: SuiteTrials = { n: 50, threshold: 0.9, earlyStop: true };
+ * ```
+ */
 export type SuiteTrials = number | Omit<TrialsOptions, "name">;
 
-/** Options of {@linkcode evaluate}: the trials, how answers are compared, the shard, the cache. */
+/**
+ * Options of {@linkcode evaluate}: the trials, how answers are compared, the shard, the cache.
+ *
+ * @example
+ * ```ts
+ * import type { EvaluateOptions } from "@agentkit/testing/testing";
+ * const options: EvaluateOptions = {
+ *   trials: { n: 10, k: 3, threshold: 0.9, seed: 2026 },
+ *   evaluator: "levenshtein",
+ *   shard: "1/4",
+ *   cache: "evals/cache.json",
+ * };
+ * ```
+ */
 export interface EvaluateOptions extends EvaluationOptions {
   /** Trials per case (a case's own `trials` wins). @default {1} */
   readonly trials?: SuiteTrials;

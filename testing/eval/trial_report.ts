@@ -13,7 +13,15 @@ import { type BaselineComparison, compareReports } from "./baseline.ts";
 import { reportTable } from "./_report_table.ts";
 import { reportJUnit } from "./_report_junit.ts";
 
-/** How one trial ended: it passed, failed an assertion or evaluation, or broke. */
+/**
+ * How one trial ended: it passed, failed an assertion or evaluation, or broke.
+ *
+ * @example
+ * ```ts
+ * import type { TrialVerdict } from "@agentkit/testing/testing";
+ * const v: TrialVerdict = "failure";
+ * ```
+ */
 export type TrialVerdict = "pass" | "failure" | "error";
 
 /**
@@ -48,7 +56,15 @@ export interface TrialOutcome {
   readonly spentUsd?: number;
 }
 
-/** The expectations of {@linkcode TrialReport.assert}: the least acceptable value of each. */
+/**
+ * The expectations of {@linkcode TrialReport.assert}: the least acceptable value of each.
+ *
+ * @example
+ * ```ts
+ * import type { TrialExpectations } from "@agentkit/testing/testing";
+ * const e: TrialExpectations = { passRate: 0.9, passHatK: { k: 3, min: 0.75 } };
+ * ```
+ */
 export interface TrialExpectations {
   /** The least pass rate (the point estimate; the message shows its interval). */
   readonly passRate?: number;
@@ -59,7 +75,16 @@ export interface TrialExpectations {
   readonly passHatK?: number | { readonly k: number; readonly min: number };
 }
 
-/** What a report is built from (and what `toJSON()` holds, less the derived numbers). */
+/**
+ * What a report is built from (and what `toJSON()` holds, less the derived numbers).
+ *
+ * @example
+ * ```ts
+ * import { TrialReport, type TrialReportInit } from "@agentkit/testing/testing";
+ * const init: TrialReportInit = { trials: [{ index: 0, seed: 1, outcome: "pass" }], k: 1 };
+ * new TrialReport(init).assert({ passHatK: 1 });
+ * ```
+ */
 export interface TrialReportInit {
   /** The report's (or case's) name. */
   readonly name?: string;
@@ -81,7 +106,18 @@ export interface TrialReportInit {
   readonly seed?: number;
 }
 
-/** The JSON form of a report (`report.toJSON()`), what baselines hold. */
+/**
+ * The JSON form of a report (`report.toJSON()`), what baselines hold.
+ *
+ * @example
+ * ```ts
+ * import { TrialReport, type TrialReportJSON } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const json: TrialReportJSON = new TrialReport({ trials: [{ index: 0, seed: 1, outcome: "pass" }] }).toJSON();
+ * assertEquals([json.passes, json.passRate], [1, 1]);
+ * ```
+ */
 export interface TrialReportJSON extends TrialReportInit {
   /** Always `"agentkit-trials/1"`. */
   readonly format: "agentkit-trials/1";
@@ -97,7 +133,16 @@ export interface TrialReportJSON extends TrialReportInit {
   readonly interval: Interval;
 }
 
-/** The format tag of a report's JSON. */
+/**
+ * The format tag of a report's JSON.
+ *
+ * @example
+ * ```ts
+ * import { TRIAL_REPORT_FORMAT } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ * assertEquals(TRIAL_REPORT_FORMAT, "agentkit-trials/1");
+ * ```
+ */
 export const TRIAL_REPORT_FORMAT = "agentkit-trials/1";
 
 // A trial as JSON holds its error's name and message only.

@@ -12,7 +12,18 @@ import { TrialReport } from "./trial_report.ts";
 
 export type { Trial } from "./_run_trials.ts";
 
-/** Options of {@linkcode trials}; `n` is required. */
+/**
+ * Options of {@linkcode trials}; `n` is required.
+ *
+ * @example
+ * ```ts
+ * import { trials, type TrialsOptions } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const options: TrialsOptions = { n: 20, k: 3, threshold: 0.8, seed: 1, earlyStop: true };
+ * assertEquals((await trials(() => {}, options)).n, 16); // 16/16: [0.806, 1] is wholly above 0.8
+ * ```
+ */
 export interface TrialsOptions {
   /** How many trials. */
   readonly n: number;
