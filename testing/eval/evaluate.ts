@@ -369,7 +369,7 @@ export async function evaluate<I>(
       returnMetrics: true,
     });
     if (verdictKey) {
-      cache!.set(verdictKey, { result: { ...result, actual: redactText(result.actual) } });
+      cache!.set(verdictKey, { result: redactedResult(result) });
     }
     if (!result.passed) throw new EvaluationFailed(result);
     return answer;
@@ -397,6 +397,18 @@ export async function evaluate<I>(
     shard: options.shard,
     seed,
   });
+}
+
+// What the cache file keeps of a verdict: the answer and the judge's reasons
+// may quote a secret the agent saw.
+function redactedResult(result: EvaluationResult): EvaluationResult {
+  return {
+    ...result,
+    actual: redactText(result.actual),
+    metrics: result.metrics.map((m) =>
+      m.reason === undefined ? m : { ...m, reason: redactText(m.reason) }
+    ),
+  };
 }
 
 function answerOf(given: unknown, name: string): string {

@@ -254,7 +254,7 @@ Deno.test("evaluate(): the cache replays answers and verdicts per trial index", 
   try {
     const cache = `${dir}/cache.json`;
     let calls = 0;
-    const judge = new FakeLLM('{"score": 1}');
+    const judge = new FakeLLM('{"score": 1, "reason": "it said sk-abcdefghijklmnop1234 too"}');
     const task = (input: string, trial: { index: number }) => {
       calls++;
       return `${input} ${trial.index % 2 ? "odd" : "even"} sk-abcdefghijklmnop1234`;
@@ -270,6 +270,7 @@ Deno.test("evaluate(): the cache replays answers and verdicts per trial index", 
     assertEquals([calls, judge.calls, first.passes], [4, 4, 4]);
     const text = await Deno.readTextFile(cache);
     assert(!text.includes("sk-abcdefghijklmnop1234"), "no secret in the cache file");
+    assert(text.includes("it said [REDACTED] too"), "the judge's reason kept, redacted");
     const second = await evaluate([{ name: "a", input: "q", expected: "q" }], task, options);
     assertEquals([calls, judge.calls], [4, 4]); // free
     assertEquals(second.passes, 4);
