@@ -213,7 +213,8 @@ export async function runTrials(
       thrown = error;
       verdict = isFailure(error) ? "failure" : "error";
     }
-    const answer = trial.answer;
+    // Kept in reports and baseline files: a secret the agent repeated is masked.
+    const answer = trial.answer === undefined ? undefined : redactText(trial.answer);
     const cost = trial.spent();
     spent += cost;
     const outcome: TrialOutcome = verdict === "pass"

@@ -462,3 +462,13 @@ Deno.test("readBaseline(): a missing file keeps its cause; other read errors pas
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("evaluate(): an answer that repeats a secret is masked in the report and its baseline", async () => {
+  const r = await evaluate(
+    [{ name: "leak", input: "q", expected: "no" }],
+    () => "the key is sk-abcdefghijklmnop1234",
+    { config: false },
+  );
+  assertEquals(r.failed[0].answer, "the key is [REDACTED]");
+  assert(!JSON.stringify(r.toJSON()).includes("sk-abcdefghijklmnop1234"));
+});
