@@ -23,6 +23,7 @@ import type { ChaosOutcome, ChaosRunStatus } from "./chaos_outcome.ts";
 import type { ChaosWorld } from "./chaos_world.ts";
 import { InvalidScenario } from "./invalid_scenario.ts";
 import { isFailure } from "../eval/_run_trials.ts";
+import { redactText } from "../../runtime/internal.ts";
 import type { Interval } from "../eval/_stats.ts";
 import { type TrialOutcome, TrialReport } from "../eval/trial_report.ts";
 
@@ -531,10 +532,13 @@ async function rates(
       index,
       seed: 0,
       outcome: builtIn || isFailure(broken.cause) ? "failure" : "error",
-      error: { name: `invariant ${broken.invariant}`, message: broken.message },
-      transcript: `faults: ${done.outcome.faults.map((f) => f.kind).join(", ") || "none"}\n${
-        runTranscript(done.outcome, done.world)
-      }`,
+      // Masked like every trial's: a report may be written to a baseline file.
+      error: { name: `invariant ${broken.invariant}`, message: redactText(broken.message) },
+      transcript: redactText(
+        `faults: ${done.outcome.faults.map((f) => f.kind).join(", ") || "none"}\n${
+          runTranscript(done.outcome, done.world)
+        }`,
+      ),
     });
   });
   const details = await fc.check(property, { numRuns: config.runs, seed: config.seed });
