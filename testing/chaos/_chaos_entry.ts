@@ -7,7 +7,8 @@
  * @module
  */
 import "./_real_timers.ts";
-import type { ChaosOptions, ChaosScenario, ChaosSummary, ChaosTrialsSummary } from "./chaos.ts";
+import type { ChaosOptions, ChaosScenario, ChaosSummary } from "./chaos.ts";
+import type { ChaosTrialsSummary } from "./chaos_trials_summary.ts";
 
 /**
  * Property-based testing of an agent, on fast-check: each run builds the
@@ -80,8 +81,8 @@ import type { ChaosOptions, ChaosScenario, ChaosSummary, ChaosTrialsSummary } fr
  *   },
  * );
  * assert(summary.passRate > 0 && summary.passRate < 1);
- * assertEquals(summary.report.passes + summary.report.failures, 60);
- * assert(summary.passHatK < summary.passRate); // three in a row is rarer than one
+ * assertEquals(summary.passes + summary.failures, 60);
+ * assert(summary.passHatK() < summary.passRate); // three in a row is rarer than one
  * ```
  */
 export function chaos(

@@ -24,8 +24,8 @@ import type { ChaosWorld } from "./chaos_world.ts";
 import { InvalidScenario } from "./invalid_scenario.ts";
 import { isFailure } from "../eval/_run_trials.ts";
 import { redactText } from "../../runtime/internal.ts";
-import type { Interval } from "../eval/_stats.ts";
-import { type TrialOutcome, TrialReport } from "../eval/trial_report.ts";
+import type { TrialOutcome } from "../eval/trial_report.ts";
+import { ChaosTrialsSummary } from "./chaos_trials_summary.ts";
 
 /**
  * A fault kind: the provider's (`rateLimit`, `serverError`, `timeout`,
@@ -111,29 +111,6 @@ export interface ChaosOptions {
    * transcript.
    */
   readonly passHatK?: number;
-}
-
-/**
- * What `chaos(scenario, { passHatK })` returns: the summary, and the
- * schedules' pass rate with the statistics of `trials()`.
- *
- * @example
- * ```ts
- * import type { ChaosTrialsSummary } from "@agentkit/testing/testing";
- * const pass = (s: ChaosTrialsSummary) => s.report.assert({ passRate: 0.95 });
- * ```
- */
-export interface ChaosTrialsSummary extends ChaosSummary {
-  /** Every run as a trial (its index is the run's fast-check path: replay it with `{ seed, path }`). */
-  readonly report: TrialReport;
-  /** Runs where every invariant held / runs. */
-  readonly passRate: number;
-  /** The pass rate's Wilson 95% interval. */
-  readonly interval: Interval;
-  /** The k asked for. */
-  readonly k: number;
-  /** The unbiased pass^k at that k: the chance k runs in a row hold. */
-  readonly passHatK: number;
 }
 
 /**
@@ -545,24 +522,16 @@ async function rates(
   if (misuse) throw misuse;
   if (details.failed) throw details.errorInstance;
   const seed = details.seed;
-  const report = new TrialReport({
+  return new ChaosTrialsSummary({
     name: "chaos",
     trials: trials.map((t) => ({ ...t, seed })),
     planned: config.runs,
-    k: config.rateK,
+    k: config.rateK!,
     seed,
-  });
-  return {
     runs: details.numRuns,
     faultsInjected: injected,
     byKind,
-    seed,
-    report,
-    passRate: report.passRate,
-    interval: report.interval,
-    k: config.rateK!,
-    passHatK: report.passHatK(),
-  };
+  });
 }
 
 // A path is fast-check's counterexample path, which means something only

@@ -48,8 +48,8 @@ export type {
   ChaosOptions,
   ChaosScenario,
   ChaosSummary,
-  ChaosTrialsSummary,
 } from "./chaos.ts";
+export * from "./chaos_trials_summary.ts";
 export type * from "./chaos_world.ts";
 export type * from "./chaos_outcome.ts";
 export * from "./chaos_failure.ts";
