@@ -8,6 +8,7 @@
  */
 import "./_real_timers.ts";
 import type { ChaosOptions, ChaosScenario, ChaosSummary } from "./chaos.ts";
+import type { ChaosTrialsSummary } from "./chaos_trials_summary.ts";
 
 /**
  * Property-based testing of an agent, on fast-check: each run builds the
@@ -59,7 +60,44 @@ import type { ChaosOptions, ChaosScenario, ChaosSummary } from "./chaos.ts";
  * );
  * assertEquals([summary.runs, summary.seed], [50, 7]);
  * ```
+ *
+ * @example A rate, not a bit: with `passHatK`, every run is a trial
+ * ```ts
+ * import { Agent } from "@agentkit/testing/runtime";
+ * import { chaos, type ChaosOutcome } from "@agentkit/testing/testing";
+ * import { assert, assertEquals } from "@std/assert";
+ *
+ * // No retry(): a run whose model call meets a rate limit fails.
+ * const summary = await chaos(
+ *   (world) =>
+ *     new Agent("a", { model: "fake-model" }).run("Hi", world.ctx()).then((r) => r.output, () => "gave up"),
+ *   {
+ *     script: ["Hello."],
+ *     faults: ["rateLimit"],
+ *     seed: 3,
+ *     runs: 60,
+ *     invariants: { answered: (o: ChaosOutcome) => assertEquals(o.result, "Hello.") },
+ *     passHatK: 3,
+ *   },
+ * );
+ * assert(summary.passRate > 0 && summary.passRate < 1);
+ * assertEquals(summary.passes + summary.failures, 60);
+ * assert(summary.passHatK() < summary.passRate); // three in a row is rarer than one
+ * ```
  */
+export function chaos(
+  scenario: ChaosScenario,
+  options: ChaosOptions & { readonly passHatK: number },
+): Promise<ChaosTrialsSummary>;
+/**
+ * Property-based testing of an agent; throws a `ChaosFailure` for the
+ * first broken run, shrunk (see the first signature).
+ *
+ * @param scenario Builds the agent on the world, runs it, returns its result.
+ * @param options The script, the faults, the runs, the limits, the invariants.
+ * @returns What ran, when nothing broke.
+ */
+export function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary>;
 export async function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary> {
   // The module cache makes every call after the first a lookup.
   const implementation = await import("./chaos.ts");

@@ -22,6 +22,10 @@ import { ChaosFailure } from "./chaos_failure.ts";
 import type { ChaosOutcome, ChaosRunStatus } from "./chaos_outcome.ts";
 import type { ChaosWorld } from "./chaos_world.ts";
 import { InvalidScenario } from "./invalid_scenario.ts";
+import { isFailure } from "../eval/_run_trials.ts";
+import { redactText } from "../../runtime/internal.ts";
+import type { TrialOutcome } from "../eval/trial_report.ts";
+import { ChaosTrialsSummary } from "./chaos_trials_summary.ts";
 
 /**
  * A fault kind: the provider's (`rateLimit`, `serverError`, `timeout`,
@@ -98,6 +102,15 @@ export interface ChaosOptions {
     | Readonly<Record<string, ChaosInvariant>>;
   /** Built-in invariants to turn off, by name. */
   readonly skip?: readonly ChaosInvariantName[];
+  /**
+   * Report a rate instead of stopping at the first broken run: every run
+   * is a trial (a broken invariant fails it), and chaos() returns the pass
+   * rate over the seeded schedules with its Wilson interval and pass^k at
+   * this k ("survives a rate limit 95% of the time"). Nothing is shrunk or
+   * thrown for a broken run; the report keeps each one's invariant and
+   * transcript.
+   */
+  readonly passHatK?: number;
 }
 
 /**
@@ -133,6 +146,7 @@ interface Config {
   readonly builtIns: ReadonlySet<string>;
   readonly modelHorizon: number;
   readonly toolHorizon: number;
+  readonly rateK?: number;
 }
 
 const RULES: Readonly<Record<string, Rule>> = {
@@ -147,6 +161,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   hangMs: is.positiveMs,
   invariants: is.any,
   skip: is.arrayOf(is.string),
+  passHatK: is.number({ min: 1, integer: true }),
 };
 
 const WHERE = "chaos()";
@@ -170,6 +185,7 @@ export async function chaos(scenario: ChaosScenario, options: ChaosOptions): Pro
   }
   const config = configure(options);
   const fc = await import("fast-check");
+  if (config.rateK !== undefined) return await rates(fc, scenario, config);
   let run = 0;
   let misuse: Error | undefined;
   let last: Broken | undefined;
@@ -444,7 +460,78 @@ function configure(options: ChaosOptions): Config {
     builtIns: new Set(INVARIANTS.filter((n) => !skip.has(n))),
     modelHorizon: turns ? Math.min(maxSteps, turns.length + maxFaults) : maxSteps,
     toolHorizon: toolCalls === undefined ? maxSteps : Math.max(1, toolCalls + maxFaults),
+    rateK: rateK(options),
   };
+}
+
+function rateK(options: ChaosOptions): number | undefined {
+  const k = options.passHatK;
+  if (k !== undefined && k > (options.runs ?? 100)) {
+    throw new RangeError(
+      `${WHERE}: option "passHatK" (${k}) is more than the runs (${
+        options.runs ?? 100
+      }); pass a k at most runs, or more runs`,
+    );
+  }
+  return k;
+}
+
+// Every run a trial: a broken invariant fails the run (an invariant of
+// yours that throws something other than an assertion is an error), and
+// the runs go on; the same seed gives the same schedules as without
+// passHatK.
+async function rates(
+  fc: Fc,
+  scenario: ChaosScenario,
+  config: Config,
+): Promise<ChaosTrialsSummary> {
+  let run = 0;
+  let misuse: Error | undefined;
+  let injected = 0;
+  const byKind: Record<string, number> = {};
+  const trials: TrialOutcome[] = [];
+  const property = fc.asyncProperty(schedule(fc, config), async (faults) => {
+    if (misuse) throw misuse;
+    const index = run;
+    const done = await runOnce(scenario, config, faults, ++run);
+    if (done.misuse) throw misuse = done.misuse;
+    for (const f of done.outcome.faults) {
+      injected++;
+      byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
+    }
+    const broken = done.broken;
+    if (!broken) {
+      trials.push({ index, seed: 0, outcome: "pass" });
+      return;
+    }
+    const builtIn = (INVARIANTS as readonly string[]).includes(broken.invariant);
+    trials.push({
+      index,
+      seed: 0,
+      outcome: builtIn || isFailure(broken.cause) ? "failure" : "error",
+      // Masked like every trial's: a report may be written to a baseline file.
+      error: { name: `invariant ${broken.invariant}`, message: redactText(broken.message) },
+      transcript: redactText(
+        `faults: ${done.outcome.faults.map((f) => f.kind).join(", ") || "none"}\n${
+          runTranscript(done.outcome, done.world)
+        }`,
+      ),
+    });
+  });
+  const details = await fc.check(property, { numRuns: config.runs, seed: config.seed });
+  if (misuse) throw misuse;
+  if (details.failed) throw details.errorInstance;
+  const seed = details.seed;
+  return new ChaosTrialsSummary({
+    name: "chaos",
+    trials: trials.map((t) => ({ ...t, seed })),
+    planned: config.runs,
+    k: config.rateK!,
+    seed,
+    runs: details.numRuns,
+    faultsInjected: injected,
+    byKind,
+  });
 }
 
 // A path is fast-check's counterexample path, which means something only

@@ -49,6 +49,7 @@ export type {
   ChaosScenario,
   ChaosSummary,
 } from "./chaos.ts";
+export * from "./chaos_trials_summary.ts";
 export type * from "./chaos_world.ts";
 export type * from "./chaos_outcome.ts";
 export * from "./chaos_failure.ts";

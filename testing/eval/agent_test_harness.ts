@@ -25,6 +25,9 @@ import { LLMJudge } from "./llm_judge.ts";
 import { makeTestCtx } from "../make_test_ctx.ts";
 import { QuasiExactEvaluator } from "./quasi_exact_evaluator.ts";
 import { type AgentTestConfig, loadTestConfig } from "./test_config.ts";
+import type { Message } from "../../ports/message.ts";
+import type { TrialReport } from "./trial_report.ts";
+import { type Trial, trials, type TrialsOptions } from "./trials.ts";
 
 /** How answers are evaluated; each option wins over `agentkit.test.json`. */
 export interface EvaluationOptions {
@@ -83,6 +86,31 @@ export interface CompareOptions extends EvaluationOptions {
    * @default {the last prompt sent, for expect(); none for compare()}
    */
   readonly question?: string;
+  /**
+   * Repeat: a number of trials, or the options of `trials()`. `compare`
+   * evaluates the answer that many times (a judge's verdict varies);
+   * `expect` runs the last prompt again that many times, each in a copy of
+   * the conversation as it was before that prompt (the reply already
+   * received is trial 0). Either then returns a `TrialReport` and, unless
+   * `returnMetrics`, asserts its pass rate reaches `threshold` (every
+   * trial, without one).
+   * @default {undefined: once, returning the EvaluationResult}
+   */
+  readonly trials?: number | TrialsOptions;
+}
+
+/**
+ * {@linkcode CompareOptions} with `trials`: the comparison returns a `TrialReport`.
+ *
+ * @example
+ * ```ts
+ * import type { CompareTrialsOptions } from "@agentkit/testing/testing";
+ * const options: CompareTrialsOptions = { trials: { n: 5, threshold: 0.8 }, mode: "score" };
+ * ```
+ */
+export interface CompareTrialsOptions extends CompareOptions {
+  /** A number of trials, or the options of `trials()`. */
+  readonly trials: number | TrialsOptions;
 }
 
 /** Options of {@linkcode AgentTest.start}: evaluation defaults and the session. */
@@ -132,6 +160,11 @@ const COMPARE_RULES: Readonly<Record<string, Rule>> = {
   ...EVALUATION_RULES,
   returnMetrics: is.boolean,
   question: is.string,
+  trials: is.either(
+    is.number({ min: 1, integer: true }),
+    is.object,
+    "a number of trials or trials() options",
+  ),
 };
 const START_RULES: Readonly<Record<string, Rule>> = {
   ...EVALUATION_RULES,
@@ -183,6 +216,8 @@ export class AgentTest implements AsyncDisposable {
   readonly #stop?: () => void | Promise<void>;
   readonly #results: AgentResult[] = [];
   #lastPrompt?: string;
+  // The conversation as it was before the last send: where expect()'s trials branch from.
+  #before: readonly Message[] = [];
   #stopped = false;
 
   private constructor(
@@ -250,8 +285,8 @@ export class AgentTest implements AsyncDisposable {
    *
    * @param actual The answer.
    * @param expected One acceptable answer, or several.
-   * @param options Mode, evaluator, thresholds, judge, `returnMetrics`.
-   * @returns The evaluation (always passed, unless `returnMetrics`).
+   * @param options Mode, evaluator, thresholds, judge, `returnMetrics`, `trials`.
+   * @returns The evaluation (always passed, unless `returnMetrics`); with `trials`, the `TrialReport`.
    * @throws {EvaluationFailed} When the answer fails (unless `returnMetrics`).
    * @throws {MetricNotSupported} When the evaluator cannot do the mode.
    * @throws {TypeError} For a bad option, or `llm`/`fallback` without a judge.
@@ -268,13 +303,48 @@ export class AgentTest implements AsyncDisposable {
    * assertEquals(r.metrics.map((m) => [m.name, m.passed]), [["levenshtein", false], ["llmJudge", true]]);
    * assertEquals(judge.calls, 1);
    * ```
+   *
+   * @example A judge asked five times: a rate, not a bit
+   * ```ts
+   * import { AgentTest, FakeLLM } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const verdicts = ['{"score": 0.9}', '{"score": 0.2}', '{"score": 0.8}', '{"score": 0.9}', '{"score": 0.7}'];
+   * const judge = FakeLLM.script(verdicts);
+   * const report = await AgentTest.compare("It's four.", ["4"], {
+   *   mode: "llm", judge, config: false, trials: { n: 5, threshold: 0.8, seed: 1 },
+   * });
+   * assertEquals([report.passes, report.failures], [4, 1]);
+   * ```
    */
+  static compare(
+    actual: string,
+    expected: string | readonly string[],
+    options: CompareTrialsOptions,
+  ): Promise<TrialReport>;
+  /**
+   * Compares an answer with the acceptable ones, once.
+   *
+   * @param actual The answer.
+   * @param expected One acceptable answer, or several.
+   * @param options Mode, evaluator, thresholds, judge, `returnMetrics`.
+   * @returns The evaluation.
+   */
+  static compare(
+    actual: string,
+    expected: string | readonly string[],
+    options?: CompareOptions,
+  ): Promise<EvaluationResult>;
   static async compare(
     actual: string,
     expected: string | readonly string[],
     options: CompareOptions = {},
-  ): Promise<EvaluationResult> {
+  ): Promise<EvaluationResult | TrialReport> {
     checkOptions("AgentTest.compare()", options, COMPARE_RULES);
+    if (options.trials !== undefined) {
+      const { trials: given, returnMetrics, ...once } = options;
+      return repeat(given, returnMetrics, () => AgentTest.compare(actual, expected, once));
+    }
     const wanted = typeof expected === "string" ? [expected] : expected;
     if (typeof actual !== "string") {
       throw new TypeError(
@@ -363,6 +433,7 @@ export class AgentTest implements AsyncDisposable {
       );
     }
     this.#lastPrompt = prompt;
+    this.#before = [...this.session.transcript];
     const result = await this.agent.run(prompt, this.ctx, { session: this.session });
     this.#results.push(result);
     return result.output;
@@ -372,25 +443,79 @@ export class AgentTest implements AsyncDisposable {
    * Compares the last reply with the acceptable answers, using the options
    * given to `start` overridden by `options`; the judge sees the last prompt.
    *
+   * With `trials`, the last prompt runs again in copies of the
+   * conversation as it was before it, and the report is returned.
+   *
    * @param expected One acceptable answer, or several.
-   * @param options Overrides.
-   * @returns The evaluation.
+   * @param options Overrides, and `trials`.
+   * @returns The evaluation; with `trials`, the `TrialReport`.
    * @throws {EvaluationFailed} When the reply fails (unless `returnMetrics`).
+   * @throws {AssertionError} With `trials`, when the pass rate misses the threshold.
+   *
+   * @example The same prompt, five times
+   * ```ts
+   * import { Agent } from "@agentkit/testing/runtime";
+   * import { AgentTest, FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const llm = FakeLLM.script(["Paris.", "Paris.", "Lyon.", "Paris.", "Paris."]);
+   * await using test = await AgentTest.start(
+   *   { agent: new Agent("geo", { model: "fake-model" }), makeCtx: () => makeTestCtx({ llm }) },
+   *   { config: false },
+   * );
+   * await test.send("Capital of France?");
+   * const report = await test.expect("Paris", { trials: { n: 5, threshold: 0.8, seed: 1 } });
+   * assertEquals([report.passes, report.n], [4, 5]);
+   * assertEquals(llm.requests[4].messages.length, 1); // each trial saw only the prompt, not the others' turns
+   * ```
    */
   expect(
     expected: string | readonly string[],
+    options: CompareTrialsOptions,
+  ): Promise<TrialReport>;
+  /**
+   * Compares the last reply with the acceptable answers, once.
+   *
+   * @param expected One acceptable answer, or several.
+   * @param options Overrides.
+   * @returns The evaluation.
+   */
+  expect(
+    expected: string | readonly string[],
+    options?: CompareOptions,
+  ): Promise<EvaluationResult>;
+  expect(
+    expected: string | readonly string[],
     options: CompareOptions = {},
-  ): Promise<EvaluationResult> {
+  ): Promise<EvaluationResult | TrialReport> {
     const reply = this.lastReply;
     if (reply === undefined) {
       return Promise.reject(
         new Error("Cannot expect a reply before any was received: call send(prompt) first"),
       );
     }
-    return AgentTest.compare(reply, expected, {
-      question: this.#lastPrompt,
-      ...this.#defaults,
-      ...options,
+    const merged = { question: this.#lastPrompt, ...this.#defaults, ...options };
+    if (options.trials === undefined) return AgentTest.compare(reply, expected, merged);
+    try {
+      checkOptions("AgentTest.expect()", options, COMPARE_RULES);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { trials: given, returnMetrics, ...once } = merged;
+    const prompt = this.#lastPrompt!;
+    const before = this.#before;
+    return repeat(given!, returnMetrics, async (trial) => {
+      let answer = reply;
+      if (trial.index > 0) {
+        const session = new Session(`${this.session.id}-trial-${trial.index}`, {
+          scope: this.session.scope,
+          transcript: before,
+        });
+        const result = await this.agent.run(prompt, this.ctx, { session });
+        trial.record(result);
+        answer = result.output;
+      }
+      await AgentTest.compare(answer, expected, once);
     });
   }
 
@@ -405,6 +530,18 @@ export class AgentTest implements AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void> {
     return this.stop();
   }
+}
+
+// Runs one comparison as trials and asserts the report unless asked for metrics.
+async function repeat(
+  given: number | TrialsOptions,
+  returnMetrics: boolean | undefined,
+  once: (trial: Trial) => Promise<unknown>,
+): Promise<TrialReport> {
+  const settings = typeof given === "number" ? { n: given } : given;
+  const report = await trials(once, settings);
+  if (!returnMetrics) report.assert();
+  return report;
 }
 
 async function resolveEvaluator(

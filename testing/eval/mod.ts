@@ -24,3 +24,13 @@ export * from "./test_config.ts";
 export * from "./agent_test_harness.ts";
 export * from "./serve_agent.ts";
 export * from "./api_test_client.ts";
+export * from "./trial_report.ts";
+export * from "./trials.ts";
+export {
+  type BaselineComparison,
+  type BaselineLabel,
+  type CaseComparison,
+  readBaseline,
+  writeBaseline,
+} from "./baseline.ts";
+export * from "./evaluate.ts";

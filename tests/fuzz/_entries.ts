@@ -54,6 +54,7 @@ import {
   ScriptedProviderWithGrants,
   serveAgent,
 } from "@agentkit/testing/testing";
+import { evaluate, trials } from "@agentkit/testing/testing";
 
 export type Call = (bag: unknown) => unknown;
 
@@ -451,6 +452,36 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
       summarise: FN,
       model: TEXT,
       estimate: FN,
+    },
+  },
+  // Trials (SPEC §24). A valid bag runs its trials, so no random bags.
+  "trials()": {
+    call: (o) => trials(() => {}, o as never),
+    base: { n: 3 },
+    fuzz: false,
+    bad: {
+      n: [0, -1, 1.5, NaN, "3", null],
+      k: [0, 1.5, 4, "2"],
+      threshold: [-0.1, 1.5, NaN, "0.9"],
+      seed: [1.5, NaN, "1"],
+      concurrency: [0, -1, 1.5, "2"],
+      budgetUsd: [-1, "abc", NaN, {}],
+      earlyStop: ["yes", 1, null],
+      name: TEXT,
+    },
+  },
+  "evaluate()": {
+    call: (o) => evaluate([{ name: "a", input: "x", expected: "x" }], (i) => String(i), o as never),
+    base: { config: false },
+    fuzz: false,
+    bad: {
+      trials: [0, -1, 1.5, "3", null, { n: 0 }, { n: 2, k: 3 }, { n: 2, earlyStop: true }],
+      shard: ["3/2", "0/2", "1-2", 5, ""],
+      cache: [5, "", {}],
+      name: TEXT,
+      mode: ["nope", 5],
+      threshold: [2, -1, "0.8"],
+      judge: PORT,
     },
   },
 };
