@@ -83,8 +83,10 @@ const API_KEY: Rule = {
 // CR, LF or NUL); fetch() itself refuses values outside Latin-1.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADERS: Rule = {
-  accepts: "an object of header names to string values",
+  accepts: "an object of header names to string values, or a Headers",
   test: (v, option) => {
+    // A Headers checked its names and values when it was built; it is sent as it is.
+    if (typeof Headers === "function" && v instanceof Headers) return undefined;
     if (typeof v !== "object" || v === null || Array.isArray(v)) return { kind: "type" };
     for (const [name, value] of Object.entries(v)) {
       if (!HEADER_NAME.test(name)) {
