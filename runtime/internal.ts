@@ -61,6 +61,8 @@ export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } fro
 export { type CheckSettings, deferServices, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";
 export { MIN_SECRET_LENGTH, readKeyVariables, registerSecret } from "./_secrets/registry.ts";
+// What a transcript message must be: a session's, agent.run()'s context's and transcript()'s rule.
+export { checkMessages } from "./sessions/_message_problem.ts";
 // Which runs failed: what a scripted double's dispose asks (testing/_dispose_verify.ts).
 export { failedAfter, failedRuns, noteRunFailed } from "./stream/_run_failed.ts";
 export { builtin } from "./spawn/_builtin.ts";
