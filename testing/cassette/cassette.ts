@@ -612,7 +612,7 @@ function checkPath(path: unknown): string {
         `cassette() takes a file path or a file: URL, got the ${path.protocol} URL ${path.href}: pass a path such as "tests/cassettes/greeting.jsonl"`,
       );
     }
-    return builtin<typeof Url>("node:url", "A Cassette").fileURLToPath(path);
+    return noNul(builtin<typeof Url>("node:url", "A Cassette").fileURLToPath(path));
   }
   if (typeof path !== "string" || path === "") {
     throw new TypeError(
@@ -621,7 +621,19 @@ function checkPath(path: unknown): string {
       }: pass a path such as "tests/cassettes/greeting.jsonl"`,
     );
   }
-  return path;
+  return noNul(path);
+}
+
+// No file system takes a NUL byte in a name: said here, not as "does not
+// exist" in replay or as the file system's own error in record.
+function noNul(path: string): string {
+  const at = path.indexOf("\0");
+  if (at < 0) return path;
+  throw new TypeError(
+    `cassette() got a file path with a NUL byte at position ${at} (${
+      JSON.stringify(path)
+    }), which no file system allows in a name: remove it (a path built from untrusted or binary data is the usual cause)`,
+  );
 }
 
 // What upstream() made must be a port before the first call is sent to it.

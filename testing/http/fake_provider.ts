@@ -29,6 +29,7 @@ import { isProblem, type Problem, type ProviderApi, type Wire, WireMemory } from
 import { rejectionMessage, rulesOff, strictRule, violation } from "./_strict.ts";
 import type { RulesOff } from "./_rules.ts";
 import type { FakeProviderRejection, FakeProviderStrict } from "./wire_rules.ts";
+import { checkedAnswer } from "./_model_answer.ts";
 
 export type { ProviderApi } from "./_wire.ts";
 
@@ -433,7 +434,7 @@ export class FakeProvider implements Disposable {
     const created = Math.floor(this.clock.now() / 1000);
     if (!wireRequest.stream) {
       try {
-        const res = await this.llm.chat(chat, ctx);
+        const res = checkedAnswer(await this.llm.chat(chat, ctx), requestId);
         return reply(200, wire.blocking(res, wireRequest, created, this.#memory), requestId);
       } catch (error) {
         if (controller.signal.aborted) throw controller.signal.reason;
