@@ -46,7 +46,9 @@ const WORD_BACK = 200;
  */
 export function clip(text: string, max: number = MAX_QUOTED): string {
   if (text.length <= max) return text;
-  const space = text.slice(max - WORD_BACK, max).search(/\s\S*$/);
-  const end = space < 0 ? max : max - WORD_BACK + space;
+  const from = Math.max(0, max - WORD_BACK);
+  // The last space at or before the limit, when the text goes on inside a word there.
+  const space = /\s/.test(text[max]) ? -1 : text.slice(from, max).search(/\s\S*$/);
+  const end = space <= 0 ? max : from + space;
   return `${text.slice(0, end)} ... (${text.length - end} more characters left out)`;
 }
