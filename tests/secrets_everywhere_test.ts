@@ -3,7 +3,7 @@
 // variable, a cassette's upstream port) never appears in anything the package
 // writes or shows: a port's error, transcript(), a tool result on its way to
 // the model, McpToolsUnavailable, a cassette file, a ChaosFailure's message,
-// transcript and reproduction. The secrets have no vendor shape: they are
+// transcript and reproduction, an evaluation's report. The secrets have no vendor shape: they are
 // masked because they were registered, not because they look like keys.
 import {
   assert,
@@ -23,9 +23,11 @@ import {
   ReActCognition,
 } from "@agentkit/testing/runtime";
 import {
+  AgentTest,
   cassette,
   chaos,
   ChaosFailure,
+  EvaluationFailed,
   FakeLLM,
   FakeProvider,
   FakeTool,
@@ -157,6 +159,12 @@ async function outputs(secret: string): Promise<Record<string, string>> {
   out["ChaosFailure.message"] = failure.message;
   out["ChaosFailure.transcript"] = failure.transcript;
   out["ChaosFailure.reproduction"] = failure.reproduction;
+  // An evaluation's report.
+  const report = await assertRejects(
+    () => AgentTest.compare(`the key is ${secret}`, ["no key"], { mode: "score", config: false }),
+    EvaluationFailed,
+  );
+  out["EvaluationFailed report"] = report.message;
   return out;
 }
 

@@ -42,7 +42,10 @@ Deno.test("assertTrajectory() shows the first 20 differences and counts the rest
   const e = assertThrows(() => assertTrajectory(calls(200), expected), AssertionError);
   const shown = e.message.split("\n").filter((l: string) => /^[-+] /.test(l));
   assertEquals(shown.length, 20);
-  assertStringIncludes(e.message, "... and 380 more differing line(s) in the 380 line(s) not shown");
+  assertStringIncludes(
+    e.message,
+    "... and 380 more differing line(s) in the 380 line(s) not shown",
+  );
   assertStringIncludes(e.message, "(400 in all)");
 });
 
