@@ -130,6 +130,12 @@ async function outputs(secret: string): Promise<Record<string, string>> {
   });
   out["McpToolsUnavailable"] =
     (await assertRejects(() => Promise.resolve(failing.listTools())) as Error).message;
+  const malformed = new McpToolProvider({
+    listTools: () => Promise.resolve({ tools: "none", token: secret } as never),
+    callTool: () => Promise.resolve({ content: [] }),
+  });
+  out["McpToolsUnavailable (a malformed listing)"] =
+    (await assertRejects(() => Promise.resolve(malformed.listTools())) as Error).message;
   // A cassette recording a model that repeats it.
   const dir = await Deno.makeTempDir({ prefix: "secrets_" });
   try {

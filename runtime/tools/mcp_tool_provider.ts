@@ -157,9 +157,9 @@ export class McpToolsUnavailable extends Error {
    */
   constructor(server: string | undefined, problem: string, cause?: unknown) {
     super(
-      `Cannot list the tools of MCP server${
-        server ? ` "${server}"` : ""
-      }: ${problem}; check that the client is connected (await client.connect(transport)) and that the server answers tools/list`,
+      `Cannot list the tools of MCP server${server ? ` "${server}"` : ""}: ${
+        redactText(problem)
+      }; check that the client is connected (await client.connect(transport)) and that the server answers tools/list`,
       cause === undefined ? undefined : { cause },
     );
     this.name = "McpToolsUnavailable";
