@@ -128,11 +128,6 @@ export function maskSecrets(s: string, mask: string): string {
   return s.replace(pattern, mask);
 }
 
-/** How many values are registered (their forms in URLs and JSON counted apart). */
-export function registeredCount(): number {
-  return registered.size;
-}
-
 /** The entries of a header record, a `Headers` or a list of pairs; none for anything else. */
 export function headerEntries(headers: unknown): Array<[string, string]> {
   if (headers === null || typeof headers !== "object") return [];

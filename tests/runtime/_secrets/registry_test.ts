@@ -1,9 +1,12 @@
 // The process's secret registry: what it takes, in which forms it masks it,
-// and what it leaves alone. Each value is unique to its test: the registry
-// is the process's, so a value registered here is masked for the rest of it.
+// and what it leaves alone. The registry is the process's, and what it holds
+// is never forgotten, so every value here carries a nonce fresh for each run
+// of the file: a second run in the same process (a mutation runner's warm
+// one) starts from values nobody registered yet.
 import { assertEquals } from "@std/assert";
 import {
   headerEntries,
+  KEY_VARIABLES,
   maskSecrets,
   MIN_SECRET_LENGTH,
   readKeyVariables,
@@ -14,113 +17,161 @@ import {
 import { registerMcpSecrets } from "../../../runtime/tools/_mcp_secrets.ts";
 
 const M = "#";
+const nonce = (): string => crypto.randomUUID().replaceAll("-", "").slice(0, 10);
 
 Deno.test("registerSecret() masks a value verbatim, in a URL's and JSON's forms too", () => {
-  registerSecret('reg1-a/b c"d');
-  assertEquals(maskSecrets('x reg1-a/b c"d y', M), "x # y");
-  assertEquals(maskSecrets("?k=reg1-a%2Fb%20c%22d&", M), "?k=#&");
-  assertEquals(maskSecrets('{"k":"reg1-a/b c\\"d"}', M), '{"k":"#"}');
+  const n = nonce();
+  registerSecret(`a${n}/b c"d`);
+  assertEquals(maskSecrets(`x a${n}/b c"d y`, M), "x # y");
+  assertEquals(maskSecrets(`?k=a${n}%2Fb%20c%22d&`, M), "?k=#&");
+  assertEquals(maskSecrets(`{"k":"a${n}/b c\\"d"}`, M), '{"k":"#"}');
   // Regular-expression characters are matched as themselves.
-  registerSecret("reg1.*+?^$()[]{}|");
-  assertEquals(maskSecrets("reg1.*+?^$()[]{}| regX.*", M), "# regX.*");
+  registerSecret(`r${n}.*+?^$()[]{}|`);
+  assertEquals(maskSecrets(`r${n}.*+?^$()[]{}| r${n}x`, M), `# r${n}x`);
 });
 
 Deno.test("registerSecret() ignores what is not a string or shorter than the minimum", () => {
+  const n = nonce();
   assertEquals(MIN_SECRET_LENGTH, 8);
-  for (const v of [undefined, null, 12345678, { v: "reg2-object" }, "reg2-77"]) registerSecret(v);
-  assertEquals(maskSecrets("reg2-77 12345678 reg2-object", M), "reg2-77 12345678 reg2-object");
-  registerSecret("reg2-888");
-  assertEquals(maskSecrets("reg2-888", M), "#");
+  const seven = n.slice(0, 7);
+  for (const v of [undefined, null, 12345678, { v: `o${n}` }, seven]) registerSecret(v);
+  assertEquals(maskSecrets(`${seven} 12345678 o${n}`, M), `${seven} 12345678 o${n}`);
+  const eight = n.slice(0, 8);
+  registerSecret(eight);
+  assertEquals(maskSecrets(`${eight}`, M), "#");
+  // A text shorter than any secret is given back as it is.
+  assertEquals(maskSecrets("short", M), "short");
 });
 
 Deno.test("registerSecret() masks the longer of two values that overlap whole", () => {
-  registerSecret("reg3-abcd");
-  registerSecret("reg3-abcdefgh");
-  assertEquals(maskSecrets("reg3-abcdefgh reg3-abcd", M), "# #");
+  const n = nonce();
+  registerSecret(`l${n}`);
+  registerSecret(`l${n}efgh`);
+  assertEquals(maskSecrets(`l${n}efgh l${n}`, M), "# #");
 });
 
 Deno.test("registerSecret() registers a Bearer or Basic credential alone, and Basic's parts", () => {
-  registerSecret("Bearer reg4-token-x");
-  assertEquals(maskSecrets("got reg4-token-x", M), "got #");
-  registerSecret(`Basic ${btoa("reg4user:reg4password")}`);
-  assertEquals(maskSecrets("reg4user / reg4password", M), "# / #");
+  const n = nonce();
+  registerSecret(`Bearer t${n}`);
+  assertEquals(maskSecrets(`got t${n}`, M), "got #");
+  registerSecret(`basic ${btoa(`u${n}:p${n}`)}`);
+  assertEquals(maskSecrets(`u${n} / p${n} / u${n}:p${n}`, M), "# / # / #");
+  // A part shorter than the minimum is not registered alone.
+  registerSecret(`Basic ${btoa(`abc:q${n}`)}`);
+  assertEquals(maskSecrets(`abc q${n}`, M), "abc #");
   // A credential shorter than the minimum is not registered alone.
-  registerSecret("Bearer reg4-sh");
-  assertEquals(maskSecrets("reg4-sh", M), "reg4-sh");
+  const short = n.slice(0, 7);
+  registerSecret(`Bearer ${short}`);
+  assertEquals(maskSecrets(short, M), short);
   // Three words are not a scheme and a credential: only the whole.
-  registerSecret("reg4 three words");
-  assertEquals(maskSecrets("reg4 three words / three", M), "# / three");
-  // A Basic credential that is not base64 is registered whole only.
-  registerSecret("Basic reg4-%%notbase64");
-  assertEquals(maskSecrets("reg4-%%notbase64", M), "#");
+  registerSecret(`w${n} three words`);
+  assertEquals(maskSecrets(`w${n} three words / words`, M), "# / words");
+  // A token after another scheme: the credential, but no decoding.
+  registerSecret(`Token ${btoa(`v${n}:s${n}`)}`);
+  assertEquals(maskSecrets(`v${n}`, M), `v${n}`);
   // Base64 without a colon: the decoded text as one value.
-  registerSecret(`Basic ${btoa("reg4-no-colon")}`);
-  assertEquals(maskSecrets("reg4-no-colon", M), "#");
+  registerSecret(`Basic ${btoa(`c${n}`)}`);
+  assertEquals(maskSecrets(`c${n}`, M), "#");
+  // A Basic credential that is not base64 is registered whole only.
+  registerSecret(`Basic %%${n}`);
+  assertEquals(maskSecrets(`%%${n}`, M), "#");
 });
 
 Deno.test("registerHeaders() takes a record, a Headers or pairs, skipping protocol headers", () => {
-  registerHeaders({ "x-a": "reg5-record-v", "Content-Type": "reg5-content-type" });
-  registerHeaders(new Headers({ "x-b": "reg5-headers-v", accept: "reg5-accept-val" }));
-  registerHeaders([["x-c", "reg5-pairs-v1"], ["bad"], ["x-d", 5], "no"]);
-  registerHeaders("reg5-a-string");
+  const n = nonce();
+  registerHeaders({ "x-a": `h1${n}`, "Content-Type": `h2${n}` });
+  registerHeaders(new Headers({ "x-b": `h3${n}` }));
+  registerHeaders([["x-c", `h4${n}`], ["bad"], ["x-d", 5], "no", [5, `h5${n}`]]);
+  registerHeaders(`h6${n}`);
   registerHeaders(null);
-  assertEquals(
-    maskSecrets("reg5-record-v reg5-headers-v reg5-pairs-v1", M),
-    "# # #",
-  );
-  assertEquals(
-    maskSecrets("reg5-content-type reg5-accept-val reg5-a-string", M),
-    "reg5-content-type reg5-accept-val reg5-a-string",
-  );
+  assertEquals(maskSecrets(`h1${n} h3${n} h4${n}`, M), "# # #");
+  assertEquals(maskSecrets(`h2${n} h5${n} h6${n}`, M), `h2${n} h5${n} h6${n}`);
+  const publicOnes = [
+    "content-type",
+    "accept",
+    "user-agent",
+    "anthropic-version",
+    "anthropic-beta",
+    "openai-beta",
+    "mcp-protocol-version",
+  ];
+  registerHeaders(Object.fromEntries(publicOnes.map((h, i) => [h, `p${i}${n}`])));
+  const values = publicOnes.map((_, i) => `p${i}${n}`).join(" ");
+  assertEquals(maskSecrets(values, M), values);
 });
 
 Deno.test("headerEntries() reads a record's string values only, and nothing of a non-object", () => {
   assertEquals(headerEntries({ a: "1", b: 2 }), [["a", "1"]]);
   assertEquals(headerEntries(new Headers({ A: "1" })), [["a", "1"]]);
-  assertEquals(headerEntries([["a", "1"], ["b"]]), [["a", "1"]]);
+  assertEquals(headerEntries([["a", "1"], ["b"], "c", ["d", 2], [3, "e"]]), [["a", "1"]]);
   assertEquals(headerEntries(undefined), []);
   assertEquals(headerEntries(5), []);
+  assertEquals(headerEntries("a: 1"), []);
 });
 
 Deno.test("registerPortSecrets() registers the key, the headers and the key variables", () => {
+  const n = nonce();
   const before = Deno.env.get("GROQ_API_KEY");
-  Deno.env.set("GROQ_API_KEY", "reg6-from-env");
+  Deno.env.set("GROQ_API_KEY", `e${n}`);
   try {
-    registerPortSecrets("reg6-api-key", { "x-gw": "reg6-header" });
-    assertEquals(maskSecrets("reg6-api-key reg6-header reg6-from-env", M), "# # #");
+    registerPortSecrets(`k${n}`, { "x-gw": `g${n}` });
+    assertEquals(maskSecrets(`k${n} g${n} e${n}`, M), "# # #");
   } finally {
     if (before === undefined) Deno.env.delete("GROQ_API_KEY");
     else Deno.env.set("GROQ_API_KEY", before);
   }
 });
 
-Deno.test("readKeyVariables() picks up a key set since the last read", () => {
+Deno.test("readKeyVariables() reads every provider key variable, a key set since the last read too", () => {
+  const names = [
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "AZURE_OPENAI_API_KEY",
+    "AZURE_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GROQ_API_KEY",
+    "MISTRAL_API_KEY",
+    "OPENROUTER_API_KEY",
+    "XAI_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "TOGETHER_API_KEY",
+    "FIREWORKS_API_KEY",
+    "COHERE_API_KEY",
+    "LITELLM_API_KEY",
+    "LITELLM_MASTER_KEY",
+    "VLLM_API_KEY",
+    "HF_TOKEN",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+  ];
+  assertEquals(KEY_VARIABLES, names);
   readKeyVariables();
-  const before = Deno.env.get("HF_TOKEN");
-  Deno.env.set("HF_TOKEN", "reg7-hf-token");
+  const n = nonce();
+  const before = names.map((name) => Deno.env.get(name));
   try {
-    assertEquals(maskSecrets("reg7-hf-token", M), "reg7-hf-token");
+    names.forEach((name, i) => Deno.env.set(name, `v${i}x${n}`));
+    const values = names.map((_, i) => `v${i}x${n}`).join(" ");
+    // Read once already: a key set since is masked after the next read.
+    assertEquals(maskSecrets(values, M), values);
     readKeyVariables();
-    assertEquals(maskSecrets("reg7-hf-token", M), "#");
+    assertEquals(maskSecrets(values, M), names.map(() => "#").join(" "));
   } finally {
-    if (before === undefined) Deno.env.delete("HF_TOKEN");
-    else Deno.env.set("HF_TOKEN", before);
+    names.forEach((name, i) =>
+      before[i] === undefined ? Deno.env.delete(name) : Deno.env.set(name, before[i]!)
+    );
   }
 });
 
 Deno.test("an MCP client's secrets and its SDK transport's headers are registered", () => {
-  registerMcpSecrets({
-    transport: { _requestInit: { headers: { "x-k": "reg8-transport" } } },
-  }, [
-    "reg8-secret",
-  ]);
-  registerMcpSecrets({
-    transport: { requestInit: { headers: [["x-k", "reg8-public-ri"]] } },
-  }, undefined);
+  const n = nonce();
+  registerMcpSecrets({ transport: { _requestInit: { headers: { "x-k": `t${n}` } } } }, [`s${n}`]);
+  registerMcpSecrets({ transport: { requestInit: { headers: [["x-k", `r${n}`]] } } }, undefined);
   registerMcpSecrets({
     get transport(): never {
       throw new Error("not connected");
     },
   }, undefined);
-  assertEquals(maskSecrets("reg8-transport reg8-secret reg8-public-ri", M), "# # #");
+  registerMcpSecrets({}, undefined);
+  assertEquals(maskSecrets(`t${n} s${n} r${n}`, M), "# # #");
 });
