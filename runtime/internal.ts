@@ -36,8 +36,8 @@
  * - `Redactor`, `redactText`, `isSecretName`, `isSecretHeader`, `REDACTED`:
  *   the one redaction engine, so a cassette, a transcript and a fake
  *   provider's request log mask what a port's errors mask;
- *   `registerSecret`, `readKeyVariables`, `MIN_SECRET_LENGTH`: the process's
- *   secret registry behind it (values masked verbatim whatever their shape).
+ *   `readKeyVariables`: the process's secret registry behind it (values
+ *   masked verbatim whatever their shape; `registerSecret` is public).
  * - `builtin`: a `node:` module loaded on first use, so a double that
  *   touches files (a cassette) does not start Deno's Node layer at import.
  * - `zod`, `importZod`, `syncImport`: a dependency loaded on first use (zod
@@ -60,7 +60,7 @@ export { editDistance } from "./_edit_distance.ts";
 export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } from "./_options.ts";
 export { type CheckSettings, deferServices, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";
-export { MIN_SECRET_LENGTH, readKeyVariables, registerSecret } from "./_secrets/registry.ts";
+export { readKeyVariables } from "./_secrets/registry.ts";
 // What a transcript message must be: a session's, agent.run()'s context's and transcript()'s rule.
 export { checkMessages } from "./sessions/_message_problem.ts";
 // Which runs failed: what a scripted double's dispose asks (testing/_dispose_verify.ts).

@@ -34,7 +34,8 @@ import {
   makeTestCtx,
   transcript,
 } from "@agentkit/testing/testing";
-import { MIN_SECRET_LENGTH, redactText, registerSecret } from "../runtime/internal.ts";
+import { MIN_SECRET_LENGTH, registerSecret } from "@agentkit/testing/runtime";
+import { redactText } from "../runtime/internal.ts";
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 

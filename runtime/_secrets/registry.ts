@@ -17,8 +17,16 @@
 import { readEnv } from "../providers/_http.ts";
 
 /**
- * The shortest value registered: shorter ones would mask common words and
- * numbers everywhere (a 3-letter "key" would blank every "the").
+ * The shortest value {@linkcode registerSecret} takes: shorter ones would
+ * mask common words and numbers everywhere.
+ *
+ * @example
+ * ```ts
+ * import { MIN_SECRET_LENGTH } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * assertEquals(MIN_SECRET_LENGTH, 8);
+ * ```
  */
 export const MIN_SECRET_LENGTH = 8;
 
@@ -67,9 +75,27 @@ let pattern: RegExp | undefined;
 let envRead = false;
 
 /**
- * Registers `value` as a secret: from now on it is masked wherever the
- * package writes or shows text. Not a string, or shorter than
- * {@linkcode MIN_SECRET_LENGTH}: ignored.
+ * Registers `value` as a secret: from now on, in this process, it is masked
+ * as `[REDACTED]` wherever the package writes or shows text (errors,
+ * `transcript()`, tool results on their way to the model, cassettes,
+ * `ChaosFailure`, evaluation reports). The package registers what it is
+ * handed (a port's key and headers, an MCP provider's `secrets`, the
+ * provider key variables); call it for a credential of your own that a
+ * tool or a model might repeat. A value that is not a string, or shorter
+ * than 8 characters ({@linkcode MIN_SECRET_LENGTH}), is ignored: it would
+ * blank ordinary words. `Bearer <token>` registers the token alone too.
+ *
+ * @param value The secret.
+ *
+ * @example A database password a tool might echo
+ * ```ts
+ * import { registerSecret } from "@agentkit/testing/runtime";
+ * import { transcript } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * registerSecret("db-pass-7731");
+ * assertEquals(transcript([{ role: "tool", toolCallId: "c1", content: "login db-pass-7731" }]), "tool [call_1]: login [REDACTED]");
+ * ```
  */
 export function registerSecret(value: unknown): void {
   if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH) return;

@@ -77,6 +77,16 @@ Deno.test("registerSecret() registers a Bearer or Basic credential alone, and Ba
   assertEquals(maskSecrets(`%%${n}`, M), "#");
 });
 
+Deno.test("registerSecret() reads the credential of a padded or widely spaced value, at the minimum length", () => {
+  const n = nonce();
+  const eight = (c: string) => `${c}${n.slice(0, 7)}`;
+  registerSecret(`  Bearer   ${eight("a")}  `);
+  registerSecret(`Basic ${btoa(`${eight("b")}:${eight("c")}`)}`);
+  registerSecret(`Basic ${btoa(`:${eight("d")}`)}`);
+  assertEquals(maskSecrets(`${eight("a")} ${eight("b")} ${eight("c")}`, M), "# # #");
+  assertEquals(maskSecrets(`${eight("d")}`, M), "#");
+});
+
 Deno.test("registerHeaders() takes a record, a Headers or pairs, skipping protocol headers", () => {
   const n = nonce();
   registerHeaders({ "x-a": `h1${n}`, "Content-Type": `h2${n}` });
