@@ -1572,6 +1572,27 @@ function cases(): Case[] {
     );
   }
   add(
+    "FakeProvider",
+    "a model streaming finishReason bogus",
+    async () => {
+      const llm = {
+        chat: () => Promise.reject(new Error("unused")),
+        complete: () => Promise.reject(new Error("unused")),
+        stream: async function* () {
+          yield { type: "message_start", messageId: "m" };
+          yield { type: "text_delta", messageId: "m", content: "hi" };
+          yield { type: "message_end", messageId: "m", finishReason: "bogus" };
+        },
+      };
+      const provider = new FakeProvider({ llm: llm as never });
+      const port = new OpenAIChatLLM({ apiKey: "k", fetch: provider.fetch });
+      for await (const _ of port.stream(request)) { /* drain */ }
+      provider.verify();
+    },
+    InvalidScript,
+    'ends with finishReason "bogus"',
+  );
+  add(
     "FakeLLM.script()",
     "a scripted error with an empty message",
     () => FakeLLM.script([{ error: "" }]).chat(request),

@@ -3,6 +3,7 @@
 // `finishReason: "bogus"` would otherwise be served as a valid answer, and
 // the port under test would fail on a body the real provider never sends.
 import type { ChatResponse } from "../../ports/chat.ts";
+import type { StreamEvent } from "../../ports/stream_event.ts";
 import { describe } from "../../runtime/internal.ts";
 import { InvalidScript } from "../errors.ts";
 
@@ -32,4 +33,22 @@ export function checkedAnswer(answer: unknown, request: string): ChatResponse {
     !Number.isSafeInteger(u.outputTokens)
   ) bad(`has usage ${describe(a.usage)}, not { inputTokens, outputTokens } counts`);
   return answer as ChatResponse;
+}
+
+/** A streamed event's text and finish reason, checked as `checkedAnswer` checks a blocking answer's. */
+export function checkedEvent(event: StreamEvent, request: string): StreamEvent {
+  const where = `FakeProvider: the model's stream for request ${request}`;
+  if (event.type === "text_delta" && typeof event.content !== "string") {
+    throw new InvalidScript(
+      `${where} has a text_delta whose content is ${describe(event.content)}, not a string`,
+    );
+  }
+  if (event.type === "message_end" && !FINISH.includes(event.finishReason)) {
+    throw new InvalidScript(
+      `${where} ends with finishReason ${describe(event.finishReason)}, not one of ${
+        FINISH.join(", ")
+      }`,
+    );
+  }
+  return event;
 }
