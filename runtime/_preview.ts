@@ -32,3 +32,23 @@ export function tail(text: string): string {
   const t = text.trim();
   return t.length > 300 ? `...${t.slice(-300)}` : t;
 }
+
+// A provider's message is quoted up to this many characters.
+const MAX_QUOTED = 2_000;
+// How far back from the limit a cut looks for a space, so it never leaves
+// half of a credential (which masking by value could not recognise).
+const WORD_BACK = 200;
+
+/**
+ * `text` as an error message quotes it: whole up to `max` characters, else
+ * cut (at a space near the limit when there is one) and followed by how much
+ * was left out, so a 5 MB body neither floods a log nor hides its size.
+ */
+export function clip(text: string, max: number = MAX_QUOTED): string {
+  if (text.length <= max) return text;
+  const from = Math.max(0, max - WORD_BACK);
+  // The last space at or before the limit, when the text goes on inside a word there.
+  const space = /\s/.test(text[max]) ? -1 : text.slice(from, max).search(/\s\S*$/);
+  const end = space <= 0 ? max : from + space;
+  return `${text.slice(0, end)} ... (${text.length - end} more characters left out)`;
+}

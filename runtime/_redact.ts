@@ -6,7 +6,9 @@
 // under names that hold credentials (`apiKey`, `x-goog-api-key`,
 // `?api_key=`, `password:`), and credential shapes in free text
 // (_secret_patterns.ts: vendor key prefixes, JWTs, PEM blocks, Basic/Bearer,
-// URL userinfo, cookies).
+// URL userinfo, cookies). Before all three, every value registered with the
+// process's secret registry (_secrets/registry.ts: the credentials the package was
+// handed, by any entry) is masked verbatim.
 import {
   AUTH_SCHEME,
   COOKIE_LINE,
@@ -15,6 +17,7 @@ import {
   URL_USERINFO,
   VENDOR_KEY,
 } from "./_secret_patterns.ts";
+import { maskSecrets } from "./_secrets/registry.ts";
 
 /** What a masked value becomes. */
 export const REDACTED = "[REDACTED]";
@@ -143,9 +146,9 @@ export class Redactor {
   }
 }
 
-/** The credential shapes and secret-named values in `s` masked (no literals). */
+/** The registered secrets, credential shapes and secret-named values in `s` masked. */
 export function redactText(s: string): string {
-  let out = s.replace(PEM_PRIVATE_KEY, REDACTED);
+  let out = maskSecrets(s, REDACTED).replace(PEM_PRIVATE_KEY, REDACTED);
   out = out.replace(COOKIE_LINE, (_, name: string, sep: string) => `${name}${sep}${REDACTED}`);
   out = out.replace(URL_USERINFO, `$1${REDACTED}@`);
   out = namedValues(out);

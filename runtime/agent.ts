@@ -45,6 +45,7 @@ import { noteRunFailed } from "./stream/_run_failed.ts";
 import { spanError } from "./_span.ts";
 import { PULL, pull, thenStep } from "./stream/_pull.ts";
 import type { Span } from "../ports/trace.ts";
+import { messageProblem } from "./sessions/_message_problem.ts";
 
 // Where code that imported it from here still finds it; it lives beside CognitionResult.
 export type { AgentResult } from "./cognition/cognition.ts";
@@ -70,8 +71,22 @@ const AGENT_HINTS: Readonly<Record<string, string>> = {
     "middleware goes to makeTestCtx({ chatMiddleware }) or new Invoker({ chatMiddleware })",
 };
 
+// Earlier turns are checked as a session checks them: a bad one taken here
+// would reach the provider later, far from the line that made it.
+const CONTEXT: Rule = {
+  accepts: "an array of messages ({ role, content })",
+  test: (v, option) => {
+    if (!Array.isArray(v)) return { kind: "type" };
+    for (let i = 0; i < v.length; i++) {
+      const problem = messageProblem(v[i]);
+      if (problem) return { kind: "type", message: `${option}: message ${i + 1} ${problem}` };
+    }
+    return undefined;
+  },
+};
+
 const RUN_OPTIONS: Readonly<Record<string, Rule>> = {
-  context: is.arrayOf(is.object),
+  context: CONTEXT,
   session: is.port("a Session", ["beginRun", "endRun", "run", "append"]),
 };
 

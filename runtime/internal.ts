@@ -35,7 +35,9 @@
  *   for its invoker and clock).
  * - `Redactor`, `redactText`, `isSecretName`, `isSecretHeader`, `REDACTED`:
  *   the one redaction engine, so a cassette, a transcript and a fake
- *   provider's request log mask what a port's errors mask.
+ *   provider's request log mask what a port's errors mask;
+ *   `readKeyVariables`: the process's secret registry behind it (values
+ *   masked verbatim whatever their shape; `registerSecret` is public).
  * - `builtin`: a `node:` module loaded on first use, so a double that
  *   touches files (a cassette) does not start Deno's Node layer at import.
  * - `zod`, `importZod`, `syncImport`: a dependency loaded on first use (zod
@@ -58,6 +60,9 @@ export { editDistance } from "./_edit_distance.ts";
 export { checkOptions, checkValue, describe, is, nearest, ports, type Rule } from "./_options.ts";
 export { type CheckSettings, deferServices, withChecked } from "./_options.ts";
 export { isSecretHeader, isSecretName, REDACTED, Redactor, redactText } from "./_redact.ts";
+export { readKeyVariables } from "./_secrets/registry.ts";
+// What a transcript message must be: a session's, agent.run()'s context's and transcript()'s rule.
+export { checkMessages } from "./sessions/_message_problem.ts";
 // Which runs failed: what a scripted double's dispose asks (testing/_dispose_verify.ts).
 export { failedAfter, failedRuns, noteRunFailed } from "./stream/_run_failed.ts";
 export { builtin } from "./spawn/_builtin.ts";

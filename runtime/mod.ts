@@ -47,3 +47,5 @@ export * from "./tools/mod.ts";
 export * from "./providers/mod.ts";
 export * from "./cli/mod.ts";
 export * from "./spawn/mod.ts";
+// The process's secret registry (issue 38): a credential of your own, masked everywhere.
+export { MIN_SECRET_LENGTH, registerSecret } from "./_secrets/registry.ts";

@@ -149,13 +149,15 @@ export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
     deferServices(servicesOf, options.llm);
     return new RunContext(run);
   }
-  checkOptions("makeTestCtx()", options, KNOBS, HINTS);
-  const o = options;
-  if (o.llm && o.invoker) {
+  // The conflict first: it is the mistake, whatever each value holds.
+  const both = options as { llm?: unknown; invoker?: unknown } | null;
+  if (both?.llm !== undefined && both?.invoker !== undefined) {
     throw new TypeError(
-      "Cannot build a test context with both llm and invoker: pass llm (with chatMiddleware/toolMiddleware), or a fully built invoker, not both",
+      "makeTestCtx(): cannot take both llm and invoker, two sources of the model: pass llm alone (the context builds its invoker, with chatMiddleware/toolMiddleware), or invoker alone (new Invoker({ llm }) holds the model already), not both",
     );
   }
+  checkOptions("makeTestCtx()", options, KNOBS, HINTS);
+  const o = options;
   if (o.invoker && (o.chatMiddleware || o.toolMiddleware)) {
     throw new TypeError(
       "Cannot build a test context with invoker and chatMiddleware/toolMiddleware: a built invoker has its chains; put the middleware in new Invoker({ llm, chatMiddleware }) or pass llm instead",

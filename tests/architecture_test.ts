@@ -213,8 +213,9 @@ async function importsOutside(
   return offenders;
 }
 
-// runtime/'s shared helpers: the private modules at its root and the error classes.
-const RUNTIME_HELPER = /^runtime\/(_[a-z_]+|errors|harness_error)\.ts$/;
+// runtime/'s shared helpers: the private modules at its root and in its
+// private rooms (`_secrets/`), and the error classes.
+const RUNTIME_HELPER = /^runtime\/(_[a-z_]+|_[a-z_]+\/[a-z_]+|errors|harness_error)\.ts$/;
 
 Deno.test("architecture: runtime/money/, sessions/ and stores/ import nothing of the agent core", async () => {
   for (const room of ["money", "sessions", "stores"]) {

@@ -39,6 +39,10 @@ import {
   RecordingTracer,
 } from "@agentkit/testing/testing";
 import { isInternalError, noHang } from "./fuzz/_fuzz.ts";
+// Issue 38's rows (below, at the end of cases()).
+import { ProviderResponseError as ScriptedProviderError } from "@agentkit/testing/ports";
+import { McpToolProvider, OpenAIChatLLM } from "@agentkit/testing/runtime";
+import { cassette, FakeProvider, transcript } from "@agentkit/testing/testing";
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -1437,6 +1441,179 @@ function cases(): Case[] {
     "TypeError: world.tool()",
     "got 5",
     "a FakeTool, or any ToolPort with name and call",
+  );
+  // Issue 38: nothing accepted in silence, errors that help.
+  add(
+    "transcript()",
+    "a message whose content is 5",
+    () => transcript([{ role: "user", content: 5 }] as never),
+    TypeError,
+    "message 1 has content 5",
+    "content must be a string",
+  );
+  add(
+    "agent.run()",
+    'a context message with role "bogus"',
+    () =>
+      new Agent("a", { model: "m" }).run("x", makeTestCtx({ llm: new FakeLLM("ok") }), {
+        context: [{ role: "bogus", content: "hi" }],
+      } as never),
+    TypeError,
+    "context",
+    'message 1 has role "bogus"',
+    "the roles are system, user, assistant, tool",
+  );
+  add(
+    "agent.run()",
+    "a context message whose content is 1",
+    () =>
+      new Agent("a", { model: "m" }).run("x", makeTestCtx({ llm: new FakeLLM("ok") }), {
+        context: [{ role: "user", content: "a" }, { role: "assistant", content: 1 }],
+      } as never),
+    TypeError,
+    "message 2 has content 1",
+  );
+  add(
+    "new FakeTool()",
+    'parameters { type: "string" }',
+    () => new FakeTool({ name: "t", responder: "x", parameters: { type: "string" } as never }),
+    TypeError,
+    'parameters has type "string"',
+    'type "object"',
+  );
+  add(
+    "new FakeTool()",
+    "parameters z.string()",
+    () => new FakeTool({ name: "t", responder: "x", parameters: z.string() as never }),
+    TypeError,
+    'parameters has type "string"',
+    "z.object",
+  );
+  for (
+    const [entry, make] of [
+      ["new Budget()", (v: string) => new Budget({ maxCostUsd: v })],
+      ["new Quota()", (v: string) => new Quota({ maxCostUsd: v })],
+    ] as const
+  ) {
+    add(
+      entry,
+      'maxCostUsd "0.0000001", finer than a micro-dollar',
+      () => make("0.0000001"),
+      RangeError,
+      '"0.0000001"',
+      "finer than a micro-dollar",
+      'e.g. "0.000001"',
+    );
+  }
+  add(
+    "makeTestCtx()",
+    "llm and an invoker that is not one",
+    () => makeTestCtx({ llm: new FakeLLM("x"), invoker: {} as never }),
+    TypeError,
+    "both llm and invoker",
+    "pass llm alone",
+  );
+  add(
+    "cassette()",
+    "a path with a NUL byte",
+    () => cassette("tests/cassettes/a\0b.jsonl", { mode: "replay" }),
+    TypeError,
+    "NUL byte at position 17",
+  );
+  add(
+    "new OpenAIChatLLM()",
+    "headers as a list of pairs",
+    () => new OpenAIChatLLM({ apiKey: "k", headers: [["x-a", "b"]] as never }),
+    TypeError,
+    "headers",
+    "or a Headers",
+  );
+  add(
+    "new McpToolProvider()",
+    "secrets: 5",
+    () =>
+      new McpToolProvider({
+        listTools: () => Promise.resolve({ tools: [] }),
+        callTool: () => Promise.resolve({ content: [] }),
+      }, { secrets: 5 as never }),
+    TypeError,
+    "secrets",
+    "got 5",
+  );
+  for (
+    const [what, answer, says] of [
+      ["content 5", { content: 5, finishReason: "stop" }, "has content 5"],
+      ["finishReason bogus", { content: "a", finishReason: "bogus" }, 'has finishReason "bogus"'],
+    ] as const
+  ) {
+    add(
+      "FakeProvider",
+      `a model answering ${what}`,
+      async () => {
+        const llm = {
+          chat: () =>
+            Promise.resolve({
+              toolCalls: [],
+              usage: { inputTokens: 1, outputTokens: 1 },
+              ...answer,
+            }),
+          stream: () => (async function* () {})(),
+          complete: () => Promise.reject(new Error("unused")),
+        };
+        const provider = new FakeProvider({ llm: llm as never });
+        await new OpenAIChatLLM({ apiKey: "k", fetch: provider.fetch })
+          .chat(request)
+          .catch(() => {});
+        provider.verify();
+      },
+      InvalidScript,
+      says,
+      "answers a ChatResponse",
+    );
+  }
+  add(
+    "FakeProvider",
+    "a model streaming finishReason bogus",
+    async () => {
+      const llm = {
+        chat: () => Promise.reject(new Error("unused")),
+        complete: () => Promise.reject(new Error("unused")),
+        stream: async function* () {
+          yield { type: "message_start", messageId: "m" };
+          yield { type: "text_delta", messageId: "m", content: "hi" };
+          yield { type: "message_end", messageId: "m", finishReason: "bogus" };
+        },
+      };
+      const provider = new FakeProvider({ llm: llm as never });
+      const port = new OpenAIChatLLM({ apiKey: "k", fetch: provider.fetch });
+      for await (const _ of port.stream(request)) { /* drain */ }
+      provider.verify();
+    },
+    InvalidScript,
+    'ends with finishReason "bogus"',
+  );
+  add(
+    "FakeLLM.script()",
+    "a scripted error with an empty message",
+    () => FakeLLM.script([{ error: "" }]).chat(request),
+    ScriptedProviderError,
+    "empty message",
+    '{ error: "overloaded" }',
+  );
+  add(
+    "chaos()",
+    "an invariant that never settles",
+    () =>
+      chaos((w) => new Agent("a", { model: "fake-model" }).run("q", w.ctx()), {
+        script: ["ok"],
+        runs: 1,
+        maxFaults: 0,
+        hangMs: 5,
+        invariants: { never: () => new Promise<void>(() => {}) },
+      }),
+    InvalidScenario,
+    'invariant "never" did not settle',
+    "hangMs",
   );
   return out;
 }

@@ -23,6 +23,8 @@
  * @module
  */
 import type { Message, ProviderData, ToolCall } from "../../ports/message.ts";
+import { REDACTED } from "../_redact.ts";
+import { maskSecrets } from "../_secrets/registry.ts";
 
 type Built = { -readonly [K in keyof Message]: Message[K] };
 
@@ -59,7 +61,8 @@ export function assistantMessage(
 export function toolMessage(content: string, toolCallId: string, isError?: true): Message {
   const m = {} as Built;
   m.role = "tool";
-  m.content = content;
+  // A credential the package was handed never reaches the model through a tool.
+  m.content = maskSecrets(content, REDACTED);
   m.toolCallId = toolCallId;
   if (isError) m.isError = true;
   return m;

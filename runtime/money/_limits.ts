@@ -20,6 +20,13 @@ export interface Limits {
   readonly maxTokens?: number;
 }
 
+// One micro-dollar in ledger units (1e-12 USD).
+const MICRO_UNITS = 1_000_000n;
+
+function roundedUp(units: bigint): string {
+  return exactUnits((units + MICRO_UNITS - 1n) / MICRO_UNITS * MICRO_UNITS);
+}
+
 // Most meters are built with no limit at all (makeTestCtx's default budget):
 // they share this one, in the same shape as any other.
 const NO_LIMITS: Limits = Object.freeze({
@@ -39,6 +46,18 @@ export function parseLimits(where: string, options: LimitOptions): Limits {
   }
   // One shape whatever is set, so the check before every call stays monomorphic.
   const limit = limitOf(maxCostUsd, "maxCostUsd");
+  // A limit is a sum a person sets: the ledger keeps picodollars for what
+  // per-token prices charge, but a limit finer than a micro-dollar is a
+  // slipped decimal point, not a budget.
+  if (limit.units % MICRO_UNITS !== 0n) {
+    throw new RangeError(
+      `${where}: maxCostUsd ${
+        describe(maxCostUsd)
+      } is finer than a micro-dollar; a cost limit is kept to 6 decimals ($0.000001): round it, e.g. "${
+        roundedUp(limit.units)
+      }"`,
+    );
+  }
   return { maxUnits: limit.units, maxCostUsd: limit.text, maxCalls, maxTokens };
 }
 

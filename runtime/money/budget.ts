@@ -12,7 +12,8 @@ import type { Charge, Meter } from "./meter.ts";
 export interface BudgetOptions {
   /**
    * The most the run may cost, in USD (`0.10` or `"0.10"`): a non-negative
-   * decimal with at most 12 decimals, kept exactly.
+   * decimal in whole micro-dollars (at most 6 decimals that are not 0), kept
+   * exactly; `"0.0000001"` is refused with a RangeError naming the rounded limit.
    */
   readonly maxCostUsd?: number | string;
   /** The most model calls the run may make. */
@@ -39,7 +40,10 @@ export interface BudgetOptions {
 export class Budget implements Meter {
   /** Always `"budget"`. */
   readonly name: string = "budget";
-  /** The cost limit, exactly as kept: six decimals or more (`"0.100000"`, `"0.0000001"`). */
+  /**
+   * The cost limit, as kept: six decimals (`"0.100000"`). A limit finer than
+   * a micro-dollar (`"0.0000001"`) is refused; spends are kept to 12 decimals.
+   */
   readonly maxCostUsd?: string;
   /** The call limit. */
   readonly maxCalls?: number;

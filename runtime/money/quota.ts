@@ -27,7 +27,8 @@ import type { Charge, Meter } from "./meter.ts";
 export interface QuotaOptions {
   /**
    * The most each tenant may spend, in USD (`0.10` or `"0.10"`): a
-   * non-negative decimal with at most 12 decimals, kept exactly.
+   * non-negative decimal in whole micro-dollars, kept exactly (a finer one,
+   * `"0.0000001"`, is refused).
    */
   readonly maxCostUsd?: number | string;
   /** The most model calls each tenant may make. */
@@ -127,7 +128,7 @@ const EMPTY: Readonly<Account> = Object.freeze({ calls: 0, tokens: 0, units: 0n 
 export class Quota implements Meter {
   /** Always `"quota"`. */
   readonly name: string = "quota";
-  /** The per-tenant cost limit, exactly as kept: six decimals or more. */
+  /** The per-tenant cost limit, as kept: six decimals (a finer one is refused). */
   readonly maxCostUsd?: string;
   /** The per-tenant call limit. */
   readonly maxCalls?: number;

@@ -15,6 +15,7 @@ import {
 import { checkOptions, checkValue, is, type Rule } from "../_options.ts";
 import { ModelRequestsDisallowed } from "./model_requests_disallowed.ts";
 import { ambientPolicy } from "../_ambient.ts";
+import { clip } from "../_preview.ts";
 
 /** The fetch a port sends with: `globalThis.fetch`'s shape. */
 export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -83,8 +84,10 @@ const API_KEY: Rule = {
 // CR, LF or NUL); fetch() itself refuses values outside Latin-1.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADERS: Rule = {
-  accepts: "an object of header names to string values",
+  accepts: "an object of header names to string values, or a Headers",
   test: (v, option) => {
+    // A Headers checked its names and values when it was built; it is sent as it is.
+    if (typeof Headers === "function" && v instanceof Headers) return undefined;
     if (typeof v !== "object" || v === null || Array.isArray(v)) return { kind: "type" };
     for (const [name, value] of Object.entries(v)) {
       if (!HEADER_NAME.test(name)) {
@@ -339,14 +342,14 @@ export function errorFromBody(
   reported: { finishReason?: FinishReason; usage?: Usage } = {},
 ): ProviderError {
   const e = (typeof error === "object" && error !== null ? error : {}) as Record<string, unknown>;
-  const said = typeof e.message === "string" && e.message !== "" ? e.message : undefined;
+  const said = typeof e.message === "string" && e.message.trim() !== "" ? e.message : undefined;
   const type = [e.type, e.code, e.status].find((v) => typeof v === "string") as
     | string
     | undefined;
   const status = [e.code, e.status].find((v) => typeof v === "number") as number | undefined;
   const message = `${provider} reported an error${type ? ` (${type})` : ""}${
     status ? ` with status ${status}` : ""
-  }: ${said ?? (typeof error === "string" ? error : "no message")}`;
+  }: ${clip(said ?? (typeof error === "string" && error.trim() !== "" ? error : "no message"))}`;
   // After content the call cannot be retried, whatever the type says.
   if (phase === "mid_stream") {
     return new ProviderResponseError(message, { phase, status, ...reported });
@@ -411,7 +414,9 @@ export function errorForStatus(
   headers: Headers,
   text: string,
 ): ProviderError {
-  const said = providerMessage(text) ?? (text.trim().slice(0, 500) || "no message");
+  // The provider's words up to clip()'s limit; a raw body (an HTML page) less.
+  const own = providerMessage(text)?.trim();
+  const said = (own ? clip(own) : clip(text.trim(), 500)) || "no message";
   const message = `${provider} answered ${status}: ${said}`;
   if (status === 429) {
     return new RateLimitError(`${message}; wait and try again (retry() honours retryAfterMs)`, {

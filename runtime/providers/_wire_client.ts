@@ -13,6 +13,7 @@ import { readWireStream, type WireStream } from "./_stream.ts";
 import { checkCtx, checkRequest } from "./_check_request.ts";
 import type { Redactor } from "../_redact.ts";
 import { portRedactor, scrubError } from "../_scrub_error.ts";
+import { headerEntries } from "../_secrets/registry.ts";
 
 /** What makes one provider's wire: fixed when its port is built. */
 export interface WireSpec<T> {
@@ -28,8 +29,8 @@ export interface WireSpec<T> {
   readonly fetch: FetchFn | undefined;
   /** The wire's own headers (version, key): sent after the JSON ones. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The caller's extra headers, sent last. */
-  readonly extraHeaders: Readonly<Record<string, string>> | undefined;
+  /** The caller's extra headers (a record or a `Headers`), sent last. */
+  readonly extraHeaders: Readonly<Record<string, string>> | Headers | undefined;
   /** Our request in the wire's JSON. */
   readonly body: (request: ChatRequest, stream: boolean) => unknown;
   /** The wire's blocking answer in ours. */
@@ -50,14 +51,15 @@ export class WireClient<T> {
   constructor(spec: WireSpec<T>) {
     this.#spec = spec;
     this.#fetch = spec.fetch ?? DEFAULT_FETCH;
+    const extra = Object.fromEntries(headerEntries(spec.extraHeaders));
     this.#headers = {
       "content-type": "application/json",
       accept: "application/json",
       ...spec.headers,
-      ...spec.extraHeaders,
+      ...extra,
     };
     this.#streamHeaders = { ...this.#headers, accept: "text/event-stream" };
-    this.#redactor = portRedactor(spec.url, [spec.headers, spec.extraHeaders]);
+    this.#redactor = portRedactor(spec.url, [spec.headers, extra]);
   }
 
   /** One blocking call. */

@@ -15,6 +15,7 @@ import {
 } from "./_anthropic.ts";
 import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import { WireClient } from "./_wire_client.ts";
+import { registerPortSecrets } from "../_secrets/registry.ts";
 import { is } from "../_options.ts";
 
 /** Options for {@linkcode AnthropicLLM}. */
@@ -35,7 +36,7 @@ export interface AnthropicLLMOptions {
    */
   readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Extra headers on every request (an `anthropic-beta` flag). */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | Headers;
   /**
    * The output cap of a request whose settings give none (the API requires one).
    * @default {4096}
@@ -100,6 +101,7 @@ export class AnthropicLLM implements LLMPort {
     checkPortOptions(PORT, options, { maxTokens: is.number({ min: 1, integer: true }) });
     const maxTokens = options.maxTokens ?? 4096;
     const key = options.apiKey ?? keyFromEnv(PORT, "ANTHROPIC_API_KEY");
+    registerPortSecrets(key, options.headers);
     this.#client = new WireClient({
       port: PORT,
       provider: "Anthropic",

@@ -10,6 +10,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import { chatResponseFromGemini, geminiBody, GeminiStream, modelURL } from "./_gemini.ts";
 import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import { WireClient } from "./_wire_client.ts";
+import { registerPortSecrets } from "../_secrets/registry.ts";
 import { is } from "../_options.ts";
 
 /** Options for {@linkcode GeminiLLM}. */
@@ -32,7 +33,7 @@ export interface GeminiLLMOptions {
    */
   readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Extra headers on every request. */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | Headers;
   /**
    * The output cap (`generationConfig.maxOutputTokens`) of a request whose
    * settings give none; when neither does, none is sent and the model's own
@@ -112,6 +113,7 @@ export class GeminiLLM implements LLMPort {
     const maxTokens = options.maxTokens;
     const key = options.apiKey ?? (keyFromEnv(PORT, "GEMINI_API_KEY") ||
       keyFromEnv(PORT, "GOOGLE_API_KEY"));
+    registerPortSecrets(key, options.headers);
     const base = options.baseURL ?? "https://generativelanguage.googleapis.com/v1beta";
     // Gemini 2 leaves call ids out; ours need one to pair each result.
     let calls = 0;

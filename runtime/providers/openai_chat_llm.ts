@@ -15,6 +15,7 @@ import {
   type OpenAICompletion,
 } from "./_openai_chat.ts";
 import { WireClient } from "./_wire_client.ts";
+import { registerPortSecrets } from "../_secrets/registry.ts";
 
 /** Options for {@linkcode OpenAIChatLLM}. */
 export interface OpenAIChatLLMOptions {
@@ -38,7 +39,7 @@ export interface OpenAIChatLLMOptions {
    */
   readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Extra headers on every request (an organisation or project id). */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | Headers;
 }
 
 const PORT = "OpenAIChatLLM";
@@ -94,6 +95,7 @@ export class OpenAIChatLLM implements LLMPort {
   constructor(options: OpenAIChatLLMOptions = {}) {
     checkPortOptions(PORT, options);
     const key = options.apiKey ?? keyFromEnv(PORT, "OPENAI_API_KEY");
+    registerPortSecrets(key, options.headers);
     this.#client = new WireClient({
       port: PORT,
       provider: "OpenAI",

@@ -13,7 +13,9 @@ import type { JsonSchema, ToolSpec } from "../../ports/tool_spec.ts";
 import { isHarnessError, rethrowIfFatal } from "../harness_error.ts";
 import { checkOptions, checkValue, is, type Rule } from "../_options.ts";
 import { preview } from "../_preview.ts";
-import { redactText } from "../_redact.ts";
+import { REDACTED, redactText } from "../_redact.ts";
+import { maskSecrets } from "../_secrets/registry.ts";
+import { registerMcpSecrets } from "./_mcp_secrets.ts";
 import { type McpCallToolResult, mcpToolResult } from "./_mcp_content.ts";
 
 export type { McpCallToolResult, McpContentBlock } from "./_mcp_content.ts";
@@ -89,11 +91,21 @@ export interface McpToolProviderOptions {
    * @default {false (the list is asked for on every listTools())}
    */
   readonly cacheToolsList?: boolean;
+  /**
+   * Credentials the server was given (a bearer token, an `x-api-key`):
+   * masked as `[REDACTED]` in tool results, errors and transcripts should the
+   * server echo them. An SDK transport's `requestInit.headers` are read and
+   * masked without being listed here. Values shorter than 8 characters are
+   * not masked by value (they would blank ordinary words).
+   * @default {[] (the transport's headers only)}
+   */
+  readonly secrets?: readonly string[];
 }
 
 const OPTIONS: Readonly<Record<string, Rule>> = {
   prefix: is.text,
   cacheToolsList: is.boolean,
+  secrets: is.arrayOf(is.string),
 };
 const CLIENT: Rule = is.port("an MCP client", ["listTools", "callTool"]);
 
@@ -145,9 +157,9 @@ export class McpToolsUnavailable extends Error {
    */
   constructor(server: string | undefined, problem: string, cause?: unknown) {
     super(
-      `Cannot list the tools of MCP server${
-        server ? ` "${server}"` : ""
-      }: ${problem}; check that the client is connected (await client.connect(transport)) and that the server answers tools/list`,
+      `Cannot list the tools of MCP server${server ? ` "${server}"` : ""}: ${
+        redactText(problem)
+      }; check that the client is connected (await client.connect(transport)) and that the server answers tools/list`,
       cause === undefined ? undefined : { cause },
     );
     this.name = "McpToolsUnavailable";
@@ -224,6 +236,7 @@ export class McpToolProvider implements ToolProvider {
     this.#client = client;
     this.#prefix = options.prefix ?? "";
     this.#cache = options.cacheToolsList ?? false;
+    registerMcpSecrets(client, options.secrets);
     if (this.#cache && typeof client.setNotificationHandler === "function") {
       client.setNotificationHandler(toolsListChanged(), () => this.invalidateToolsCache());
     }
@@ -341,10 +354,14 @@ export class McpToolProvider implements ToolProvider {
         }`,
       );
     }
-    return mcpToolResult(call.id, name, result);
+    // A server that echoes the credentials it was given: masked before the model reads them.
+    const answer = mcpToolResult(call.id, name, result);
+    return { ...answer, content: maskSecrets(answer.content, REDACTED) };
   }
 
   async #list(): Promise<readonly ToolSpec[]> {
+    // A transport connected after the provider was built: its headers now.
+    registerMcpSecrets(this.#client, undefined);
     const specs: ToolSpec[] = [];
     const seen = new Set<string>();
     const cursors = new Set<string>();

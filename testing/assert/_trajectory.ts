@@ -131,6 +131,8 @@ interface Outcome {
   readonly diff: string;
 }
 
+const UNORDERED_HINT = 250_000;
+
 // The one-line reason: what failed, and the nearest mode that would have passed.
 function why(actual: readonly Made[], plan: Plan, o: Outcome, equals: Equals): string {
   const parts: string[] = [];
@@ -149,9 +151,14 @@ function why(actual: readonly Made[], plan: Plan, o: Outcome, equals: Equals): s
   let reason = parts.join(" and ");
   // Only a strict failure can pass unordered, and only an args failure can
   // pass with the arguments ignored: the other modes would fail those again.
-  if (compare(actual, plan.expected, "unordered", plan.args, equals).pass) {
+  // The unordered pairing is quadratic: past UNORDERED_HINT pairs, no hint.
+  const small = actual.length * plan.expected.length <= UNORDERED_HINT;
+  if (small && compare(actual, plan.expected, "unordered", plan.args, equals).pass) {
     reason = "the same calls were made in another order";
-  } else if (compare(actual, plan.expected, plan.order, "ignore", equals).pass) {
+  } else if (
+    (plan.order === "strict" || small) &&
+    compare(actual, plan.expected, plan.order, "ignore", equals).pass
+  ) {
     reason += ` (the names match; the arguments do not, under args "${plan.args}")`;
   }
   return reason;
@@ -174,7 +181,7 @@ function compare(
   args: TrajectoryArgs,
   equals: Equals,
 ): Outcome {
-  const fits = actual.map((a) => expected.map((e) => fitsCall(a, e, args, equals)));
+  const fit = (a: Made, e: Wanted) => fitsCall(a, e, args, equals);
   const n = new Normalizer();
   const made = (a: Made): string => `${a.name} ${n.json(a.args)}`;
   const want = (e: Wanted): string =>
@@ -182,7 +189,7 @@ function compare(
   const lines: string[] = [];
   let paired = 0;
   if (order === "strict") {
-    for (const step of alignment(fits, actual.length, expected.length)) {
+    for (const step of strictSteps(actual, expected, fit)) {
       if (step.a >= 0 && step.e >= 0) paired++;
       lines.push(
         step.e < 0
@@ -193,6 +200,7 @@ function compare(
       );
     }
   } else {
+    const fits = actual.map((a) => expected.map((e) => fit(a, e)));
     const partner = matching(fits, actual.length, expected.length);
     const used = new Set<number>();
     actual.forEach((a, i) => {
@@ -212,7 +220,86 @@ function compare(
     : order === "superset"
     ? missing === 0
     : missing === 0 && unexpected === 0;
-  return { pass, missing, unexpected, diff: lines.length ? lines.join("\n") : "  (no tool calls)" };
+  return { pass, missing, unexpected, diff: lines.length ? compact(lines) : "  (no tool calls)" };
+}
+
+// A diff shows this many differing lines, each with this many matched calls
+// around it; the rest is counted, so one wrong argument among 5,000 calls
+// reads in a screen, not in 79,000 characters.
+const SHOWN_DIFFERENCES = 20;
+const CONTEXT = 2;
+
+/** The diff's differences with a little context; long matched runs and the differences past the first ones counted. */
+export function compact(lines: readonly string[]): string {
+  const differs = (l: string) => !l.startsWith("  ");
+  const total = lines.filter(differs).length;
+  // Short, or nothing differs: as it is.
+  if (total === 0 || lines.length <= SHOWN_DIFFERENCES + 2 * CONTEXT) return lines.join("\n");
+  const near = (i: number) => {
+    for (let j = Math.max(0, i - CONTEXT); j <= Math.min(lines.length - 1, i + CONTEXT); j++) {
+      if (differs(lines[j])) return true;
+    }
+    return false;
+  };
+  const out: string[] = [];
+  let skipped = 0;
+  let shown = 0;
+  const flush = () => {
+    if (skipped) out.push(`  ... (${skipped} matched call${skipped === 1 ? "" : "s"})`);
+    skipped = 0;
+  };
+  let i = 0;
+  for (; i < lines.length; i++) {
+    const l = lines[i];
+    if (differs(l)) {
+      if (shown === SHOWN_DIFFERENCES) break;
+      flush();
+      out.push(l);
+      shown++;
+    } else if (near(i)) {
+      flush();
+      out.push(l);
+    } else skipped++;
+  }
+  if (i === lines.length) {
+    flush();
+    return out.join("\n");
+  }
+  out.push(
+    `... and ${total - shown} more differing line(s) in the ${
+      lines.length - i
+    } line(s) not shown (${lines.length} in all)`,
+  );
+  return out.join("\n");
+}
+
+// The strict pairing: the fitting common prefix and suffix pair at once (as
+// alignment() would pair them: taking a fitting pair first is optimal), and
+// only the calls between them go through the quadratic alignment, so 5,000
+// calls with one wrong argument cost 5,000 comparisons, not 25 million.
+function strictSteps(
+  actual: readonly Made[],
+  expected: readonly Wanted[],
+  fit: (a: Made, e: Wanted) => boolean,
+): Step[] {
+  const na = actual.length;
+  const ne = expected.length;
+  let head = 0;
+  while (head < na && head < ne && fit(actual[head], expected[head])) head++;
+  let tail = 0;
+  while (
+    tail < na - head && tail < ne - head && fit(actual[na - 1 - tail], expected[ne - 1 - tail])
+  ) tail++;
+  const midA = actual.slice(head, na - tail);
+  const midE = expected.slice(head, ne - tail);
+  const fits = midA.map((a) => midE.map((e) => fit(a, e)));
+  const steps: Step[] = [];
+  for (let i = 0; i < head; i++) steps.push({ a: i, e: i });
+  for (const step of alignment(fits, midA.length, midE.length)) {
+    steps.push({ a: step.a < 0 ? -1 : step.a + head, e: step.e < 0 ? -1 : step.e + head });
+  }
+  for (let i = tail; i > 0; i--) steps.push({ a: na - i, e: ne - i });
+  return steps;
 }
 
 function fitsCall(a: Made, e: Wanted, args: TrajectoryArgs, equals: Equals): boolean {

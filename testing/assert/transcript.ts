@@ -14,6 +14,7 @@ import { FakeLLM, type RecordedRequest } from "../llm/fake_llm.ts";
 import { FakeTool } from "../tools/fake_tool.ts";
 import { type RecordedToolCall, ScriptedProvider } from "../tools/scripted_provider.ts";
 import { line, Normalizer } from "./_transcript_text.ts";
+import { checkMessages, redactText } from "../../runtime/internal.ts";
 
 /**
  * What {@linkcode transcript} renders without waiting: a result (anything
@@ -135,7 +136,12 @@ function render(x: unknown, n: Normalizer): string {
   if (Array.isArray(x)) {
     if (x.length === 0) return "(nothing recorded)";
     const first = x[0];
-    if (isRecord(first) && "role" in first) return messagesText(x as Message[], n).join("\n");
+    if (isRecord(first) && "role" in first) {
+      // A message no port would take (content 5, role "robot") is refused,
+      // not printed as if a run had sent it.
+      checkShown("Cannot make a transcript", x);
+      return messagesText(x as Message[], n).join("\n");
+    }
     if (isRecord(first) && "streaming" in first && "turn" in first) {
       return requestsText(x as RecordedRequest[], n);
     }
@@ -149,6 +155,7 @@ function render(x: unknown, n: Normalizer): string {
       return eventsText(x as StreamEvent[], n).join("\n");
     }
   } else if (isRecord(x) && Array.isArray(x.messages) && typeof x.stopReason === "string") {
+    checkShown("Cannot make a transcript of the result", x.messages);
     return resultText(x as unknown as AgentResult, n);
   }
   throw new TypeError(
@@ -156,6 +163,17 @@ function render(x: unknown, n: Normalizer): string {
       describe(x)
     }: pass an AgentResult, a Run, a list of messages, a FakeLLM or its requests, a FakeTool, a ScriptedProvider or its recordedCalls, or a run's events`,
   );
+}
+
+// The message refusing a bad message quotes its content: masked like a transcript.
+function checkShown(where: string, messages: readonly unknown[]): void {
+  try {
+    checkMessages(where, messages);
+  } catch (error) {
+    // A getter that throws is the caller's own error, passed on as it is.
+    if (!(error instanceof TypeError)) throw error;
+    throw new TypeError(redactText(error.message));
+  }
 }
 
 async function runText(run: Run): Promise<string> {

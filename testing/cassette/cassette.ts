@@ -21,6 +21,7 @@ import {
   builtin,
   checkOptions as check,
   is,
+  readKeyVariables,
   Redactor,
   underPolicy,
 } from "../../runtime/internal.ts";
@@ -88,32 +89,6 @@ const RULES = {
 };
 // A line without usage bills nothing: nothing was recorded as billed.
 const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
-// The provider keys a recording machine is likely to hold: their values are
-// masked wherever they appear, whatever shape they have.
-const KEY_VARIABLES = [
-  "OPENAI_API_KEY",
-  "ANTHROPIC_API_KEY",
-  "AZURE_OPENAI_API_KEY",
-  "AZURE_API_KEY",
-  "GEMINI_API_KEY",
-  "GOOGLE_API_KEY",
-  "GROQ_API_KEY",
-  "MISTRAL_API_KEY",
-  "OPENROUTER_API_KEY",
-  "XAI_API_KEY",
-  "DEEPSEEK_API_KEY",
-  "TOGETHER_API_KEY",
-  "FIREWORKS_API_KEY",
-  "COHERE_API_KEY",
-  "LITELLM_API_KEY",
-  "LITELLM_MASTER_KEY",
-  "VLLM_API_KEY",
-  "HF_TOKEN",
-  "AWS_SECRET_ACCESS_KEY",
-  "AWS_SESSION_TOKEN",
-];
-// Shorter values would mask common words in every recorded string.
-const MIN_KEY_VARIABLE = 8;
 
 /**
  * A model port that replays a recorded conversation from a JSONL file, or
@@ -175,7 +150,10 @@ export class Cassette implements LLMPort, AsyncDisposable {
     this.path = checkPath(path);
     checkOptions(options);
     this.#upstream = options.upstream;
-    const redactor = new Redactor({ literals: keyValues(), extra: options.redact });
+    // The provider key variables, and the upstream port's key and headers
+    // once it is built, are masked through the process's secret registry.
+    readKeyVariables();
+    const redactor = new Redactor({ extra: options.redact });
     this.#redactor = redactor;
     this.#mask = (s, secret) => redactor.field(s, secret);
     const mode = modeOf(options.mode);
@@ -627,15 +605,6 @@ function allowing(ctx: Ctx | undefined): Ctx | undefined {
   });
 }
 
-function keyValues(): string[] {
-  const values: string[] = [];
-  for (const name of KEY_VARIABLES) {
-    const value = env(name);
-    if (value && value.length >= MIN_KEY_VARIABLE) values.push(value);
-  }
-  return values;
-}
-
 function checkPath(path: unknown): string {
   if (path instanceof URL) {
     if (path.protocol !== "file:") {
@@ -643,7 +612,7 @@ function checkPath(path: unknown): string {
         `cassette() takes a file path or a file: URL, got the ${path.protocol} URL ${path.href}: pass a path such as "tests/cassettes/greeting.jsonl"`,
       );
     }
-    return builtin<typeof Url>("node:url", "A Cassette").fileURLToPath(path);
+    return noNul(builtin<typeof Url>("node:url", "A Cassette").fileURLToPath(path));
   }
   if (typeof path !== "string" || path === "") {
     throw new TypeError(
@@ -652,7 +621,19 @@ function checkPath(path: unknown): string {
       }: pass a path such as "tests/cassettes/greeting.jsonl"`,
     );
   }
-  return path;
+  return noNul(path);
+}
+
+// No file system takes a NUL byte in a name: said here, not as "does not
+// exist" in replay or as the file system's own error in record.
+function noNul(path: string): string {
+  const at = path.indexOf("\0");
+  if (at < 0) return path;
+  throw new TypeError(
+    `cassette() got a file path with a NUL byte at position ${at} (${
+      JSON.stringify(path)
+    }), which no file system allows in a name: remove it (a path built from untrusted or binary data is the usual cause)`,
+  );
 }
 
 // What upstream() made must be a port before the first call is sent to it.

@@ -91,11 +91,15 @@ export interface ChaosOptions {
    * tool call, stream event or move of its clock) before chaos() stops it; a
    * run that sits as long again after that is reported as hung. Only idle
    * time counts: not the agent's own synchronous work, nor a pause of a
-   * loaded machine.
+   * loaded machine. Your invariants are held to it too: one that sits idle
+   * twice as long fails chaos() with `InvalidScenario`.
    * @default {50}
    */
   readonly hangMs?: number;
-  /** Your invariants: one function, a list, or a record of them by name. */
+  /**
+   * Your invariants: one function, a list, or a record of them by name. An
+   * async one is awaited under the run's watchdog (see `hangMs`).
+   */
   readonly invariants?:
     | ChaosInvariant
     | readonly ChaosInvariant[]
@@ -305,7 +309,9 @@ async function runOnce(
     // What is left of the run ends now, while its timers are still virtual.
     if (world.finish()) await drain(16);
     if (misuse) return { outcome, world, misuse };
-    return { outcome, world, broken: await broken(config, outcome, world) };
+    const verdict = await broken(config, outcome, world);
+    if (verdict instanceof InvalidScenario) return { outcome, world, misuse: verdict };
+    return { outcome, world, broken: verdict };
   } finally {
     world.uninstall();
   }
@@ -384,16 +390,33 @@ function misused(world: World, end: End, thrown: unknown): Error | undefined {
   return undefined;
 }
 
+// Your invariants are awaited under the scenario's own watchdog: one that
+// never settles (a promise nothing resolves) is the test's setup broken,
+// named, rather than a chaos() call that never ends.
 async function broken(
   config: Config,
   outcome: ChaosOutcome,
   world: World,
-): Promise<RunDone["broken"]> {
+): Promise<RunDone["broken"] | InvalidScenario> {
   const built = brokenBuiltIn(config.builtIns, outcome, world, config.limits);
   if (built) return built;
+  const hangMs = config.limits.hangMs;
   for (const [name, invariant] of config.invariants) {
+    // A synchronous throw becomes a rejection, checked like an async one.
+    const checking = Promise.resolve().then(() => invariant(outcome));
+    const how = await watch(checking, {
+      progress: () => `${world.progress} ${world.clock.now()}`,
+      stop: () => {},
+    }, hangMs);
+    if (how === "hung") {
+      // Nothing awaits it from now on; a late rejection is not unhandled.
+      checking.catch(() => {});
+      return new InvalidScenario(
+        `chaos(): invariant "${name}" did not settle: it sat idle for twice hangMs (${hangMs} ms of real time each) with nothing left to wait for on the world's clock; an invariant must return, throw, or resolve: await only what settles by itself (the outcome, the world's clock), or raise hangMs if it waits on real work`,
+      );
+    }
     try {
-      await invariant(outcome);
+      await checking;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { invariant: name, message, cause: error };

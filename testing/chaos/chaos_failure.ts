@@ -4,6 +4,7 @@
  * @module
  */
 import { HarnessError } from "../../runtime/harness_error.ts";
+import { redactText } from "../../runtime/internal.ts";
 import type { ChaosOutcome, InjectedFault } from "./chaos_outcome.ts";
 
 /** What a {@linkcode ChaosFailure} carries. */
@@ -78,16 +79,23 @@ export class ChaosFailure extends HarnessError {
    * @param details What the failure carries.
    */
   constructor(details: ChaosFailureDetails) {
-    const faults = details.schedule.map((f) => f.label).join("; ") || "none";
+    // Every text it carries is masked by the one redaction engine: the
+    // reproduction is source meant to be pasted into a committed test, and
+    // a scripted error's key must not ride along into it.
+    const faults = redactText(details.schedule.map((f) => f.label).join("; ") || "none");
+    const transcript = redactText(details.transcript);
+    const reproduction = redactText(details.reproduction);
     super(
       [
-        `chaos(): invariant "${details.invariant}" broke: ${details.problem}`,
+        `chaos(): invariant "${redactText(details.invariant)}" broke: ${
+          redactText(details.problem)
+        }`,
         `shrunk to the faults: ${faults}`,
         `replay it: chaos(scenario, { ...options, seed: ${details.seed}, path: ${
           JSON.stringify(details.path)
         } })`,
-        `or without chaos(), with this model:\n${details.reproduction}`,
-        `the run:\n${details.transcript}`,
+        `or without chaos(), with this model:\n${reproduction}`,
+        `the run:\n${transcript}`,
       ].join("\n"),
       details.cause === undefined ? undefined : { cause: details.cause },
     );
@@ -96,8 +104,8 @@ export class ChaosFailure extends HarnessError {
     this.invariant = details.invariant;
     this.faults = faults;
     this.schedule = details.schedule;
-    this.transcript = details.transcript;
-    this.reproduction = details.reproduction;
+    this.transcript = transcript;
+    this.reproduction = reproduction;
     this.outcome = details.outcome;
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { AssertionError } from "../assert/assertion_error.ts";
+import { redactText } from "../../runtime/internal.ts";
 
 /** How a comparison is made: offline scoring, an LLM judge, or score then judge. */
 export type EvaluationMode = "score" | "llm" | "fallback";
@@ -75,7 +76,8 @@ export interface EvaluationResult {
 
 /**
  * Renders an evaluation for a message: the verdict, the actual and expected
- * answers, and every metric with its score and threshold.
+ * answers, and every metric with its score and threshold, with credentials
+ * masked as `[REDACTED]` as `transcript()` masks them.
  *
  * @param result The evaluation.
  * @returns Several lines of text.
@@ -104,7 +106,9 @@ export function formatEvaluation(result: EvaluationResult): string {
       }`,
     );
   }
-  return lines.join("\n");
+  // A report is read in logs and CI output: the package's one redaction
+  // engine masks what it masks everywhere else.
+  return redactText(lines.join("\n"));
 }
 
 /**

@@ -29,6 +29,7 @@ import { isProblem, type Problem, type ProviderApi, type Wire, WireMemory } from
 import { rejectionMessage, rulesOff, strictRule, violation } from "./_strict.ts";
 import type { RulesOff } from "./_rules.ts";
 import type { FakeProviderRejection, FakeProviderStrict } from "./wire_rules.ts";
+import { checkedAnswer, checkedEvent } from "./_model_answer.ts";
 
 export type { ProviderApi } from "./_wire.ts";
 
@@ -433,7 +434,7 @@ export class FakeProvider implements Disposable {
     const created = Math.floor(this.clock.now() / 1000);
     if (!wireRequest.stream) {
       try {
-        const res = await this.llm.chat(chat, ctx);
+        const res = checkedAnswer(await this.llm.chat(chat, ctx), requestId);
         return reply(200, wire.blocking(res, wireRequest, created, this.#memory), requestId);
       } catch (error) {
         if (controller.signal.aborted) throw controller.signal.reason;
@@ -451,7 +452,7 @@ export class FakeProvider implements Disposable {
       for (;;) {
         const next = await events.next();
         if (next.done) break;
-        head.push(next.value);
+        head.push(checkedEvent(next.value, requestId));
         if (next.value.type !== "message_start") break;
       }
     } catch (error) {
@@ -497,7 +498,7 @@ export class FakeProvider implements Disposable {
             await events.return?.(undefined);
             return;
           }
-          queue.push(encoder.encode(sse.frames(event)));
+          queue.push(encoder.encode(sse.frames(checkedEvent(event, requestId))));
         }
       } catch (error) {
         if (isHarnessError(error)) harnessErrors.push(error as Error);

@@ -1134,6 +1134,10 @@ function finishOf(turn: Turn, calls: number): FinishReason {
     (turn.refusal !== undefined ? "content_filter" : calls ? "tool_calls" : "stop");
 }
 
+// What a scripted error without words says, so the failure still reads.
+const EMPTY_ERROR =
+  "a FakeLLM turn's scripted error with an empty message (give the turn's error words, e.g. { error: \"overloaded\" })";
+
 function toError(
   error: string | Error,
   phase: "pre_stream" | "mid_stream",
@@ -1142,7 +1146,11 @@ function toError(
 ): Error {
   return markScripted(
     typeof error === "string"
-      ? new ProviderResponseError(error, { phase, finishReason, usage })
+      ? new ProviderResponseError(error.trim() === "" ? EMPTY_ERROR : error, {
+        phase,
+        finishReason,
+        usage,
+      })
       : error,
     "the FakeLLM's scripted failure (a turn's error)",
   );

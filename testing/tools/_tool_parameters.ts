@@ -37,6 +37,35 @@ export const toolParameters: Rule = {
   },
 };
 
+/**
+ * A tool's `parameters`: {@linkcode toolParameters}, whose root is an object
+ * schema. A tool's arguments are one JSON object: OpenAI's function
+ * `parameters`, Anthropic's `input_schema` and MCP's `inputSchema` are all
+ * `type: "object"` (OpenAI API reference, "Function calling"; Anthropic
+ * "Tool use", input_schema; MCP specification 2025-06-18, Tool.inputSchema).
+ */
+export const objectParameters: Rule = {
+  accepts: toolParameters.accepts,
+  test(value, option) {
+    const problem = toolParameters.test(value, option);
+    if (problem !== undefined) return problem;
+    const zodKind = (value as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type;
+    const type = zodKind ?? (value as { type?: unknown }).type;
+    if (
+      type === undefined || type === "object" || (Array.isArray(type) && type.includes("object"))
+    ) return undefined;
+    const fix = zodKind === undefined
+      ? 'give it type "object" and the arguments as properties: { type: "object", properties: { ... } }'
+      : "use z.object({ ... })";
+    return {
+      kind: "type",
+      message: `${option} has type ${
+        describe(type)
+      }, but a tool's arguments are one object: ${fix}`,
+    };
+  },
+};
+
 function schemaProblem(
   schema: Record<string, unknown>,
   at: string,

@@ -21,7 +21,7 @@ import { copyValue } from "./_copy.ts";
 import { jsonProblem } from "../_json_value.ts";
 import { failedRuns, verifyAtDispose } from "../_dispose_verify.ts";
 import { toolName } from "./_tool_name.ts";
-import { toolParameters } from "./_tool_parameters.ts";
+import { objectParameters } from "./_tool_parameters.ts";
 
 // A responder is a function, or the answer itself, which reaches the model as JSON.
 const RESPONDER: Rule = {
@@ -39,7 +39,7 @@ const RESPONDER: Rule = {
 const OPTIONS: Readonly<Record<string, Rule>> = {
   name: toolName,
   description: is.string,
-  parameters: toolParameters,
+  parameters: objectParameters,
   responder: RESPONDER,
   failWith: is.either(is.error, is.string, "an Error or a message"),
   failTimes: is.count,

@@ -106,7 +106,8 @@ Deno.test("money: non-negative finite decimals with at most 12 decimals and no s
     assertThrows(() => new Budget().add(-0.01), RangeError, "negative");
   });
   await t.step("accepted, exactly", () => {
-    assertEquals(new Budget({ maxCostUsd: "0.000000000001" }).requiresPrice, true);
+    // A limit is whole micro-dollars (a finer one is refused: budget_test.ts); spends keep 12 decimals.
+    assertEquals(new Budget({ maxCostUsd: "0.000001" }).requiresPrice, true);
     const b = new Budget();
     b.add("0.000000000001");
     b.add(1e-7);

@@ -1,4 +1,10 @@
-import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
+import {
+  assertEquals,
+  assertRejects,
+  assertStrictEquals,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import {
   Agent,
   Budget,
@@ -6,6 +12,7 @@ import {
   type BudgetOptions,
   meter,
   PriceTable,
+  Quota,
   UnpricedModel,
 } from "@agentkit/testing/runtime";
 import { FakeLLM, makeTestCtx } from "@agentkit/testing/testing";
@@ -173,14 +180,16 @@ Deno.test("Budget reports its name and normalized limits, and requires a price o
 });
 
 Deno.test("Budget money edge values: exponents, long fractions, negatives and junk", () => {
-  const budget = new Budget({ maxCostUsd: "0.0000007" });
+  const budget = new Budget({ maxCostUsd: "0.000001" });
   budget.add(1e-7);
-  budget.add("0.000000499999");
+  budget.add("0.000000799999");
   budget.add(1e-7);
-  budget.check(); // 0.000000699999
+  budget.check(); // 0.000000999999
   budget.add("0.000000000001");
   assertThrows(() => budget.check(), BudgetExceeded);
-  assertEquals(budget.spent(), "0.0000007", "kept exactly, not rounded to six decimals");
+  assertEquals(budget.spent(), "0.000001");
+  budget.add(1e-7);
+  assertEquals(budget.spent(), "0.0000011", "kept exactly, not rounded to six decimals");
 
   assertThrows(() => budget.add("-0.0000002"), RangeError, "negative");
   assertThrows(() => budget.add("0.0000004999999999999"), RangeError, "more than 12 decimals");
@@ -202,16 +211,41 @@ Deno.test("PriceTable.default() is one shared table, built once; with() leaves i
   assertEquals([table.has("big-model"), more.has("big-model")], [false, true]);
 });
 
-Deno.test("Budget keeps a limit and a spend below a micro-dollar exactly, never as $0", () => {
-  const budget = new Budget({ maxCostUsd: "0.0000001" });
-  assertEquals(budget.maxCostUsd, "0.0000001");
-  budget.add("0.00000005");
-  assertEquals(budget.spent(), "0.00000005");
+Deno.test("Budget keeps a spend below a micro-dollar exactly, never as $0", () => {
+  const budget = new Budget({ maxCostUsd: "0.000001" });
+  assertEquals(budget.maxCostUsd, "0.000001");
+  budget.add("0.0000005");
+  assertEquals(budget.spent(), "0.0000005");
   budget.check();
-  budget.add(5e-8);
+  budget.add(5e-7);
   const e = assertThrows(() => budget.check(), BudgetExceeded);
-  assertEquals([e.max, e.used], ["0.0000001", "$0.0000001"]);
+  assertEquals([e.max, e.used], ["0.000001", "$0.000001"]);
   assertEquals(new Budget({ maxCostUsd: "0.10" }).maxCostUsd, "0.100000");
+});
+
+Deno.test("Budget and Quota refuse a cost limit finer than a micro-dollar, with the rounded one", () => {
+  for (
+    const [value, rounded] of [["0.0000001", "0.000001"], [1e-7, "0.000001"], [
+      "0.1234567",
+      "0.123457",
+    ]] as const
+  ) {
+    for (
+      const make of [
+        () => new Budget({ maxCostUsd: value }),
+        () => new Quota({ maxCostUsd: value }),
+      ]
+    ) {
+      const e = assertThrows(make, RangeError, "is finer than a micro-dollar");
+      assertStringIncludes(
+        e.message,
+        `maxCostUsd ${typeof value === "string" ? `"${value}"` : value}`,
+      );
+      assertStringIncludes(e.message, `e.g. "${rounded}"`);
+    }
+  }
+  assertEquals(new Budget({ maxCostUsd: "0.000001" }).maxCostUsd, "0.000001");
+  assertEquals(new Budget({ maxCostUsd: "1.500000000000" }).maxCostUsd, "1.500000");
 });
 
 Deno.test("Budget.charge() refuses a charge whose tokens or cost are not counts, naming the field", () => {

@@ -107,8 +107,8 @@ Deno.test("Quota validates its limits when built", () => {
 });
 
 Deno.test("Quota refuses a charge, a scope or a ctx that is not one, naming the method", () => {
-  const quota = new Quota({ maxCostUsd: "0.0000001" });
-  assertEquals(quota.maxCostUsd, "0.0000001");
+  const quota = new Quota({ maxCostUsd: "0.000001" });
+  assertEquals(quota.maxCostUsd, "0.000001");
   const ctx = makeTestCtx();
   assertThrows(
     () =>

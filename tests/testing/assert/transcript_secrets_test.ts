@@ -1,6 +1,6 @@
 // transcript() is "safe to commit": no secret shape survives in any line it
 // renders, and content that is not a string is shown (redacted), not thrown on.
-import { assertEquals, assertFalse } from "@std/assert";
+import { assertEquals, assertFalse, assertStringIncludes, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { type Message, ProviderError, type StreamEvent, toolCall } from "@agentkit/testing/ports";
 import type { AgentResult } from "@agentkit/testing/runtime";
@@ -92,28 +92,32 @@ Deno.test("transcript() masks every value under a secret-named key, whatever its
   );
 });
 
-Deno.test("transcript() renders content that is not a string instead of throwing, still redacted", () => {
-  const hostile = [
-    { role: "user", content: [{ type: "text", text: "key sk-proj-Ab3dEf6hIj9kLm2nOp5q" }] },
-    { role: "assistant", content: 42 },
-    { role: "assistant", content: null },
-    { role: "tool", toolCallId: "c", content: { apiKey: "k-1", ok: true } },
-    {
-      role: "assistant",
-      content: "",
-      toolCalls: [{ id: "c2", name: "t", args: {}, rawArgs: 7 }],
-    },
-  ] as unknown as Message[];
-  assertEquals(
-    transcript(hostile),
-    [
-      'user: [{"text":"key [REDACTED]","type":"text"}]',
-      "assistant: 42",
-      "assistant: null",
-      'tool [call_1]: {"apiKey":"[REDACTED]","ok":true}',
-      "assistant calls t [call_2] (raw) 7",
-    ].join("\n"),
-  );
+Deno.test("transcript() refuses a message whose content is not a string, naming it, and quotes no secret", () => {
+  for (
+    const [content, shown] of [
+      [[{ type: "text", text: "key sk-proj-Ab3dEf6hIj9kLm2nOp5q" }], "content an array"],
+      [42, "content 42"],
+      [null, "content null"],
+      [{ apiKey: "k-1", ok: true }, `content {"apiKey":"[REDACTED]","ok":true}`],
+    ] as const
+  ) {
+    const messages = [{ role: "user", content: "hi" }, { role: "assistant", content }];
+    const e = assertThrows(() => transcript(messages as unknown as Message[]), TypeError);
+    assertStringIncludes(e.message, `Cannot make a transcript: message 2 has ${shown}`);
+    assertStringIncludes(e.message, "content must be a string");
+    assertFalse(e.message.includes("Ab3dEf6hIj9kLm2nOp5q"), e.message);
+    const result = { messages, stopReason: "stop", usage: { inputTokens: 0, outputTokens: 0 } };
+    assertThrows(() => transcript(result as never), TypeError, "message 2 has");
+  }
+});
+
+Deno.test("transcript() shows raw arguments that are not a string as JSON", () => {
+  const messages = [{
+    role: "assistant",
+    content: "",
+    toolCalls: [{ id: "c2", name: "t", args: {}, rawArgs: 7 }],
+  }] as unknown as Message[];
+  assertEquals(transcript(messages), "assistant calls t [call_1] (raw) 7");
 });
 
 Deno.test("transcript() of an error whose message is not a string", () => {
