@@ -20,6 +20,7 @@ import {
   GeminiLLM,
   McpToolProvider,
   OpenAIChatLLM,
+  OpenAIResponsesLLM,
   ReActCognition,
 } from "@agentkit/testing/runtime";
 import {
@@ -64,6 +65,12 @@ const mcpClient = (secret: string, headers?: Record<string, string>) => ({
 /** The entries: each hands the package `secret` once, as a user would. */
 const ENTRIES: Record<string, (secret: string) => void | Promise<void>> = {
   "OpenAIChatLLM apiKey": (s) => void new OpenAIChatLLM({ apiKey: s, fetch: echoingError("") }),
+  "OpenAIResponsesLLM headers": (s) =>
+    void new OpenAIResponsesLLM({
+      apiKey: "sk-test",
+      headers: { "x-org": s },
+      fetch: echoingError(""),
+    }),
   "AnthropicLLM headers": (s) =>
     void new AnthropicLLM({ headers: { "x-gateway": s }, fetch: echoingError("") }),
   "GeminiLLM headers (a Headers)": (s) =>

@@ -8,6 +8,7 @@ import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { is } from "../_options.ts";
+import { registerPortSecrets } from "../_secrets/registry.ts";
 import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
 import {
   chatResponseFromResponses,
@@ -35,7 +36,7 @@ export interface OpenAIResponsesLLMOptions {
    */
   readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Extra headers on every request (an organisation or project id). */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | Headers;
   /**
    * The output cap (`max_output_tokens`) of a request whose settings name
    * none; without it the model's own limit applies.
@@ -118,6 +119,7 @@ export class OpenAIResponsesLLM implements LLMPort {
       store: is.boolean,
     });
     const key = options.apiKey ?? keyFromEnv(PORT, "OPENAI_API_KEY");
+    registerPortSecrets(key, options.headers);
     const bodyOptions = { maxTokens: options.maxTokens, store: options.store ?? false };
     this.#client = new WireClient({
       port: PORT,
