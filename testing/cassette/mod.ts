@@ -24,3 +24,5 @@
  */
 export * from "./cassette.ts";
 export * from "./cassette_mismatch.ts";
+export * from "./cassette_key.ts";
+export { CassetteCanaryLeak } from "./_canary.ts";
