@@ -505,7 +505,10 @@ export class Cassette implements LLMPort, AsyncDisposable {
   }
 
   #add(line: CassetteLine, used: boolean): Entry {
-    const normalized = normalizeRequest(line.request, this.#rules);
+    // Scrubbed as a live request is, so a hand-edited line holding a secret
+    // still matches the request that sends it.
+    const request = this.#redactor.json(line.request) as RecordedCall;
+    const normalized = normalizeRequest(request, this.#rules);
     const entry: Entry = { line, key: keyOf(normalized), normalized, used };
     this.#entries.push(entry);
     const same = this.#byKey.get(entry.key);

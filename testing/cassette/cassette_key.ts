@@ -5,7 +5,8 @@
  */
 import type * as Crypto from "node:crypto";
 import { builtin } from "../../runtime/internal.ts";
-import type { RecordedCall } from "./_cassette_line.ts";
+import type { ChatRequest } from "../../ports/chat.ts";
+import { type RecordedCall, recordedCall } from "./_cassette_line.ts";
 
 /** A request as a cassette records and keys it: model, messages, tools, settings. */
 export type CassetteRequest = RecordedCall;
@@ -55,9 +56,13 @@ const PLACEHOLDER = "<normalized>";
  * ```
  */
 export function normalizeRequest(
-  request: CassetteRequest,
+  request: CassetteRequest | ChatRequest,
   rules: readonly CassetteNormalizer[] = [],
 ): CassetteRequest {
+  // A live request: what a cassette records of it (no signal, no empty tool list).
+  if ("signal" in request || (request.tools !== undefined && request.tools.length === 0)) {
+    request = recordedCall(request as ChatRequest);
+  }
   const ids = new Map<string, string>();
   const id = (raw: unknown): unknown => {
     if (typeof raw !== "string") return raw;
@@ -81,7 +86,7 @@ export function normalizeRequest(
     }
     return out;
   });
-  let normalized: CassetteRequest = { ...request, messages };
+  let normalized: CassetteRequest = { ...(request as CassetteRequest), messages };
   for (const rule of rules) {
     normalized = typeof rule === "function"
       ? rule(normalized)
@@ -97,7 +102,7 @@ export function normalizeRequest(
  * ids, timestamps, key order or `providerData` have the same key; any other
  * change of model, messages, tools or settings gives another.
  *
- * @param request The request (scrubbed as the recording was).
+ * @param request The request (scrubbed as the recording was), as recorded or as sent.
  * @param rules More normalisation rules.
  * @returns The key, 24 lowercase hex digits.
  *
@@ -113,7 +118,7 @@ export function normalizeRequest(
  * ```
  */
 export function cassetteKey(
-  request: CassetteRequest,
+  request: CassetteRequest | ChatRequest,
   rules: readonly CassetteNormalizer[] = [],
 ): string {
   return hash(canonicalJson(normalizeRequest(request, rules))).slice(0, 24);

@@ -1,0 +1,178 @@
+// The content key (SPEC §23): invariant under what is volatile (generated
+// tool-call ids, timestamps, UUIDs, key order, providerData), sensitive to
+// everything else. Properties over generated conversations.
+import { assert, assertEquals, assertNotEquals } from "@std/assert";
+import fc from "fast-check";
+import type { Message } from "@agentkit/testing/ports";
+import {
+  canonicalJson,
+  cassetteKey,
+  type CassetteRequest,
+  normalizeRequest,
+} from "@agentkit/testing/testing";
+
+// Ids as providers generate them, and text without anything the built-in
+// rules normalise (no dates, no UUIDs: those change nothing by design).
+const id = fc.stringMatching(/^(call|toolu|fc)_[A-Za-z0-9]{4,16}$/);
+const text = fc.string({ maxLength: 40 }).filter((s) => !/\d{4}-\d{2}-\d{2}|[0-9a-f]{8}-/i.test(s));
+const args = fc.dictionary(
+  fc.string({ minLength: 1, maxLength: 6 }),
+  fc.oneof(text, fc.integer()),
+  {
+    maxKeys: 3,
+  },
+);
+
+// A conversation: user turns, and tool rounds whose calls are answered.
+const conversation = fc.array(
+  fc.oneof(
+    text.map((content) => ({ kind: "user" as const, content })),
+    fc.record({
+      name: fc.constantFrom("weather", "search", "add"),
+      args,
+      result: text,
+      id,
+    }).map((r) => ({ kind: "tool" as const, ...r })),
+  ),
+  { minLength: 1, maxLength: 6 },
+);
+
+type Step = typeof conversation extends fc.Arbitrary<infer T> ? T : never;
+
+function build(steps: Step, ids: (i: number, original: string) => string): CassetteRequest {
+  const messages: Message[] = [];
+  steps.forEach((s, i) => {
+    if (s.kind === "user") messages.push({ role: "user", content: s.content });
+    else {
+      const callId = ids(i, s.id);
+      messages.push({
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: callId, name: s.name, args: s.args }],
+      });
+      messages.push({ role: "tool", content: s.result, toolCallId: callId });
+    }
+  });
+  return { model: "gpt-x", messages };
+}
+
+Deno.test("cassetteKey() is the same under any renaming of tool-call ids (property)", () => {
+  fc.assert(
+    fc.property(conversation, fc.string({ minLength: 1, maxLength: 8 }), (steps, salt) => {
+      // An injective renaming: distinct ids stay distinct.
+      const a = build(steps, (i, original) => `${original}_${i}`);
+      const b = build(steps, (i) => `renamed_${salt}_${i}`);
+      assertEquals(cassetteKey(a), cassetteKey(b));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("cassetteKey() changes when any content changes (property)", () => {
+  fc.assert(
+    fc.property(conversation, fc.nat(), text, (steps, at, extra) => {
+      const a = build(steps, (i) => `call_${i}`);
+      const i = at % steps.length;
+      const s = steps[i];
+      const changed = steps.slice();
+      if (s.kind === "user") {
+        fc.pre(extra !== "");
+        changed[i] = { ...s, content: s.content + extra };
+      } else {
+        fc.pre(extra !== s.result);
+        changed[i] = { ...s, result: extra };
+      }
+      assertNotEquals(cassetteKey(a), cassetteKey(build(changed, (j) => `call_${j}`)));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("cassetteKey() keeps which call a result answers: swapping pairings is another key", () => {
+  const req = (first: string, second: string): CassetteRequest => ({
+    model: "m",
+    messages: [
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "a", name: "t", args: { n: 1 } }, { id: "b", name: "t", args: { n: 2 } }],
+      },
+      { role: "tool", content: "one", toolCallId: first },
+      { role: "tool", content: "two", toolCallId: second },
+    ],
+  });
+  assertNotEquals(cassetteKey(req("a", "b")), cassetteKey(req("b", "a")));
+});
+
+Deno.test("cassetteKey() ignores key order, undefined fields, providerData, timestamps and UUIDs", () => {
+  const base: CassetteRequest = {
+    model: "m",
+    messages: [{
+      role: "user",
+      content: "at 2026-01-01T00:00:00Z id 123e4567-e89b-12d3-a456-426614174000",
+    }],
+    settings: { temperature: 0 },
+  };
+  const same: CassetteRequest = {
+    settings: { temperature: 0 },
+    messages: [{
+      content: "at 2027-05-06 07:08:09.5+02:00 id AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE",
+      role: "user",
+      providerData: { thoughtSignature: "xyz" },
+      isError: undefined,
+    }],
+    model: "m",
+  };
+  assertEquals(cassetteKey(base), cassetteKey(same));
+  for (
+    const other of [
+      { ...base, model: "n" },
+      { ...base, settings: { temperature: 1 } },
+      { ...base, tools: [{ name: "t" }] },
+      { ...base, messages: [{ role: "system", content: base.messages[0] && "at" }] },
+    ]
+  ) assertNotEquals(cassetteKey(base), cassetteKey(other as CassetteRequest));
+});
+
+Deno.test("normalizeRequest() applies the caller's rules after the built-in ones, and leaves its input alone", () => {
+  const request: CassetteRequest = {
+    model: "m",
+    messages: [{ role: "user", content: "ticket T-42 opened" }],
+  };
+  const copy = structuredClone(request);
+  const n = normalizeRequest(request, [/T-\d+/, (r) => ({ ...r, model: "any" })]);
+  assertEquals(n, {
+    model: "any",
+    messages: [{ role: "user", content: "ticket <normalized> opened" }],
+  });
+  assertEquals(request, copy);
+  // A sticky or global pattern holds no state from one string to the next.
+  const sticky = /T-\d+/gy;
+  const twice = normalizeRequest({
+    model: "m",
+    messages: [{ role: "user", content: "T-1" }, { role: "user", content: "x T-2" }],
+  }, [sticky]);
+  assertEquals(twice.messages.map((m) => (m as Message).content), [
+    "<normalized>",
+    "x <normalized>",
+  ]);
+});
+
+Deno.test("canonicalJson() sorts keys at every depth and drops undefined (property)", () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      const text = canonicalJson(value);
+      assertEquals(JSON.parse(text), JSON.parse(JSON.stringify(value) ?? "null"));
+      const shuffled = JSON.parse(
+        text,
+        (_k, v) =>
+          v && typeof v === "object" && !Array.isArray(v)
+            ? Object.fromEntries(Object.entries(v).reverse())
+            : v,
+      );
+      assertEquals(canonicalJson(shuffled), text);
+    }),
+    { numRuns: 200 },
+  );
+  assert(/^[0-9a-f]{24}$/.test(cassetteKey({ model: "m", messages: [] })));
+});
