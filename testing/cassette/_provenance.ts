@@ -37,8 +37,10 @@ export function toolsHash(request: RecordedCall): string {
   return hash(canonicalJson(request.tools ?? [])).slice(0, 24);
 }
 
-/** The port's name as provenance gives it: its class, else `"unknown"`. */
+/** The port's name as provenance gives it: its `provider` string, else its class, else `"unknown"`. */
 export function providerName(port: unknown): string {
+  const own = (port as { provider?: unknown } | null)?.provider;
+  if (typeof own === "string" && own !== "") return own;
   const name = (port as { constructor?: { name?: unknown } } | null)?.constructor?.name;
   return typeof name === "string" && name !== "" && name !== "Object" ? name : "unknown";
 }

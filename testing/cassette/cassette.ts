@@ -40,6 +40,7 @@ import {
   type Timing,
 } from "./_cassette_line.ts";
 import { checkCanary, makeCanary } from "./_canary.ts";
+import { registerSecretSink } from "./_cassette_secrets.ts";
 import { nearestOf } from "./_nearest.ts";
 import { provenanceOf, providerName, staleReason } from "./_provenance.ts";
 import {
@@ -274,7 +275,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   readonly #scale: number;
   readonly #staleAfterDays: number | undefined;
   readonly #upstream: (() => LLMPort) | undefined;
-  readonly #redactor: Redactor;
+  #redactor: Redactor;
   readonly #mask: (s: string, secret: boolean) => string;
   #port: LLMPort | undefined;
   #calls = 0;
@@ -306,9 +307,14 @@ export class Cassette implements LLMPort, AsyncDisposable {
     this.#scale = timing === "instant" ? 0 : timing === "recorded" ? 1 : timing;
     this.#staleAfterDays = options.staleAfterDays;
     const canary = makeCanary();
-    const redactor = new Redactor({ literals: [...keyValues(), canary], extra: options.redact });
-    this.#redactor = redactor;
-    this.#mask = (s, secret) => redactor.field(s, secret);
+    const literals = [...keyValues(), canary];
+    this.#redactor = new Redactor({ literals, extra: options.redact });
+    this.#mask = (s, secret) => this.#redactor.field(s, secret);
+    registerSecretSink(this, (value) => {
+      if (literals.includes(value)) return;
+      literals.push(value);
+      this.#redactor = new Redactor({ literals, extra: options.redact });
+    });
     const mode = modeOf(options.mode);
     const exists = fs().existsSync(this.path);
     this.#fileExists = exists;
