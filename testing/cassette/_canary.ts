@@ -26,6 +26,8 @@ export class CassetteCanaryLeak extends HarnessError {
   readonly where: string;
 
   /**
+   * The message says where the canary survived and that nothing was recorded.
+   *
    * @param path The cassette file.
    * @param where Where in a line the canary survived.
    */
