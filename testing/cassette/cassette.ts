@@ -270,6 +270,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   readonly version: number;
   readonly #entries: Entry[] = [];
   readonly #byKey = new Map<string, Entry[]>();
+  #indexed = false;
   readonly #match: CassetteMatch;
   readonly #rules: readonly CassetteNormalizer[];
   readonly #scale: number;
@@ -437,7 +438,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
    * ```
    */
   unused(): readonly CassetteEntry[] {
-    return this.#entries.filter((e) => !e.used).map(entryInfo);
+    return this.#entries.filter((e) => !e.used).map((e) => this.#info(e));
   }
 
   /**
@@ -487,9 +488,10 @@ export class Cassette implements LLMPort, AsyncDisposable {
     this.#fileExists = false;
     this.#written = 0;
     this.#write(kept.map((e) => `${e.line.source}\n`).join(""), false);
-    const pruned = unused.map(entryInfo);
+    const pruned = unused.map((e) => this.#info(e));
     this.#entries.length = 0;
     this.#byKey.clear();
+    this.#indexed = false;
     // Re-read, so line numbers are the file's again.
     for (const line of parseCassette(fs().readFileSync(this.path, "utf8"), this.path).lines) {
       this.#add(line, true);
@@ -511,16 +513,46 @@ export class Cassette implements LLMPort, AsyncDisposable {
   }
 
   #add(line: CassetteLine, used: boolean): Entry {
+    const entry: Entry = { line, used };
+    this.#entries.push(entry);
+    if (this.#indexed) this.#indexEntry(entry);
+    return entry;
+  }
+
+  // Keys are computed when content matching first needs them: a cassette
+  // matched in order never pays for them.
+  #keyed(entry: Entry): Keyed {
+    if (entry.keyed) return entry.keyed;
     // Scrubbed as a live request is, so a hand-edited line holding a secret
     // still matches the request that sends it.
-    const request = this.#redactor.json(line.request) as RecordedCall;
+    const request = this.#redactor.json(entry.line.request) as RecordedCall;
     const normalized = normalizeRequest(request, this.#rules);
-    const entry: Entry = { line, key: keyOf(normalized), normalized, used };
-    this.#entries.push(entry);
-    const same = this.#byKey.get(entry.key);
+    return entry.keyed = { key: keyOf(normalized), normalized };
+  }
+
+  #index(): Map<string, Entry[]> {
+    if (!this.#indexed) {
+      this.#indexed = true;
+      for (const entry of this.#entries) this.#indexEntry(entry);
+    }
+    return this.#byKey;
+  }
+
+  #indexEntry(entry: Entry): void {
+    const key = this.#keyed(entry).key;
+    const same = this.#byKey.get(key);
     if (same) same.push(entry);
-    else this.#byKey.set(entry.key, [entry]);
-    return entry;
+    else this.#byKey.set(key, [entry]);
+  }
+
+  #info(e: Entry): CassetteEntry {
+    const info: { -readonly [K in keyof CassetteEntry]: CassetteEntry[K] } = {
+      line: e.line.lineNumber,
+      key: this.#keyed(e).key,
+      request: e.line.request,
+    };
+    if (e.line.provenance) info.provenance = e.line.provenance;
+    return info;
   }
 
   // The entry request n replays, or undefined when newEpisodes is to record it.
@@ -578,14 +610,14 @@ export class Cassette implements LLMPort, AsyncDisposable {
     const scrubbed = this.#redactor.json(recordedCall(request)) as RecordedCall;
     const normalized = normalizeRequest(scrubbed, this.#rules);
     const key = keyOf(normalized);
-    const same = this.#byKey.get(key);
+    const same = this.#index().get(key);
     if (same) {
       for (const entry of same) if (!entry.used) return entry;
     }
     if (this.mode === "newEpisodes") return undefined;
     const unused = this.#entries.filter((e) => !e.used);
     const pool = unused.length ? unused : this.#entries;
-    const i = nearestOf(pool.map((e) => e.normalized), normalized);
+    const i = nearestOf(pool.map((e) => this.#keyed(e).normalized), normalized);
     if (i < 0) {
       throw this.#harness(
         new CassetteMismatch(
@@ -599,7 +631,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
       );
     }
     const nearest = pool[i];
-    const d = firstDifference(nearest.normalized, normalized, (s) => s) ??
+    const d = firstDifference(this.#keyed(nearest).normalized, normalized, (s) => s) ??
       { field: "", recorded: undefined, actual: undefined };
     const where = `the nearest ${
       unused.length ? "unused " : ""
@@ -899,28 +931,24 @@ export class Cassette implements LLMPort, AsyncDisposable {
   }
 }
 
-// An entry of a replaying cassette: its line, its key as computed now, its
-// normalised request (for the nearest-entry search), and whether a request used it.
+// An entry of a replaying cassette: its line, whether a request used it, its
+// replaying FakeLLM, and (once content matching needs them) its key and its
+// normalised request, for the nearest-entry search.
 interface Entry {
   readonly line: CassetteLine;
-  readonly key: string;
-  readonly normalized: RecordedCall;
   used: boolean;
   fake?: FakeLLM;
+  keyed?: Keyed;
+}
+
+interface Keyed {
+  readonly key: string;
+  readonly normalized: RecordedCall;
 }
 
 const fakeOf = (entry: Entry): FakeLLM =>
   entry.fake ??= FakeLLM.script([replayTurn(entry.line)], { usage: NO_USAGE });
 
-function entryInfo(e: Entry): CassetteEntry {
-  const info: { -readonly [K in keyof CassetteEntry]: CassetteEntry[K] } = {
-    line: e.line.lineNumber,
-    key: e.key,
-    request: e.line.request,
-  };
-  if (e.line.provenance) info.provenance = e.line.provenance;
-  return info;
-}
 
 function keyOf(normalized: RecordedCall): string {
   return hash(canonicalJson(normalized)).slice(0, 24);
