@@ -41,6 +41,7 @@ import {
 } from "./_cassette_line.ts";
 import { checkCanary, makeCanary } from "./_canary.ts";
 import { registerSecretSink } from "./_cassette_secrets.ts";
+import { Scrubber } from "./_scrub.ts";
 import { nearestOf } from "./_nearest.ts";
 import { provenanceOf, providerName, staleReason } from "./_provenance.ts";
 import {
@@ -277,6 +278,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   readonly #staleAfterDays: number | undefined;
   readonly #upstream: (() => LLMPort) | undefined;
   #redactor: Redactor;
+  #scrubber: Scrubber;
   readonly #mask: (s: string, secret: boolean) => string;
   #port: LLMPort | undefined;
   #calls = 0;
@@ -310,11 +312,13 @@ export class Cassette implements LLMPort, AsyncDisposable {
     const canary = makeCanary();
     const literals = [...keyValues(), canary];
     this.#redactor = new Redactor({ literals, extra: options.redact });
+    this.#scrubber = new Scrubber(this.#redactor);
     this.#mask = (s, secret) => this.#redactor.field(s, secret);
     registerSecretSink(this, (value) => {
       if (literals.includes(value)) return;
       literals.push(value);
       this.#redactor = new Redactor({ literals, extra: options.redact });
+      this.#scrubber = new Scrubber(this.#redactor);
     });
     const mode = modeOf(options.mode);
     const exists = fs().existsSync(this.path);
@@ -349,7 +353,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
           `Cannot record cassette ${this.path} without upstream: pass cassette(path, { upstream: () => new OpenAIChatLLM({ ... }) }), or commit the recorded file and replay it (AGENTKIT_CASSETTE=replay)`,
         );
       }
-      checkCanary(this.path, canary, (value) => this.#line(value));
+      checkCanary(this.path, canary, (value) => this.#serialize(value));
       // "record" starts the file afresh; "once" and "newEpisodes" write at the first answer.
       if (mode === "record") {
         this.#fileExists = false;
@@ -525,7 +529,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     if (entry.keyed) return entry.keyed;
     // Scrubbed as a live request is, so a hand-edited line holding a secret
     // still matches the request that sends it.
-    const request = this.#redactor.json(entry.line.request) as RecordedCall;
+    const request = this.#scrubber.json(entry.line.request) as RecordedCall;
     const normalized = normalizeRequest(request, this.#rules);
     return entry.keyed = { key: keyOf(normalized), normalized };
   }
@@ -607,7 +611,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   #byContent(request: ChatRequest, n: number): Entry | undefined {
     // Scrubbed by the rules the recording went through, then keyed: what was
     // masked in the file matches its unmasked original.
-    const scrubbed = this.#redactor.json(recordedCall(request)) as RecordedCall;
+    const scrubbed = this.#scrubber.json(recordedCall(request)) as RecordedCall;
     const normalized = normalizeRequest(scrubbed, this.#rules);
     const key = keyOf(normalized);
     const same = this.#index().get(key);
@@ -880,7 +884,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     fault: Fault | undefined,
   ): void {
     // The request as it is written, so its key is the one a replay computes.
-    const call = this.#redactor.json(recordedCall(request)) as RecordedCall;
+    const call = this.#scrubber.json(recordedCall(request)) as RecordedCall;
     const key = keyOf(normalizeRequest(call, this.#rules));
     const provenance = provenanceOf(
       providerName(this.#port),
@@ -888,16 +892,11 @@ export class Cassette implements LLMPort, AsyncDisposable {
       answeredBy ?? (turn.model as string | undefined),
       Date.now(),
     );
-    const value: Record<string, unknown> = { request: call, turn };
-    if (fault) value.fault = fault;
-    // Ours, not the provider's: written as they are (a "key" field is not a secret).
-    const text = JSON.stringify({
-      version: CASSETTE_VERSION,
-      ...(this.#redactor.json(value) as object),
+    const text = this.#serialize({ request: call, turn, fault }, {
       key,
       provenance,
       ...(timing ? { timing } : {}),
-    }) + "\n";
+    });
     this.#write(text, true);
     this.#written++;
     if (this.mode === "newEpisodes") {
@@ -911,8 +910,16 @@ export class Cassette implements LLMPort, AsyncDisposable {
     return text.split("\n").length - 1;
   }
 
-  #line(value: unknown): string {
-    return JSON.stringify(this.#redactor.json(value)) + "\n";
+  // The one path every line is written through (and the canary check runs
+  // through): the request, turn and fault scrubbed; `ours` (key, provenance,
+  // timing: not the provider's, and a "key" field is no secret) as it is.
+  #serialize(value: unknown, ours: Record<string, unknown> = {}): string {
+    const v = value as { request?: unknown; turn?: unknown; fault?: unknown };
+    const line: Record<string, unknown> = { version: CASSETTE_VERSION };
+    if (v.request !== undefined) line.request = this.#scrubber.json(v.request);
+    if (v.turn !== undefined) line.turn = this.#scrubber.json(v.turn);
+    if (v.fault !== undefined) line.fault = this.#scrubber.json(v.fault);
+    return JSON.stringify({ ...line, ...ours }) + "\n";
   }
 
   #write(text: string, append: boolean): void {
@@ -948,7 +955,6 @@ interface Keyed {
 
 const fakeOf = (entry: Entry): FakeLLM =>
   entry.fake ??= FakeLLM.script([replayTurn(entry.line)], { usage: NO_USAGE });
-
 
 function keyOf(normalized: RecordedCall): string {
   return hash(canonicalJson(normalized)).slice(0, 24);
