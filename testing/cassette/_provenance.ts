@@ -1,6 +1,7 @@
 // Provenance on each recorded entry, and what makes one stale.
 import type { Provenance, RecordedCall } from "./_cassette_line.ts";
-import { canonicalJson, hash } from "./cassette_key.ts";
+import { hash } from "./_canonical_key.ts";
+import { canonicalJson } from "./cassette_key.ts";
 
 /** This package's version, written into each entry (a test pins it to deno.json's). */
 export const PACKAGE_VERSION = "0.1.0";

@@ -36,6 +36,16 @@ export class Scrubber {
     return out;
   }
 
+  /** One string, as `redactor.field(s, secret)` gives it. */
+  field(s: string, secret: boolean): string {
+    return this.#field(s, secret);
+  }
+
+  /** Whether a key name is secret (remembered). */
+  secretName(k: string): boolean {
+    return this.#secretName(k);
+  }
+
   #field(s: string, secret: boolean): string {
     if (secret) return this.#redactor.field(s, true);
     let out = this.#texts.get(s);

@@ -42,13 +42,13 @@ import {
 import { checkCanary, makeCanary } from "./_canary.ts";
 import { registerSecretSink } from "./_cassette_secrets.ts";
 import { Scrubber } from "./_scrub.ts";
+import { globalCopy, hash, KeyWriter } from "./_canonical_key.ts";
 import { nearestOf } from "./_nearest.ts";
 import { provenanceOf, providerName, staleReason } from "./_provenance.ts";
 import {
   canonicalJson,
   type CassetteNormalizer,
   type CassetteRequest,
-  hash,
   normalizeRequest,
 } from "./cassette_key.ts";
 import { CassetteMismatch } from "./cassette_mismatch.ts";
@@ -279,6 +279,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   readonly #upstream: (() => LLMPort) | undefined;
   #redactor: Redactor;
   #scrubber: Scrubber;
+  #writer: KeyWriter | undefined;
   readonly #mask: (s: string, secret: boolean) => string;
   #port: LLMPort | undefined;
   #calls = 0;
@@ -313,12 +314,14 @@ export class Cassette implements LLMPort, AsyncDisposable {
     const literals = [...keyValues(), canary];
     this.#redactor = new Redactor({ literals, extra: options.redact });
     this.#scrubber = new Scrubber(this.#redactor);
+    this.#writer = this.#makeWriter();
     this.#mask = (s, secret) => this.#redactor.field(s, secret);
     registerSecretSink(this, (value) => {
       if (literals.includes(value)) return;
       literals.push(value);
       this.#redactor = new Redactor({ literals, extra: options.redact });
       this.#scrubber = new Scrubber(this.#redactor);
+      this.#writer = this.#makeWriter();
     });
     const mode = modeOf(options.mode);
     const exists = fs().existsSync(this.path);
@@ -529,9 +532,39 @@ export class Cassette implements LLMPort, AsyncDisposable {
     if (entry.keyed) return entry.keyed;
     // Scrubbed as a live request is, so a hand-edited line holding a secret
     // still matches the request that sends it.
-    const request = this.#scrubber.json(entry.line.request) as RecordedCall;
-    const normalized = normalizeRequest(request, this.#rules);
-    return entry.keyed = { key: keyOf(normalized), normalized };
+    const request = entry.line.request;
+    let normalized: RecordedCall | undefined;
+    const keyed: Keyed = {
+      key: this.#keyOf(request),
+      get normalized(): RecordedCall {
+        return normalized ??= keyed.normalizeNow();
+      },
+      normalizeNow: () =>
+        normalizeRequest(this.#scrubber.json(request) as RecordedCall, this.#rules),
+    };
+    return entry.keyed = keyed;
+  }
+
+  // The content key of a request (live or recorded), scrubbed by the rules
+  // the recording went through: in one pass when the rules allow, else
+  // through the scrubbed, normalised copy.
+  #keyOf(request: ChatRequest | RecordedCall): string {
+    const text = this.#writer?.text(request);
+    if (text !== undefined) return hash(text).slice(0, 24);
+    const scrubbed = this.#scrubber.json(recordedCall(request as ChatRequest)) as RecordedCall;
+    return keyOf(normalizeRequest(scrubbed, this.#rules));
+  }
+
+  #makeWriter(): KeyWriter | undefined {
+    if (!this.#rules.every((r) => r instanceof RegExp)) return undefined;
+    const scrubber = this.#scrubber;
+    return new KeyWriter(
+      {
+        scrub: (s, secret) => scrubber.field(s, secret),
+        secretName: (k) => scrubber.secretName(k),
+      },
+      (this.#rules as RegExp[]).map(globalCopy),
+    );
   }
 
   #index(): Map<string, Entry[]> {
@@ -611,14 +644,15 @@ export class Cassette implements LLMPort, AsyncDisposable {
   #byContent(request: ChatRequest, n: number): Entry | undefined {
     // Scrubbed by the rules the recording went through, then keyed: what was
     // masked in the file matches its unmasked original.
-    const scrubbed = this.#scrubber.json(recordedCall(request)) as RecordedCall;
-    const normalized = normalizeRequest(scrubbed, this.#rules);
-    const key = keyOf(normalized);
+    const key = this.#keyOf(request);
     const same = this.#index().get(key);
     if (same) {
       for (const entry of same) if (!entry.used) return entry;
     }
     if (this.mode === "newEpisodes") return undefined;
+    // A miss: now the scrubbed, normalised request, for the nearest-entry search.
+    const scrubbed = this.#scrubber.json(recordedCall(request)) as RecordedCall;
+    const normalized = normalizeRequest(scrubbed, this.#rules);
     const unused = this.#entries.filter((e) => !e.used);
     const pool = unused.length ? unused : this.#entries;
     const i = nearestOf(pool.map((e) => this.#keyed(e).normalized), normalized);
@@ -885,7 +919,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   ): void {
     // The request as it is written, so its key is the one a replay computes.
     const call = this.#scrubber.json(recordedCall(request)) as RecordedCall;
-    const key = keyOf(normalizeRequest(call, this.#rules));
+    const key = this.#keyOf(call);
     const provenance = provenanceOf(
       providerName(this.#port),
       call,
@@ -950,7 +984,9 @@ interface Entry {
 
 interface Keyed {
   readonly key: string;
+  // Built only on a miss, for the nearest-entry search.
   readonly normalized: RecordedCall;
+  readonly normalizeNow: () => RecordedCall;
 }
 
 const fakeOf = (entry: Entry): FakeLLM =>

@@ -3,10 +3,9 @@
  *
  * @module
  */
-import type * as Crypto from "node:crypto";
-import { builtin } from "../../runtime/internal.ts";
 import type { ChatRequest } from "../../ports/chat.ts";
 import { type RecordedCall, recordedCall } from "./_cassette_line.ts";
+import { globalCopy, hash, KeyWriter } from "./_canonical_key.ts";
 
 /** A request as a cassette records and keys it: model, messages, tools, settings. */
 export type CassetteRequest = RecordedCall;
@@ -59,10 +58,8 @@ export function normalizeRequest(
   request: CassetteRequest | ChatRequest,
   rules: readonly CassetteNormalizer[] = [],
 ): CassetteRequest {
-  // A live request: what a cassette records of it (no signal, no empty tool list).
-  if ("signal" in request || (request.tools !== undefined && request.tools.length === 0)) {
-    request = recordedCall(request as ChatRequest);
-  }
+  // What a cassette records of a request: model, messages, tools (when any), settings.
+  request = recordedCall(request as ChatRequest);
   const ids = new Map<string, string>();
   const id = (raw: unknown): unknown => {
     if (typeof raw !== "string") return raw;
@@ -72,7 +69,9 @@ export function normalizeRequest(
   };
   const messages = request.messages.map((m) => {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(m as Record<string, unknown>)) {
+    // In sorted order, so ids are renamed the same whatever order keys were written in.
+    for (const k of Object.keys(m as Record<string, unknown>).sort()) {
+      const v = (m as Record<string, unknown>)[k];
       if (k === "providerData" || v === undefined) continue;
       if (k === "toolCallId") out[k] = id(v);
       else if (k === "toolCalls" && Array.isArray(v)) {
@@ -121,18 +120,18 @@ export function cassetteKey(
   request: CassetteRequest | ChatRequest,
   rules: readonly CassetteNormalizer[] = [],
 ): string {
+  if (rules.every((r) => r instanceof RegExp)) {
+    const text = new KeyWriter(undefined, (rules as RegExp[]).map(globalCopy)).text(
+      recordedCall(request as ChatRequest),
+    );
+    if (text !== undefined) return hash(text).slice(0, 24);
+  }
   return hash(canonicalJson(normalizeRequest(request, rules))).slice(0, 24);
 }
 
 /** Canonical JSON: object keys sorted, `undefined` properties dropped, as JSON.stringify otherwise. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";
-}
-
-/** SHA-256 of `text`, in hex. */
-export function hash(text: string): string {
-  return builtin<typeof Crypto>("node:crypto", "A cassette's key").createHash("sha256")
-    .update(text).digest("hex");
 }
 
 function sortKeys(value: unknown): unknown {
@@ -160,10 +159,4 @@ function mapStrings(value: unknown, f: (s: string) => string): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, f);
   return out;
-}
-
-// A caller's pattern, global and non-sticky, so it holds no state between strings.
-function globalCopy(pattern: RegExp): RegExp {
-  const flags = pattern.flags.replace(/[gy]/g, "");
-  return new RegExp(pattern.source, `${flags}g`);
 }

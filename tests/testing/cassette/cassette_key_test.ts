@@ -3,7 +3,11 @@
 // everything else. Properties over generated conversations.
 import { assert, assertEquals, assertNotEquals } from "@std/assert";
 import fc from "fast-check";
-import type { Message } from "@agentkit/testing/ports";
+import type { ChatRequest, Message } from "@agentkit/testing/ports";
+import { Redactor } from "../../../runtime/internal.ts";
+import { Scrubber } from "../../../testing/cassette/_scrub.ts";
+import { KeyWriter } from "../../../testing/cassette/_canonical_key.ts";
+import { recordedCall } from "../../../testing/cassette/_cassette_line.ts";
 import {
   canonicalJson,
   cassetteKey,
@@ -175,4 +179,76 @@ Deno.test("canonicalJson() sorts keys at every depth and drops undefined (proper
     { numRuns: 200 },
   );
   assert(/^[0-9a-f]{24}$/.test(cassetteKey({ model: "m", messages: [] })));
+});
+
+Deno.test("KeyWriter writes exactly the canonical JSON of the scrubbed, normalised request (property)", () => {
+  const redactor = new Redactor({ literals: ["literal-secret-value"] });
+  const scrubber = new Scrubber(redactor);
+  const patterns = [/T-\d+/g];
+  const writer = new KeyWriter(
+    { scrub: (s, secret) => scrubber.field(s, secret), secretName: (k) => scrubber.secretName(k) },
+    patterns,
+  );
+  const plain = new KeyWriter(undefined, []);
+  const str = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom(
+      "at 2026-01-02T03:04:05Z",
+      "id 123e4567-e89b-12d3-a456-426614174000",
+      "sk-proj-0123456789abcdefABCDEF",
+      "ticket T-42",
+      "literal-secret-value",
+    ),
+  );
+  const json = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small" },
+      str,
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie("v"), { maxLength: 3 }),
+      fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom("apiKey", "id")),
+        tie("v"),
+        {
+          maxKeys: 3,
+        },
+      ),
+    ),
+  })).v;
+  const call = fc.record({
+    id: fc.oneof(id, str),
+    name: str,
+    args: fc.dictionary(fc.string(), json, { maxKeys: 3 }),
+  }, {
+    requiredKeys: ["name", "args"],
+  });
+  const message = fc.record({
+    role: fc.constantFrom("user", "assistant", "tool", "system"),
+    content: str,
+    toolCalls: fc.array(call, { maxLength: 2 }),
+    toolCallId: fc.oneof(id, str),
+    providerData: json,
+    isError: fc.boolean(),
+  }, { requiredKeys: ["role", "content"] });
+  const request = fc.record({
+    model: str,
+    messages: fc.array(message, { maxLength: 4 }),
+    tools: fc.array(fc.dictionary(fc.string({ maxLength: 5 }), json, { maxKeys: 3 }), {
+      maxLength: 2,
+    }),
+    settings: fc.dictionary(fc.constantFrom("temperature", "apiKey", "stop"), json, { maxKeys: 2 }),
+  }, { requiredKeys: ["model", "messages"] });
+  fc.assert(
+    fc.property(request, (r) => {
+      const req = r as unknown as ChatRequest;
+      const slow = canonicalJson(
+        normalizeRequest(scrubber.json(recordedCall(req)) as CassetteRequest, patterns),
+      );
+      assertEquals(writer.text(req), slow);
+      assertEquals(plain.text(req), canonicalJson(normalizeRequest(req)));
+    }),
+    { numRuns: 300 },
+  );
 });
