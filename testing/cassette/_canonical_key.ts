@@ -47,7 +47,8 @@ class Unfollowable extends Error {}
 export class KeyWriter {
   readonly #scrub: KeyScrub | undefined;
   readonly #patterns: readonly RegExp[];
-  readonly #memo = new Map<string, string>();
+  readonly #memos: readonly Map<string, string>[] = [new Map(), new Map(), new Map(), new Map()];
+  readonly #names = new Map<string, string>();
 
   constructor(scrub: KeyScrub | undefined, patterns: readonly RegExp[]) {
     this.#scrub = scrub;
@@ -84,20 +85,31 @@ export class KeyWriter {
     }
   }
 
+  #name(k: string): string {
+    let text = this.#names.get(k);
+    if (text === undefined) {
+      if (this.#names.size >= MAX_MEMO) this.#names.clear();
+      this.#names.set(k, text = JSON.stringify(k));
+    }
+    return text;
+  }
+
   #secret(name: string, secret: boolean): boolean {
     return secret || (this.#scrub?.secretName(name) ?? false);
   }
 
   #string(s: string, secret: boolean, inMessage: boolean): string {
-    const memoKey = `${inMessage ? 1 : 0}${secret ? 1 : 0}${s}`;
-    let out = this.#memo.get(memoKey);
+    // One memo per kind of place, looked up by the string itself (whose hash
+    // the engine keeps), not by a new string built for the lookup.
+    const memo = this.#memos[(inMessage ? 2 : 0) + (secret ? 1 : 0)];
+    let out = memo.get(s);
     if (out === undefined) {
       let t = this.#scrub ? this.#scrub.scrub(s, secret) : s;
       if (inMessage) t = stable(t);
       for (const p of this.#patterns) t = t.replace(p, PLACEHOLDER);
       out = JSON.stringify(t);
-      if (this.#memo.size >= MAX_MEMO) this.#memo.clear();
-      this.#memo.set(memoKey, out);
+      if (memo.size >= MAX_MEMO) memo.clear();
+      memo.set(s, out);
     }
     return out;
   }
@@ -124,7 +136,7 @@ export class KeyWriter {
       else if (k === "toolCalls" && Array.isArray(v)) {
         text = `[${v.map((c) => this.#call(c, secret, ids) ?? "null").join(",")}]`;
       } else text = this.#value(v, secret, true);
-      if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+      if (text !== undefined) parts.push(`${this.#name(k)}:${text}`);
     }
     return `{${parts.join(",")}}`;
   }
@@ -140,7 +152,7 @@ export class KeyWriter {
       const text = k === "id"
         ? (v === undefined ? undefined : this.#id(v, s, ids))
         : this.#value(v, s, true);
-      if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+      if (text !== undefined) parts.push(`${this.#name(k)}:${text}`);
     }
     return `{${parts.join(",")}}`;
   }
@@ -161,7 +173,7 @@ export class KeyWriter {
     const parts: string[] = [];
     for (const k of ordered(Object.keys(v))) {
       const text = this.#value(v[k], this.#secret(k, secret), inMessage);
-      if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+      if (text !== undefined) parts.push(`${this.#name(k)}:${text}`);
     }
     return `{${parts.join(",")}}`;
   }
@@ -173,6 +185,16 @@ export class KeyWriter {
 const INDEX = /^(?:0|[1-9]\d{0,9})$/;
 function ordered(keys: string[]): string[] {
   keys.sort();
+  // Sorted, any index key comes before the first key that is not a digit run.
+  const c = keys[0]?.charCodeAt(0) ?? 0;
+  if (c < 48 || c > 57) {
+    if (
+      !keys.some((k) => {
+        const d = k.charCodeAt(0);
+        return d >= 48 && d <= 57;
+      })
+    ) return keys;
+  }
   const index = keys.filter((k) => INDEX.test(k) && Number(k) < 4294967295);
   if (index.length === 0) return keys;
   index.sort((a, b) => Number(a) - Number(b));

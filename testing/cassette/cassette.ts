@@ -272,6 +272,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
   readonly #entries: Entry[] = [];
   readonly #byKey = new Map<string, Entry[]>();
   #indexed = false;
+  // Entries before it are all used (content matching's fast path starts there).
+  #cursor = 0;
   readonly #match: CassetteMatch;
   readonly #rules: readonly CassetteNormalizer[];
   readonly #scale: number;
@@ -499,6 +501,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     this.#entries.length = 0;
     this.#byKey.clear();
     this.#indexed = false;
+    this.#cursor = 0;
     // Re-read, so line numbers are the file's again.
     for (const line of parseCassette(fs().readFileSync(this.path, "utf8"), this.path).lines) {
       this.#add(line, true);
@@ -644,6 +647,17 @@ export class Cassette implements LLMPort, AsyncDisposable {
   #byContent(request: ChatRequest, n: number): Entry | undefined {
     // Scrubbed by the rules the recording went through, then keyed: what was
     // masked in the file matches its unmasked original.
+    // The common case first: the request is the next unused entry, field
+    // for field (as order matching compares). That entry is then also the
+    // first unused one with the request's key, which is what matching by
+    // key would serve, at the cost of a comparison instead of a key.
+    while (this.#cursor < this.#entries.length && this.#entries[this.#cursor].used) this.#cursor++;
+    const next = this.#entries[this.#cursor];
+    if (
+      next && firstDifference(next.line.request, recordedCall(request), this.#mask) === undefined
+    ) {
+      return next;
+    }
     const key = this.#keyOf(request);
     const same = this.#index().get(key);
     if (same) {
