@@ -12,9 +12,10 @@ import { builtin } from "../../runtime/internal.ts";
 
 /** SHA-256 of `text`, in hex. */
 export function hash(text: string): string {
-  return builtin<typeof Crypto>("node:crypto", "A cassette's key").createHash("sha256")
-    .update(text).digest("hex");
+  cryptoModule ??= builtin<typeof Crypto>("node:crypto", "A cassette's key");
+  return cryptoModule.createHash("sha256").update(text).digest("hex");
 }
+let cryptoModule: typeof Crypto | undefined;
 
 /** A caller's pattern, global and non-sticky, so it holds no state between strings. */
 export function globalCopy(pattern: RegExp): RegExp {

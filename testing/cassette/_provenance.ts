@@ -25,17 +25,29 @@ export function provenanceOf(
   };
 }
 
+// A recording repeats its system prompt and tools on every request: each
+// hash is kept for the text it was computed from.
+const hashes = new Map<string, string>();
+function memoHash(text: string): string {
+  let h = hashes.get(text);
+  if (h === undefined) {
+    if (hashes.size >= 1_000) hashes.clear();
+    hashes.set(text, h = hash(text).slice(0, 24));
+  }
+  return h;
+}
+
 /** The hash of a request's system prompt(s). */
 export function systemHash(request: RecordedCall): string {
   const system = request.messages
     .filter((m) => (m as { role?: unknown }).role === "system")
     .map((m) => (m as { content?: unknown }).content);
-  return hash(canonicalJson(system)).slice(0, 24);
+  return memoHash(canonicalJson(system));
 }
 
 /** The hash of a request's tool declarations. */
 export function toolsHash(request: RecordedCall): string {
-  return hash(canonicalJson(request.tools ?? [])).slice(0, 24);
+  return memoHash(canonicalJson(request.tools ?? []));
 }
 
 /** The port's name as provenance gives it: its `provider` string, else its class, else `"unknown"`. */

@@ -979,12 +979,18 @@ export class Cassette implements LLMPort, AsyncDisposable {
     }
     // A hand-written file may end without a newline: the next line starts on its own.
     if (append && !this.#endsInNewline) text = `\n${text}`;
-    if (append) appendFileSync(this.path, text);
+    // Deno's own append is one operation; node:fs's appendFileSync under Deno is four.
+    const deno = (globalThis as { Deno?: { writeTextFileSync?: DenoWrite } }).Deno;
+    if (append && typeof deno?.writeTextFileSync === "function") {
+      deno.writeTextFileSync(this.path, text, { append: true });
+    } else if (append) appendFileSync(this.path, text);
     else writeFileSync(this.path, text);
     this.#fileExists = true;
     this.#endsInNewline = text === "" || text.endsWith("\n");
   }
 }
+
+type DenoWrite = (path: string, data: string, options: { append: boolean }) => void;
 
 // An entry of a replaying cassette: its line, whether a request used it, its
 // replaying FakeLLM, and (once content matching needs them) its key and its
@@ -1238,6 +1244,8 @@ function checkOptions(options: CassetteOptions): void {
   });
 }
 
+// Looked up once: process.getBuiltinModule is not free, and a recording writes a line a request.
+let fsModule: typeof Fs | undefined;
 function fs(): typeof Fs {
-  return builtin<typeof Fs>("node:fs", "A Cassette");
+  return fsModule ??= builtin<typeof Fs>("node:fs", "A Cassette");
 }
