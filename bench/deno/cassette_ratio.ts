@@ -3,7 +3,8 @@
 // peer, the order swapped every round, and the ratio is the median over
 // rounds of the case's batch time over its peer's beside it.
 //
-// 1. replaying a 20-turn cassette by content key / in order (target ≤ 1.2);
+// 1. replaying a 20-turn cassette by content key / in order (target ≤ 1.2),
+//    and by content with the requests asked last first (no fast path);
 // 2. a round trip through a recording FakeProvider / through a forwarding
 //    FakeProvider serving the same port without recording (target ≤ 1.1).
 //
@@ -36,11 +37,15 @@ const path = `${dir}/twenty.jsonl`;
   for (const r of requests) await rec.chat(r);
 }
 
-async function replay(match: "order" | "content"): Promise<number> {
+// In the recorded order (the case order matching can replay at all), or
+// last first: every request then goes by its key (the entry next in file
+// order is never the one asked for until the end).
+async function replay(match: "order" | "content", reversed = false): Promise<number> {
+  const asked = reversed ? [...requests].reverse() : requests;
   const t0 = performance.now();
   for (let i = 0; i < BATCH; i++) {
     const llm = cassette(path, { mode: "replay", match });
-    for (const r of requests) await llm.chat(r);
+    for (const r of asked) await llm.chat(r);
     llm.verify();
   }
   return ((performance.now() - t0) * 1000) / BATCH;
@@ -117,6 +122,11 @@ async function ratio(
 }
 
 await ratio("20-turn replay, content / order", () => replay("content"), () => replay("order"));
+await ratio(
+  "20-turn replay, content (asked last first: every request by key) / order",
+  () => replay("content", true),
+  () => replay("order"),
+);
 await ratio(
   "round trip, recording proxy / forwarding FakeProvider",
   () => roundTrips(true),
