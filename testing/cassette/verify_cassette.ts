@@ -8,9 +8,16 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { LLMPort } from "../../ports/llm.ts";
 import type { JsonSchema } from "../../ports/tool_spec.ts";
 import { PriceTable } from "../../runtime/money/price_table.ts";
-import { formatUnits, toUnits } from "../../runtime/money/_decimal.ts";
 import { isHarnessError } from "../../runtime/harness_error.ts";
-import { builtin, checkOptions, is, underPolicy, zod } from "../../runtime/internal.ts";
+import {
+  builtin,
+  checkOptions,
+  formatUnits,
+  is,
+  toUnits,
+  underPolicy,
+  zod,
+} from "../../runtime/internal.ts";
 import { type CassetteLine, faultOf, parseCassette } from "./_cassette_line.ts";
 import { staleReason } from "./_provenance.ts";
 import { cassetteKey } from "./cassette_key.ts";
