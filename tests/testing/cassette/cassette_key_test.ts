@@ -252,3 +252,79 @@ Deno.test("KeyWriter writes exactly the canonical JSON of the scrubbed, normalis
     { numRuns: 300 },
   );
 });
+
+Deno.test("normalizeRequest() drops providerData and rawArgs, renames ids, and leaves a toolCalls that is not a list as it is", () => {
+  const n = normalizeRequest({
+    model: "m",
+    messages: [
+      {
+        role: "assistant",
+        content: "",
+        providerData: { signature: "s" },
+        toolCalls: [{ id: "x9", name: "t", args: { a: 1 }, rawArgs: '{"a":1}' }],
+      },
+      { role: "tool", content: "r", toolCallId: "x9", isError: undefined },
+      { role: "user", content: "odd", toolCalls: "not a list" },
+    ],
+  });
+  assertEquals(n.messages, [
+    { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "t", args: { a: 1 } }] },
+    { role: "tool", content: "r", toolCallId: "call_1" },
+    { role: "user", content: "odd", toolCalls: "not a list" },
+  ]);
+});
+
+Deno.test("cassetteKey() with a function rule takes the same view: ids, providerData and timestamps do not count", () => {
+  const keep = (r: CassetteRequest) => r;
+  const a = build([{
+    kind: "tool",
+    name: "weather",
+    args: { city: "Oslo" },
+    result: "rain",
+    id: "call_a",
+  }], (_, o) => o);
+  const b = build([{
+    kind: "tool",
+    name: "weather",
+    args: { city: "Oslo" },
+    result: "rain",
+    id: "call_b",
+  }], (_, o) => o);
+  assertEquals(cassetteKey(a, [keep]), cassetteKey(b, [keep]));
+  assertEquals(cassetteKey(a, [keep]), cassetteKey(a));
+  const withData = {
+    ...a,
+    messages: a.messages.map((m) => ({ ...(m as Message), providerData: { x: 1 } })),
+  };
+  assertEquals(cassetteKey(withData, [keep]), cassetteKey(a, [keep]));
+  assertNotEquals(cassetteKey(a, [(r) => ({ ...r, model: "other" })]), cassetteKey(a));
+});
+
+Deno.test("the built-in timestamp rule: date-times in their usual shapes, not a bare date", async (t) => {
+  const shapes: Array<[string, string]> = [
+    ["at 2026-01-02T03:04:05Z.", "at <timestamp>."],
+    ["at 2026-01-02T03:04:05.123Z", "at <timestamp>"],
+    ["at 2026-01-02T03:04:05+01:00", "at <timestamp>"],
+    ["at 2026-01-02T03:04:05-0130", "at <timestamp>"],
+    ["at 2026-01-02 03:04", "at <timestamp>"],
+    ["at 2026-01-02T03:04:05", "at <timestamp>"],
+    ["on 2026-01-02 only", "on 2026-01-02 only"],
+    ["v12026-01-02T03:04Z", "v12026-01-02T03:04Z"],
+    ["id 123E4567-E89B-12D3-A456-426614174000!", "id <uuid>!"],
+    ["x123e4567-e89b-12d3-a456-426614174000", "x123e4567-e89b-12d3-a456-426614174000"],
+  ];
+  for (const [text, expected] of shapes) {
+    await t.step(text, () => {
+      const n = normalizeRequest({ model: "m", messages: [{ role: "user", content: text }] });
+      assertEquals((n.messages[0] as Message).content, expected);
+    });
+  }
+});
+
+Deno.test("canonicalJson() writes undefined list items as null and drops undefined fields", () => {
+  assertEquals(
+    canonicalJson({ b: [1, undefined], a: undefined, c: { z: 1, y: null } }),
+    '{"b":[1,null],"c":{"y":null,"z":1}}',
+  );
+  assertEquals(canonicalJson(undefined), "null");
+});
