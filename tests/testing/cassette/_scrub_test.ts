@@ -49,3 +49,27 @@ Deno.test("Scrubber.json() hands an Error or a class instance to the redactor", 
   const date = new Date(0);
   assertEquals(scrubber.json([date]), redactor.json([date]));
 });
+
+Deno.test("Scrubber scrubs each distinct string once, and names secret keys as the redactor does", () => {
+  let texts = 0;
+  class Counting extends Redactor {
+    override text(s: string): string {
+      texts++;
+      return super.text(s);
+    }
+  }
+  const scrubber = new Scrubber(new Counting());
+  const value = {
+    messages: [{ content: "same" }, { content: "same" }, { content: "other" }],
+    n: 1,
+  };
+  assertEquals(scrubber.json(value), value);
+  assertEquals(texts, 2);
+  scrubber.json([value, "same", null, 3]);
+  assertEquals(texts, 2);
+  assertEquals(scrubber.field("fresh", false), "fresh");
+  assertEquals(texts, 3);
+  assertEquals(scrubber.field("fresh", true), "[REDACTED]");
+  assertEquals([scrubber.secretName("apiKey"), scrubber.secretName("content")], [true, false]);
+  assertEquals(scrubber.secretName("apiKey"), true);
+});
