@@ -176,3 +176,99 @@ Deno.test("verifyCassette() stops re-sending once the budget is spent, and needs
     );
   });
 });
+
+Deno.test("verifyCassette() reports an outcome that changed: a failure now, or the same failure", async () => {
+  await inDir(async (dir) => {
+    const path = `${dir}/c.jsonl`;
+    await record(path, [
+      "answered",
+      { error: new RateLimitError("slow", { retryAfterMs: 5 }) },
+      "answered too",
+    ], ["one", "two", "three"]);
+    const report = await verifyCassette(path, {
+      upstream: live([
+        { error: new RateLimitError("now limited", { retryAfterMs: 5 }) },
+        { error: new RateLimitError("still limited", { retryAfterMs: 5 }) },
+        { error: new Error("a bug upstream") },
+      ]),
+      budgetUsd: 1,
+      prices,
+    });
+    const [a, b, c] = report.entries;
+    assertEquals(a.semantic.map((s) => [s.kind, s.recorded, s.live]), [[
+      "outcome",
+      "answer",
+      "RateLimitError",
+    ]]);
+    assertStringIncludes(
+      a.semantic[0].message,
+      "the recording answered; the API now fails with RateLimitError: now limited",
+    );
+    assertEquals(b.semantic, []);
+    assertEquals(b.shape, []);
+    assertEquals(c.semantic.map((s) => s.live), ["Error"]);
+    assertEquals([a.costUsd, report.spentUsd], ["0.000000", "0.000000"]);
+    assertEquals(report.ok, false);
+  });
+});
+
+Deno.test("verifyCassette() reports removed fields, refusals and reasoning by shape", async () => {
+  await inDir(async (dir) => {
+    const path = `${dir}/c.jsonl`;
+    await record(path, [
+      {
+        toolCalls: [toolCall("c1", "weather", { city: "Oslo" })],
+        usage: { inputTokens: 1, outputTokens: 1 },
+      },
+      { refusal: "I cannot.", usage: { inputTokens: 1, outputTokens: 1 } },
+      { content: "x", reasoning: "thought", usage: { inputTokens: 1, outputTokens: 1 } },
+    ], ["one", "two", "three"]);
+    const report = await verifyCassette(path, {
+      upstream: live([
+        { content: "Oslo is rainy.", usage: { inputTokens: 1, outputTokens: 1 } },
+        { refusal: "Still no.", usage: { inputTokens: 1, outputTokens: 1 } },
+        { content: "y", usage: { inputTokens: 1, outputTokens: 1 } },
+      ]),
+      budgetUsd: 10,
+      prices,
+    });
+    const [a, b, c] = report.entries;
+    assertEquals(a.shape, [
+      { kind: "removed", path: "toolCalls", recorded: "array" },
+      { kind: "added", path: "content", live: "string" },
+    ]);
+    assertEquals(a.semantic.map((s) => s.kind), ["toolNames", "finishReason"]);
+    assertStringIncludes(a.semantic[0].message, "the API now calls no tool");
+    assertStringIncludes(
+      a.semantic[1].message,
+      'finished with "tool_calls"; the API now finishes with "stop"',
+    );
+    assertEquals([b.shape, b.semantic], [[], []]);
+    assertEquals(c.shape, [{ kind: "removed", path: "reasoning", recorded: "string" }]);
+  });
+});
+
+Deno.test("verifyCassette() charges an answer's own costUsd, and stops the moment the cap is reached", async () => {
+  await inDir(async (dir) => {
+    const path = `${dir}/c.jsonl`;
+    await record(path, ["a", "b"], ["1", "2"]);
+    const usage = { inputTokens: 1, outputTokens: 0, costUsd: 0.25 };
+    const report = await verifyCassette(path, {
+      upstream: live([{ content: "a", usage }, { content: "b", usage }]),
+      budgetUsd: "0.25",
+    });
+    assertEquals(report.entries.map((e) => [e.checked, e.skipped, e.costUsd]), [
+      [true, undefined, "0.250000"],
+      [false, "budget", undefined],
+    ]);
+    assertEquals([report.entries[1].shape, report.entries[1].semantic], [[], []]);
+    assertEquals(report.spentUsd, "0.250000");
+    // The live usage reports a cost the recorded one did not: that is shape drift too.
+    assertEquals(report.entries[0].shape, [{
+      kind: "added",
+      path: "usage.costUsd",
+      live: "number",
+    }]);
+    assertEquals(report.ok, false);
+  });
+});
