@@ -68,3 +68,5 @@ export { failedAfter, failedRuns, noteRunFailed } from "./stream/_run_failed.ts"
 export { builtin } from "./spawn/_builtin.ts";
 export { importZod, zod } from "./_lazy/zod.ts";
 export { syncImport } from "./_lazy/sync_import.ts";
+// Issue 41: verifyCassette() keeps its spending cap in the ledger's units.
+export { formatUnits, toUnits } from "./money/_decimal.ts";

@@ -13,12 +13,16 @@ import {
   Session,
 } from "@agentkit/testing/runtime";
 import {
+  cassette,
   FakeAsker,
   FakeClaudeCli,
   FakeLLM,
+  FakeProvider,
   FakeTool,
   LLMJudge,
   makeTestCtx,
+  toHar,
+  verifyCassette,
 } from "@agentkit/testing/testing";
 import { agent, ENTRIES } from "./fuzz/_entries.ts";
 import { isInternalError, noHang } from "./fuzz/_fuzz.ts";
@@ -106,6 +110,31 @@ function cases(): Case[] {
   port("FakeClaudeCli.script()", () => FakeClaudeCli.script(undefined as never), ["array"]);
   port("FakeClaudeCli.replay()", () => FakeClaudeCli.replay(5 as never), ["recording"]);
   port("new FakeAsker()", () => new FakeAsker(undefined as never), ["answers"]);
+  // Issue 41: the cassette's new options, toHar(), verifyCassette(), FakeProvider's record.
+  const tape = "never-written.jsonl";
+  port("cassette()", () => cassette(tape, { match: "key" } as never), ["match"]);
+  port("cassette()", () => cassette(tape, { timing: "slow" } as never), ["timing"]);
+  port("cassette()", () => cassette(tape, { timing: -1 }), ["timing"]);
+  port("cassette()", () => cassette(tape, { staleAfterDays: NaN }), ["staleAfterDays"]);
+  port("cassette()", () => cassette(tape, { normalize: 5 } as never), ["normalize"]);
+  port("cassette()", () => cassette(tape, { mode: "newEpisode" } as never), ["mode"]);
+  port("toHar()", () => toHar(tape, { api: "responses" } as never), ["api"]);
+  port("toHar()", () => toHar(tape, { stream: "yes" } as never), ["stream"]);
+  port("verifyCassette()", () => verifyCassette(tape, { budgetUsd: "lots" }), ["budgetUsd"]);
+  port(
+    "verifyCassette()",
+    () => verifyCassette(tape, { upstream: () => new FakeLLM("x") }),
+    ["budgetUsd"],
+  );
+  port("verifyCassette()", () => verifyCassette(tape, { staleAfterDays: -3 }), ["staleAfterDays"]);
+  port(
+    "new FakeProvider()",
+    () => new FakeProvider({ record: { upstream: 5, path: tape } as never }),
+    ["upstream"],
+  );
+  port("new FakeProvider()", () => new FakeProvider({ record: { path: tape } as never }), [
+    "upstream",
+  ]);
   return out;
 }
 

@@ -37,11 +37,61 @@ export interface RecordedCall {
   readonly settings?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * Where an entry came from: written when it is recorded, so a reader (and
+ * `staleAfterDays`, and `verifyCassette`) can tell how old it is and what
+ * it was recorded against.
+ */
+export interface Provenance {
+  /** The upstream port's class (`"OpenAIChatLLM"`), or the API a proxy forwarded to. */
+  readonly provider: string;
+  /** The model that answered (the request's, when the answer named none). */
+  readonly model: string;
+  /** This package's version at recording. */
+  readonly packageVersion: string;
+  /** When, as an ISO-8601 date-time. */
+  readonly recordedAt: string;
+  /** SHA-256 (24 hex digits) of the system prompt(s), `""` joined. */
+  readonly systemHash: string;
+  /** SHA-256 (24 hex digits) of the tool declarations' canonical JSON. */
+  readonly toolsHash: string;
+}
+
+/** The recorded pace of an answer, in milliseconds. */
+export interface Timing {
+  /** From sending the request to the first chunk (a blocking answer: to the answer). */
+  readonly firstChunkMs: number;
+  /** Between each chunk and the next. */
+  readonly gapsMs?: readonly number[];
+}
+
 /** One parsed line. */
 export interface CassetteLine {
   readonly request: RecordedCall;
   readonly turn: Turn;
   readonly fault?: Fault;
+  /** The key written at recording (matching recomputes it: normalisation rules may have changed). */
+  readonly key?: string;
+  readonly provenance?: Provenance;
+  readonly timing?: Timing;
+  /** The line's text as it is in the file (so pruning rewrites what was there). */
+  readonly source: string;
+  /** The 1-based line number in the file. */
+  readonly lineNumber: number;
+}
+
+/**
+ * The format version this package writes, as the `version` field of each
+ * entry line; a line without one is version 1 (written before the format
+ * was versioned) and is read as it always was.
+ */
+export const CASSETTE_VERSION = 2;
+
+/** A parsed file. */
+export interface ParsedCassette {
+  /** The highest version of its lines: 1 for a file written before formats were versioned. */
+  readonly version: number;
+  readonly lines: CassetteLine[];
 }
 
 // Built on first use, not at import: zod itself loads then (runtime/_lazy/),
@@ -70,6 +120,19 @@ function buildSchemas() {
     }),
     turn: z.unknown(),
     fault: faultSchema.optional(),
+    key: z.string().optional(),
+    provenance: z.strictObject({
+      provider: z.string(),
+      model: z.string(),
+      packageVersion: z.string(),
+      recordedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), "an ISO-8601 date-time"),
+      systemHash: z.string(),
+      toolsHash: z.string(),
+    }).optional(),
+    timing: z.strictObject({
+      firstChunkMs: z.number().nonnegative().finite(),
+      gapsMs: z.array(z.number().nonnegative().finite()).optional(),
+    }).optional(),
   });
   return { lineSchema };
 }
@@ -79,14 +142,40 @@ const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 
+const PLAIN_KEYS = new Set(["request", "turn", "key", "provenance", "timing"]);
+const PROVENANCE_KEYS = [
+  "provider",
+  "model",
+  "packageVersion",
+  "recordedAt",
+  "systemHash",
+  "toolsHash",
+];
+const isDuration = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v) && v >= 0;
+
+function plainProvenance(v: unknown): boolean {
+  if (!isObject(v) || Object.keys(v).length !== PROVENANCE_KEYS.length) return false;
+  for (const k of PROVENANCE_KEYS) if (typeof v[k] !== "string") return false;
+  return !Number.isNaN(Date.parse(v.recordedAt as string));
+}
+
+function plainTiming(v: unknown): boolean {
+  if (!isObject(v) || !isDuration(v.firstChunkMs)) return false;
+  for (const k in v) if (k !== "firstChunkMs" && k !== "gapsMs") return false;
+  return v.gapsMs === undefined || (Array.isArray(v.gapsMs) && v.gapsMs.every(isDuration));
+}
+
 // The common line, checked without zod (a long cassette opens in
 // microseconds); anything else goes to zod, which explains what is wrong.
 function plainLine(
   value: unknown,
 ): z.infer<ReturnType<typeof buildSchemas>["lineSchema"]> | undefined {
   if (!isObject(value)) return undefined;
-  // A line with a fault (or any other key) is left to zod.
-  for (const key in value) if (key !== "request" && key !== "turn") return undefined;
+  // A line with a fault (or anything else to check) is left to zod.
+  for (const key in value) if (!PLAIN_KEYS.has(key)) return undefined;
+  if (value.key !== undefined && typeof value.key !== "string") return undefined;
+  if (value.provenance !== undefined && !plainProvenance(value.provenance)) return undefined;
+  if (value.timing !== undefined && !plainTiming(value.timing)) return undefined;
   const r = value.request;
   if (!isObject(r) || typeof r.model !== "string" || !Array.isArray(r.messages)) return undefined;
   for (const key in r) {
@@ -103,12 +192,14 @@ function plainLine(
 }
 
 /** Parses a cassette's text; a bad line is an `InvalidScript` naming it. */
-export function parseCassette(text: string, path: string): CassetteLine[] {
+export function parseCassette(text: string, path: string): ParsedCassette {
   const lines: CassetteLine[] = [];
   const raw = text.split("\n");
+  let version = 1;
   for (let i = 0; i < raw.length; i++) {
     const source = raw[i].trim();
     if (!source) continue;
+
     const where = `${path} line ${i + 1}`;
     let value: unknown;
     try {
@@ -120,19 +211,46 @@ export function parseCassette(text: string, path: string): CassetteLine[] {
         }); each line of a cassette is one JSON object { request, turn }: fix the line or re-record with AGENTKIT_CASSETTE=record`,
       );
     }
+    const v = lineVersion(value, where);
+    if (v > version) version = v;
     const line = plainLine(value) ?? parseOrExplain(schemas().lineSchema, value, where);
     const turn = parseTurn(line.turn, `${where} turn`);
     if (line.fault && turn.error === undefined) {
       throw new InvalidScript(`${where}: a fault needs the turn's error message ("error": "...")`);
     }
-    lines.push(
-      line.fault ? { request: line.request, turn, fault: line.fault } : {
-        request: line.request,
-        turn,
-      },
+    const entry: { -readonly [K in keyof CassetteLine]: CassetteLine[K] } = {
+      request: line.request,
+      turn,
+      source,
+      lineNumber: i + 1,
+    };
+    if (line.fault) entry.fault = line.fault;
+    if (line.key !== undefined) entry.key = line.key;
+    if (line.provenance) entry.provenance = line.provenance;
+    if (line.timing) entry.timing = line.timing;
+    lines.push(entry);
+  }
+  return { version, lines };
+}
+
+// The line's format version, taken off it (the rest is checked as before).
+function lineVersion(value: unknown, where: string): number {
+  if (!isObject(value) || !("version" in value)) return 1;
+  const v = value.version;
+  delete value.version;
+  if (!Number.isInteger(v) || (v as number) < 1) {
+    throw new InvalidScript(
+      `${where}: "version" must be a format version (an integer, ${CASSETTE_VERSION} for this package), got ${
+        JSON.stringify(v)
+      }`,
     );
   }
-  return lines;
+  if ((v as number) > CASSETTE_VERSION) {
+    throw new InvalidScript(
+      `${where} is cassette format version ${v}, newer than this package reads (${CASSETTE_VERSION}): upgrade @agentkit/testing, or re-record the cassette`,
+    );
+  }
+  return v as number;
 }
 
 /** The turn a replay plays: the recorded error rebuilt as its class. */

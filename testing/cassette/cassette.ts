@@ -28,21 +28,55 @@ import {
 import { FakeLLM } from "../llm/fake_llm.ts";
 import type { Turn } from "../llm/turn.ts";
 import {
+  CASSETTE_VERSION,
   type CassetteLine,
+  type Fault,
   faultOf,
   firstDifference,
   parseCassette,
+  type Provenance,
+  type RecordedCall,
   recordedCall,
   replayTurn,
+  type Timing,
 } from "./_cassette_line.ts";
+import { checkCanary, makeCanary } from "./_canary.ts";
+import { registerSecretSink } from "./_cassette_secrets.ts";
+import { Scrubber } from "./_scrub.ts";
+import { globalCopy, hash, KeyWriter } from "./_canonical_key.ts";
+import { nearestOf } from "./_nearest.ts";
+import { provenanceOf, providerName, staleReason } from "./_provenance.ts";
+import {
+  canonicalJson,
+  type CassetteNormalizer,
+  type CassetteRequest,
+  normalizeRequest,
+} from "./cassette_key.ts";
 import { CassetteMismatch } from "./cassette_mismatch.ts";
+import { UnusedTurns } from "../errors.ts";
 
 /**
- * How a cassette treats its file: `"once"` replays it when it exists and
- * records it when it does not; `"replay"` never records; `"record"` records
+ * How a cassette treats its file: `"replay"` never records (a request with
+ * no recording is a `CassetteMismatch`); `"once"` replays the file when it
+ * exists and records it when it does not; `"newEpisodes"` replays what
+ * matches and records (and appends) what does not; `"record"` records
  * afresh over whatever is there.
  */
-export type CassetteMode = "once" | "replay" | "record";
+export type CassetteMode = "once" | "replay" | "newEpisodes" | "record";
+
+/**
+ * How a request finds its recording: `"content"` by its content key (see
+ * {@linkcode cassetteKey}; equal keys are served first in, first out), or
+ * `"order"`: request n must equal recorded entry n field by field.
+ */
+export type CassetteMatch = "content" | "order";
+
+/**
+ * How a replay paces a recorded stream on `ctx.clock`: `"instant"` not at
+ * all, `"recorded"` with the recorded time to the first chunk and gaps
+ * between chunks, or a number scaling them (0.1 is a tenth).
+ */
+export type CassetteTiming = "recorded" | "instant" | number;
 
 /** Options for {@linkcode cassette}. */
 export interface CassetteOptions {
@@ -52,12 +86,35 @@ export interface CassetteOptions {
    */
   readonly upstream?: () => LLMPort;
   /**
-   * The mode; the `AGENTKIT_CASSETTE` environment variable (`once`, `replay`
-   * or `record`) overrides it, so CI can forbid recording and a developer can
-   * re-record without editing the test.
+   * The mode; the `AGENTKIT_CASSETTE` environment variable (`once`,
+   * `replay`, `newEpisodes` or `record`) overrides it, so CI can forbid
+   * recording and a developer can re-record without editing the test.
    * @default {"once"}
    */
   readonly mode?: CassetteMode;
+  /**
+   * How requests find their recordings.
+   * @default {"content"}
+   */
+  readonly match?: CassetteMatch;
+  /**
+   * More normalisation before a request is keyed, after the built-in rules
+   * (tool-call ids, `providerData`, timestamps, UUIDs; see
+   * {@linkcode normalizeRequest}): a pattern (every match becomes
+   * `"<normalized>"`) or a function from request to request, or a list.
+   * @default {[]}
+   */
+  readonly normalize?: CassetteNormalizer | readonly CassetteNormalizer[];
+  /**
+   * Pace replayed answers on `ctx.clock` as recorded (or scaled by a number).
+   * @default {"instant"}
+   */
+  readonly timing?: CassetteTiming;
+  /**
+   * An entry recorded more than this many days ago (or with no recorded
+   * date) is a mismatch that says so; `newEpisodes` records it afresh.
+   */
+  readonly staleAfterDays?: number;
   /**
    * More to mask before anything is written: strings, replaced by
    * `[REDACTED]` wherever they occur in a recorded request or turn, and
@@ -73,34 +130,90 @@ export interface CassetteOptions {
    * ...), JWTs, PEM private keys, `Bearer`/`Basic` credentials, secret-named
    * `name=value` / `name: value` / JSON fields and URL query parameters,
    * `user:pass@` in URLs, and cookie headers. Headers are never recorded.
+   * A replayed request is scrubbed by the same rules before it is matched,
+   * so what was masked in the file still matches.
    * @default {[]}
    */
   readonly redact?: ReadonlyArray<string | RegExp>;
 }
 
-const MODES: readonly CassetteMode[] = ["once", "replay", "record"];
+/**
+ * One recorded entry, as `unused()` and `verify({ prune: true })` report it.
+ *
+ * @example
+ * ```ts
+ * import type { CassetteEntry } from "@agentkit/testing/testing";
+ * const show = (e: CassetteEntry): string => `line ${e.line}: ${e.request.model}`;
+ * ```
+ */
+export interface CassetteEntry {
+  /** The 1-based line of the file it is on. */
+  readonly line: number;
+  /** Its content key (as matching computes it now). */
+  readonly key: string;
+  /** The recorded request. */
+  readonly request: CassetteRequest;
+  /** Where and when it was recorded, when the file says. */
+  readonly provenance?: Provenance;
+}
+
+/** Options for {@linkcode Cassette.verify}. */
+export interface CassetteVerifyOptions {
+  /**
+   * Rewrite the file without the entries no request used, instead of
+   * throwing `UnusedTurns` for them.
+   * @default {false}
+   */
+  readonly prune?: boolean;
+}
+
+export type { Provenance, Timing } from "./_cassette_line.ts";
+
+const MODES: readonly CassetteMode[] = ["once", "replay", "newEpisodes", "record"];
+const NORMALIZER = is.either(is.instance(RegExp), is.function, "a RegExp or a function");
 const RULES = {
   upstream: {
     accepts: "a function that makes the real port (() => new OpenAIChatLLM()), not the port",
     test: (v: unknown) => typeof v === "function" ? undefined : { kind: "type" as const },
   },
   mode: is.oneOf(MODES),
+  match: is.oneOf(["content", "order"]),
+  normalize: is.either(
+    NORMALIZER,
+    is.arrayOf(NORMALIZER),
+    "a RegExp, a function (request) => request, or a list of them",
+  ),
+  timing: is.either(
+    is.oneOf(["recorded", "instant"]),
+    is.number({ min: 0 }),
+    '"recorded", "instant" or a finite number 0 or more (a scale of the recorded gaps)',
+  ),
+  staleAfterDays: is.number({ min: 0 }),
   redact: is.arrayOf(is.either(is.string, is.instance(RegExp))),
 };
+const VERIFY_RULES = { prune: is.boolean };
 // A line without usage bills nothing: nothing was recorded as billed.
 const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 
 /**
- * A model port that replays a recorded conversation from a JSONL file, or
- * records one through a real port. Each line is `{ request, turn }`: the
- * request as sent (model, messages, tools, settings) and the answer in the
- * `FakeLLM.script` turn format (streamed chunks, tool calls, usage, finish
- * reason, errors), so a cassette reads like a script and can be edited as
- * one. Replay checks each request against its recording, in order, and fails
- * with `CassetteMismatch` at the first differing field.
+ * A model port that replays recorded answers from a JSONL file, or records
+ * them through a real port. The file has one JSON line per entry: `{
+ * version, request, turn, key, provenance, timing }` (a line without
+ * `version` is format 1, written before the format was versioned, and is
+ * read as before): the request as sent (model, messages, tools, settings), the
+ * answer in the `FakeLLM.script` turn format (streamed chunks, tool calls,
+ * usage, finish reason, errors), so a cassette reads like a script and can
+ * be edited as one, and where, when and how fast it was recorded.
+ *
+ * A request finds its entry by content (see {@linkcode cassetteKey}): the
+ * same request in another order, or with other generated ids or
+ * timestamps, still matches; equal requests take equal entries first in,
+ * first out. A request with no entry is a `CassetteMismatch` naming the
+ * nearest entry and its first difference. `{ match: "order" }` keeps the
+ * strict order: request n must equal entry n.
  *
  * Obtain one with {@linkcode cassette}; `await using` it (or call
- * `verify()`), so a replay that used fewer turns than recorded fails.
+ * `verify()`), so a replay that left entries unused fails.
  *
  * @example Replaying a hand-written cassette
  * ```ts
@@ -124,12 +237,26 @@ const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 export class Cassette implements LLMPort, AsyncDisposable {
   /** The file. */
   readonly path: string;
-  /** The mode in force (after `AGENTKIT_CASSETTE`): `"replay"` or `"record"`. */
-  readonly mode: "replay" | "record";
-  readonly #lines: readonly CassetteLine[];
-  readonly #replay: FakeLLM | undefined;
+  /**
+   * The mode in force (after `AGENTKIT_CASSETTE`): `"replay"`, `"record"`,
+   * or `"newEpisodes"` (replays what matches, records the rest).
+   */
+  readonly mode: "replay" | "record" | "newEpisodes";
+  /** The file's format version: 2 when this package wrote it, 1 for a file written before formats were versioned. */
+  readonly version: number;
+  readonly #entries: Entry[] = [];
+  readonly #byKey = new Map<string, Entry[]>();
+  #indexed = false;
+  // Entries before it are all used (content matching's fast path starts there).
+  #cursor = 0;
+  readonly #match: CassetteMatch;
+  readonly #rules: readonly CassetteNormalizer[];
+  readonly #scale: number;
+  readonly #staleAfterDays: number | undefined;
   readonly #upstream: (() => LLMPort) | undefined;
-  readonly #redactor: Redactor;
+  #redactor: Redactor;
+  #scrubber: Scrubber;
+  #writer: KeyWriter | undefined;
   readonly #mask: (s: string, secret: boolean) => string;
   #port: LLMPort | undefined;
   #calls = 0;
@@ -137,52 +264,85 @@ export class Cassette implements LLMPort, AsyncDisposable {
   #servedCtx: unknown;
   #servedAt = failedRuns();
   #written = 0;
+  #fileExists: boolean;
+  #endsInNewline = true;
   #harnessErrors: HarnessError[] = [];
 
   /**
    * Opens the cassette (use {@linkcode cassette}).
    *
    * @param path The JSONL file (a non-empty path or a `file:` URL).
-   * @param options Upstream, mode and extra redactions.
+   * @param options Upstream, mode, matching, timing, staleness and extra redactions.
    * @throws {TypeError} On a path that is not a non-empty string or a `file:` URL, or a bad option.
    */
   constructor(path: string | URL, options: CassetteOptions = {}) {
     this.path = checkPath(path);
     checkOptions(options);
     this.#upstream = options.upstream;
+    this.#match = options.match ?? "content";
+    const normalize = options.normalize;
+    this.#rules = normalize === undefined ? [] : Array.isArray(normalize) ? normalize : [
+      normalize as CassetteNormalizer,
+    ];
+    const timing = options.timing ?? "instant";
+    this.#scale = timing === "instant" ? 0 : timing === "recorded" ? 1 : timing;
+    this.#staleAfterDays = options.staleAfterDays;
+    const canary = makeCanary();
     // The provider key variables, and the upstream port's key and headers
-    // once it is built, are masked through the process's secret registry.
+    // once it is built, are masked through the process's secret registry;
+    // the canary and a recording proxy's client keys are this cassette's own.
     readKeyVariables();
-    const redactor = new Redactor({ extra: options.redact });
-    this.#redactor = redactor;
-    this.#mask = (s, secret) => redactor.field(s, secret);
+    const literals = [canary];
+    this.#redactor = new Redactor({ literals, extra: options.redact });
+    this.#scrubber = new Scrubber(this.#redactor);
+    this.#writer = this.#makeWriter();
+    this.#mask = (s, secret) => this.#redactor.field(s, secret);
+    registerSecretSink(this, (value) => {
+      if (literals.includes(value)) return;
+      literals.push(value);
+      this.#redactor = new Redactor({ literals, extra: options.redact });
+      this.#scrubber = new Scrubber(this.#redactor);
+      this.#writer = this.#makeWriter();
+    });
     const mode = modeOf(options.mode);
     const exists = fs().existsSync(this.path);
-    this.mode = mode === "record" || (mode === "once" && !exists) ? "record" : "replay";
-    if (this.mode === "replay") {
-      if (!exists) {
-        throw new CassetteMismatch(
-          this.path,
-          1,
-          "",
-          undefined,
-          undefined,
-          "the file does not exist and the mode is replay, which never records; record it once with the mode once or record",
-        );
-      }
-      this.#lines = parseCassette(fs().readFileSync(this.path, "utf8"), this.path);
-      this.#replay = this.#lines.length
-        ? FakeLLM.script(this.#lines.map(replayTurn), { usage: NO_USAGE })
-        : undefined;
-    } else {
+    this.#fileExists = exists;
+    this.mode = mode === "record" || (mode === "once" && !exists)
+      ? "record"
+      : mode === "newEpisodes"
+      ? "newEpisodes"
+      : "replay";
+    if (this.mode === "replay" && !exists) {
+      throw new CassetteMismatch(
+        this.path,
+        1,
+        "",
+        undefined,
+        undefined,
+        "the file does not exist and the mode is replay, which never records; record it once with the mode once or record",
+      );
+    }
+    let version = CASSETTE_VERSION;
+    if (this.mode !== "record" && exists) {
+      const text = fs().readFileSync(this.path, "utf8");
+      this.#endsInNewline = text === "" || text.endsWith("\n");
+      const parsed = parseCassette(text, this.path);
+      version = parsed.version;
+      for (const line of parsed.lines) this.#add(line, false);
+    }
+    this.version = version;
+    if (this.mode !== "replay") {
       if (!this.#upstream) {
         throw new TypeError(
-          `Cannot record cassette ${this.path} without upstream: pass cassette(path, { upstream: () => new OpenAIChatLLM({ ... }) }), or commit the recorded file and replay it`,
+          `Cannot record cassette ${this.path} without upstream: pass cassette(path, { upstream: () => new OpenAIChatLLM({ ... }) }), or commit the recorded file and replay it (AGENTKIT_CASSETTE=replay)`,
         );
       }
-      this.#lines = [];
-      // "record" starts the file afresh; "once" writes it at the first answer.
-      if (mode === "record") this.#write("", false);
+      checkCanary(this.path, canary, (value) => this.#serialize(value));
+      // "record" starts the file afresh; "once" and "newEpisodes" write at the first answer.
+      if (mode === "record") {
+        this.#fileExists = false;
+        this.#write("", false);
+      }
     }
   }
 
@@ -191,9 +351,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
     return this.#calls;
   }
 
-  /** How many interactions the file holds (replay) or has recorded so far (record). */
+  /** How many entries the file holds (replay, newEpisodes) or has recorded so far (record). */
   get size(): number {
-    return this.mode === "replay" ? this.#lines.length : this.#written;
+    return this.mode === "record" ? this.#written : this.#entries.length;
   }
 
   /**
@@ -206,11 +366,15 @@ export class Cassette implements LLMPort, AsyncDisposable {
     const n = ++this.#calls;
     this.#servedCtx = ctx;
     this.#servedAt = failedRuns();
-    if (this.mode === "replay") {
-      this.#check(request, n);
-      return await this.#replay!.chat(request, ctx);
+    if (this.mode === "record") return await this.#recordChat(request, ctx);
+    const entry = this.#find(request, n);
+    if (!entry) return await this.#recordChat(request, ctx);
+    const timing = entry.line.timing;
+    if (timing && this.#scale > 0) {
+      const total = timing.firstChunkMs + (timing.gapsMs ?? []).reduce((a, b) => a + b, 0);
+      await pace(total * this.#scale, ctx, request.signal);
     }
-    return await this.#recordChat(request, ctx);
+    return await fakeOf(entry).chat(request, ctx);
   }
 
   /**
@@ -223,8 +387,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
     const n = ++this.#calls;
     this.#servedCtx = ctx;
     this.#servedAt = failedRuns();
-    if (this.mode === "replay") return this.#replayStream(request, ctx, n);
-    return this.#recordStream(request, ctx);
+    if (this.mode === "record") return this.#recordStream(request, ctx);
+    return this.#replayStream(request, ctx, n);
   }
 
   /**
@@ -241,15 +405,45 @@ export class Cassette implements LLMPort, AsyncDisposable {
   }
 
   /**
-   * Throws what a finished replay should not hide: a mismatch the code under
-   * test swallowed, or recorded interactions that were never asked for.
+   * The recorded entries no request has used so far, in file order: after a
+   * run, the ones no test needs any more.
    *
+   * @returns The unused entries (none for a cassette in mode `"record"`).
+   *
+   * @example
+   * ```ts
+   * import { cassette } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * const line = (q: string) =>
+   *   JSON.stringify({ request: { model: "m", messages: [{ role: "user", content: q }] }, turn: "ok" });
+   * await Deno.writeTextFile(path, `${line("a")}\n${line("b")}\n`);
+   * const llm = cassette(path, { mode: "replay" });
+   * await llm.chat({ model: "m", messages: [{ role: "user", content: "b" }] });
+   * assertEquals(llm.unused().map((e) => e.line), [1]);
+   * await Deno.remove(path);
+   * ```
+   */
+  unused(): readonly CassetteEntry[] {
+    return this.#entries.filter((e) => !e.used).map((e) => this.#info(e));
+  }
+
+  /**
+   * Throws what a finished replay should not hide: a mismatch the code under
+   * test swallowed, or recorded entries that were never asked for. With
+   * `{ prune: true }` it rewrites the file without those entries instead,
+   * and returns them.
+   *
+   * @param options `prune`.
+   * @returns The entries pruned (none without `prune`).
    * @throws {HarnessError} `CassetteMismatch`, or `UnusedTurns`.
+   * @throws {TypeError} On a bad option.
    *
    * @example
    * ```ts
    * import { cassette, UnusedTurns } from "@agentkit/testing/testing";
-   * import { assertThrows } from "@std/assert";
+   * import { assertEquals, assertThrows } from "@std/assert";
    *
    * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
    * const line = { request: { model: "m", messages: [] }, turn: { content: "ok" } };
@@ -257,13 +451,41 @@ export class Cassette implements LLMPort, AsyncDisposable {
    * const llm = cassette(path, { mode: "replay" });
    * await llm.chat({ model: "m", messages: [] });
    * assertThrows(() => llm.verify(), UnusedTurns, "used only 1");
+   * assertEquals(llm.verify({ prune: true }).length, 1);
+   * assertEquals(cassette(path, { mode: "replay" }).size, 1);
    * await Deno.remove(path);
    * ```
    */
-  verify(): void {
+  verify(options: CassetteVerifyOptions = {}): readonly CassetteEntry[] {
+    check("Cassette.verify()", options, VERIFY_RULES);
     const swallowed = this.#harnessErrors[0];
     if (swallowed) throw swallowed;
-    this.#replay?.verify();
+    if (this.mode === "record") return [];
+    const unused = this.#entries.filter((e) => !e.used);
+    if (unused.length === 0) return [];
+    if (!options.prune) {
+      throw new UnusedTurns(
+        `Cassette ${this.path}`,
+        this.#entries.length,
+        this.#entries.length - unused.length,
+        "turn",
+        unused.map((e) => `line ${e.line.lineNumber}`),
+      );
+    }
+    const kept = this.#entries.filter((e) => e.used);
+    this.#fileExists = false;
+    this.#written = 0;
+    this.#write(kept.map((e) => `${e.line.source}\n`).join(""), false);
+    const pruned = unused.map((e) => this.#info(e));
+    this.#entries.length = 0;
+    this.#byKey.clear();
+    this.#indexed = false;
+    this.#cursor = 0;
+    // Re-read, so line numbers are the file's again.
+    for (const line of parseCassette(fs().readFileSync(this.path, "utf8"), this.path).lines) {
+      this.#add(line, true);
+    }
+    return pruned;
   }
 
   /**
@@ -279,25 +501,205 @@ export class Cassette implements LLMPort, AsyncDisposable {
     }
   }
 
-  #check(request: ChatRequest, n: number): void {
-    const line = this.#lines[n - 1];
-    if (!line) {
+  #add(line: CassetteLine, used: boolean): Entry {
+    const entry: Entry = { line, used };
+    this.#entries.push(entry);
+    if (this.#indexed) this.#indexEntry(entry);
+    return entry;
+  }
+
+  // Keys are computed when content matching first needs them: a cassette
+  // matched in order never pays for them.
+  #keyed(entry: Entry): Keyed {
+    if (entry.keyed) return entry.keyed;
+    // Scrubbed as a live request is, so a hand-edited line holding a secret
+    // still matches the request that sends it.
+    const request = entry.line.request;
+    let normalized: RecordedCall | undefined;
+    const keyed: Keyed = {
+      key: this.#keyOf(request),
+      get normalized(): RecordedCall {
+        return normalized ??= keyed.normalizeNow();
+      },
+      normalizeNow: () =>
+        normalizeRequest(this.#scrubber.json(request) as RecordedCall, this.#rules),
+    };
+    return entry.keyed = keyed;
+  }
+
+  // The content key of a request (live or recorded), scrubbed by the rules
+  // the recording went through: in one pass when the rules allow, else
+  // through the scrubbed, normalised copy.
+  #keyOf(request: ChatRequest | RecordedCall): string {
+    const text = this.#writer?.text(request);
+    if (text !== undefined) return hash(text).slice(0, 24);
+    const scrubbed = this.#scrubber.json(recordedCall(request as ChatRequest)) as RecordedCall;
+    return keyOf(normalizeRequest(scrubbed, this.#rules));
+  }
+
+  #makeWriter(): KeyWriter | undefined {
+    if (!this.#rules.every((r) => r instanceof RegExp)) return undefined;
+    const scrubber = this.#scrubber;
+    return new KeyWriter(
+      {
+        scrub: (s, secret) => scrubber.field(s, secret),
+        secretName: (k) => scrubber.secretName(k),
+      },
+      (this.#rules as RegExp[]).map(globalCopy),
+    );
+  }
+
+  #index(): Map<string, Entry[]> {
+    if (!this.#indexed) {
+      this.#indexed = true;
+      for (const entry of this.#entries) this.#indexEntry(entry);
+    }
+    return this.#byKey;
+  }
+
+  #indexEntry(entry: Entry): void {
+    const key = this.#keyed(entry).key;
+    const same = this.#byKey.get(key);
+    if (same) same.push(entry);
+    else this.#byKey.set(key, [entry]);
+  }
+
+  #info(e: Entry): CassetteEntry {
+    const info: { -readonly [K in keyof CassetteEntry]: CassetteEntry[K] } = {
+      line: e.line.lineNumber,
+      key: this.#keyed(e).key,
+      request: e.line.request,
+    };
+    if (e.line.provenance) info.provenance = e.line.provenance;
+    return info;
+  }
+
+  // The entry request n replays, or undefined when newEpisodes is to record it.
+  #find(request: ChatRequest, n: number): Entry | undefined {
+    const entry = this.#match === "order" ? this.#inOrder(request, n) : this.#byContent(request, n);
+    if (!entry) return undefined;
+    const stale = this.#staleAfterDays === undefined
+      ? undefined
+      : staleReason(entry.line.provenance, this.#staleAfterDays, Date.now());
+    if (stale !== undefined) {
+      if (this.mode === "newEpisodes") return undefined;
       throw this.#harness(
         new CassetteMismatch(
           this.path,
           n,
           "",
           undefined,
-          recordedCall(request),
-          `request ${n} has no recording: the cassette holds ${this.#lines.length} interaction(s)`,
+          undefined,
+          `request ${n} matches the entry on line ${entry.line.lineNumber}, which is stale: ${stale}; refresh it with AGENTKIT_CASSETTE=newEpisodes and staleAfterDays set, or re-record`,
+          { nearest: entry.line.lineNumber, stale: true },
         ),
       );
     }
+    entry.used = true;
+    return entry;
+  }
+
+  #inOrder(request: ChatRequest, n: number): Entry | undefined {
+    const entry = this.#entries[n - 1];
     const actual = recordedCall(request);
-    const d = firstDifference(line.request, actual, this.#mask);
+    if (!entry) {
+      if (this.mode === "newEpisodes") return undefined;
+      throw this.#harness(
+        new CassetteMismatch(
+          this.path,
+          n,
+          "",
+          undefined,
+          actual,
+          `request ${n} has no recording: the cassette holds ${this.#entries.length} interaction(s)`,
+        ),
+      );
+    }
+    const d = firstDifference(entry.line.request, actual, this.#mask);
     if (d !== undefined) {
+      if (this.mode === "newEpisodes") return undefined;
       throw this.#harness(new CassetteMismatch(this.path, n, d.field, d.recorded, d.actual));
     }
+    return entry;
+  }
+
+  #byContent(request: ChatRequest, n: number): Entry | undefined {
+    // Scrubbed by the rules the recording went through, then keyed: what was
+    // masked in the file matches its unmasked original.
+    // The common case first: the request is the next unused entry, field
+    // for field (as order matching compares). That entry is then also the
+    // first unused one with the request's key, which is what matching by
+    // key would serve, at the cost of a comparison instead of a key.
+    while (this.#cursor < this.#entries.length && this.#entries[this.#cursor].used) this.#cursor++;
+    const next = this.#entries[this.#cursor];
+    if (
+      next && firstDifference(next.line.request, recordedCall(request), this.#mask) === undefined
+    ) {
+      return next;
+    }
+    const key = this.#keyOf(request);
+    const same = this.#index().get(key);
+    if (same) {
+      for (const entry of same) if (!entry.used) return entry;
+    }
+    if (this.mode === "newEpisodes") return undefined;
+    // A miss: now the scrubbed, normalised request, for the nearest-entry search.
+    const scrubbed = this.#scrubber.json(recordedCall(request)) as RecordedCall;
+    const normalized = normalizeRequest(scrubbed, this.#rules);
+    const unused = this.#entries.filter((e) => !e.used);
+    const pool = unused.length ? unused : this.#entries;
+    const i = nearestOf(pool.map((e) => this.#keyed(e).normalized), normalized);
+    if (i < 0) {
+      throw this.#harness(
+        new CassetteMismatch(
+          this.path,
+          n,
+          "",
+          undefined,
+          scrubbed,
+          `request ${n} has no recording: the cassette holds no interaction`,
+        ),
+      );
+    }
+    const nearest = pool[i];
+    const d = firstDifference(this.#keyed(nearest).normalized, normalized, (s) => s) ??
+      { field: "", recorded: undefined, actual: undefined };
+    const where = `the nearest ${
+      unused.length ? "unused " : ""
+    }entry, on line ${nearest.line.lineNumber}, differs first at ${
+      d.field || "the request"
+    }: recorded ${show(d.recorded)}, got ${show(d.actual)}`;
+    const hint = "to record just the new requests, run once with AGENTKIT_CASSETTE=newEpisodes";
+    if (unused.length === 0) {
+      throw this.#harness(
+        new CassetteMismatch(
+          this.path,
+          n,
+          "",
+          undefined,
+          scrubbed,
+          `request ${n} has no recording: the cassette holds ${this.#entries.length} interaction(s), all used (${
+            same?.length ? `${same.length} of them with this content` : where
+          }); ${hint}`,
+          { nearest: nearest.line.lineNumber },
+        ),
+      );
+    }
+    throw this.#harness(
+      new CassetteMismatch(
+        this.path,
+        n,
+        d.field,
+        d.recorded,
+        d.actual,
+        `request ${n} differs from the recording at ${d.field || "the request"}: recorded ${
+          show(d.recorded)
+        }, got ${show(d.actual)} (matched by content: no unused entry has its key ${key}; ${
+          where.replace(/, differs first at .*/, "")
+        } is the nearest); ${hint}`,
+        { nearest: nearest.line.lineNumber },
+      ),
+    );
   }
 
   async *#replayStream(
@@ -305,15 +707,34 @@ export class Cassette implements LLMPort, AsyncDisposable {
     ctx: Ctx | undefined,
     n: number,
   ): AsyncGenerator<StreamEvent, void, undefined> {
-    this.#check(request, n);
-    const line = this.#lines[n - 1];
+    const entry = this.#find(request, n);
+    if (!entry) {
+      yield* this.#recordStream(request, ctx);
+      return;
+    }
+    const line = entry.line;
+    const fake = fakeOf(entry);
     // A failure recorded before the first event is thrown before any event
     // again (a retry middleware re-invokes only those).
     if (line.fault?.phase === "pre_stream" && !line.turn.chunks?.length) {
-      await this.#replay!.chat(request, ctx);
+      await fake.chat(request, ctx);
       return;
     }
-    yield* this.#replay!.stream(request, ctx);
+    const events = fake.stream(request, ctx);
+    const timing = line.timing;
+    if (!timing || this.#scale === 0) {
+      yield* events;
+      return;
+    }
+    let chunk = 0;
+    for await (const event of events) {
+      if (isChunk(event)) {
+        const ms = chunk === 0 ? timing.firstChunkMs : timing.gapsMs?.[chunk - 1] ?? 0;
+        chunk++;
+        await pace(ms * this.#scale, ctx, request.signal);
+      }
+      yield event;
+    }
   }
 
   #harness(error: HarnessError): HarnessError {
@@ -327,6 +748,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
 
   async #recordChat(request: ChatRequest, ctx: Ctx | undefined): Promise<ChatResponse> {
     let response: ChatResponse;
+    const started = performance.now();
     try {
       // Recording is the opt-in: allowed even for a caller with no ctx (aiSdkModel's).
       response = await underPolicy(
@@ -337,7 +759,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
       this.#recordFailure(request, error, "pre_stream", {});
       throw error;
     }
-    this.#append(request, turnOf(request, response.content, [], response));
+    this.#append(request, turnOf(request, response.content, [], response), {
+      firstChunkMs: elapsed(started),
+    }, response.model);
     return response;
   }
 
@@ -351,9 +775,19 @@ export class Cassette implements LLMPort, AsyncDisposable {
     let reasoning: string | undefined;
     let started = false;
     let done = false;
+    const sent = performance.now();
+    const times: number[] = [];
+    const timing = (): Timing => {
+      if (times.length === 0) return { firstChunkMs: elapsed(sent) };
+      const gapsMs = times.slice(1).map((t, i) => Math.round(t - times[i]));
+      return gapsMs.length
+        ? { firstChunkMs: Math.round(times[0] - sent), gapsMs }
+        : { firstChunkMs: Math.round(times[0] - sent) };
+    };
     try {
       for await (const event of allowedSteps(this.#upstreamPort().stream(request, allowing(ctx)))) {
         started = true;
+        if (isChunk(event)) times.push(performance.now());
         if (event.type === "text_delta") {
           chunks.push(event.content);
           if (event.refusal) refusal = true;
@@ -371,6 +805,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
               refusal,
               reasoning,
             }),
+            timing(),
+            undefined,
           );
         } else if (event.type === "error") {
           done = true;
@@ -379,7 +815,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
             toolCalls,
             usage: event.usage,
             finishReason: event.finishReason,
-          });
+          }, timing());
         }
         yield event;
       }
@@ -389,14 +825,19 @@ export class Cassette implements LLMPort, AsyncDisposable {
         this.#recordFailure(request, error, started ? "mid_stream" : "pre_stream", {
           chunks,
           toolCalls,
-        });
+        }, timing());
       }
       throw error;
     } finally {
       // The consumer stopped reading (cancelled, timed out): replay streams
       // the same chunks and then waits for the same cancellation.
       if (!done && started) {
-        this.#append(request, { ...chunkFields(this.#chunks(chunks)), stall: true });
+        this.#append(
+          request,
+          { ...chunkFields(this.#chunks(chunks)), stall: true },
+          timing(),
+          undefined,
+        );
       }
     }
   }
@@ -411,6 +852,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
       usage?: Usage;
       finishReason?: Turn["finishReason"];
     },
+    timing?: Timing,
   ): void {
     // Harness errors, cancellations and bugs are not the provider's answer.
     const fault = faultOf(error, phase);
@@ -425,7 +867,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     if (usage) turn.usage = usage;
     if (finishReason) turn.finishReason = finishReason;
     turn.error = e.message;
-    this.#write(this.#line({ request: recordedCall(request), turn, fault }), true);
+    this.#entry(request, turn, timing, undefined, fault);
   }
 
   // A secret streamed in pieces is in no single chunk, so chunks are masked
@@ -452,25 +894,122 @@ export class Cassette implements LLMPort, AsyncDisposable {
     return merged.map((c) => r.text(c)).join("") === whole ? merged : [joined];
   }
 
-  #append(request: ChatRequest, turn: Record<string, unknown>): void {
-    this.#write(this.#line({ request: recordedCall(request), turn }), true);
+  #append(
+    request: ChatRequest,
+    turn: Record<string, unknown>,
+    timing: Timing | undefined,
+    answeredBy: string | undefined,
+  ): void {
+    this.#entry(request, turn, timing, answeredBy, undefined);
   }
 
-  #line(value: unknown): string {
-    return JSON.stringify(this.#redactor.json(value)) + "\n";
+  #entry(
+    request: ChatRequest,
+    turn: Record<string, unknown>,
+    timing: Timing | undefined,
+    answeredBy: string | undefined,
+    fault: Fault | undefined,
+  ): void {
+    // The request as it is written, so its key is the one a replay computes.
+    const call = this.#scrubber.json(recordedCall(request)) as RecordedCall;
+    const key = this.#keyOf(call);
+    const provenance = provenanceOf(
+      providerName(this.#port),
+      call,
+      answeredBy ?? (turn.model as string | undefined),
+      Date.now(),
+    );
+    const text = this.#serialize({ request: call, turn, fault }, {
+      key,
+      provenance,
+      ...(timing ? { timing } : {}),
+    });
+    this.#write(text, true);
+    this.#written++;
+    if (this.mode === "newEpisodes") {
+      const line = parseCassette(text, this.path).lines[0];
+      this.#add({ ...line, lineNumber: this.#nextLine() }, true);
+    }
+  }
+
+  #nextLine(): number {
+    const text = fs().readFileSync(this.path, "utf8");
+    return text.split("\n").length - 1;
+  }
+
+  // The one path every line is written through (and the canary check runs
+  // through): the request, turn and fault scrubbed; `ours` (key, provenance,
+  // timing: not the provider's, and a "key" field is no secret) as it is.
+  #serialize(value: unknown, ours: Record<string, unknown> = {}): string {
+    const v = value as { request?: unknown; turn?: unknown; fault?: unknown };
+    const line: Record<string, unknown> = { version: CASSETTE_VERSION };
+    if (v.request !== undefined) line.request = this.#scrubber.json(v.request);
+    if (v.turn !== undefined) line.turn = this.#scrubber.json(v.turn);
+    if (v.fault !== undefined) line.fault = this.#scrubber.json(v.fault);
+    return JSON.stringify({ ...line, ...ours }) + "\n";
   }
 
   #write(text: string, append: boolean): void {
-    const { appendFileSync, existsSync, mkdirSync, writeFileSync } = fs();
-    if (append && this.#written === 0 && !existsSync(this.path)) append = false;
+    const { appendFileSync, mkdirSync, writeFileSync } = fs();
+    if (append && !this.#fileExists) append = false;
     if (!append) {
       const { dirname } = builtin<typeof Path>("node:path", "A Cassette");
       mkdirSync(dirname(this.path), { recursive: true });
     }
-    if (append) appendFileSync(this.path, text);
+    // A hand-written file may end without a newline: the next line starts on its own.
+    if (append && !this.#endsInNewline) text = `\n${text}`;
+    // Deno's own append is one operation; node:fs's appendFileSync under Deno is four.
+    const deno = (globalThis as { Deno?: { writeTextFileSync?: DenoWrite } }).Deno;
+    if (append && typeof deno?.writeTextFileSync === "function") {
+      deno.writeTextFileSync(this.path, text, { append: true });
+    } else if (append) appendFileSync(this.path, text);
     else writeFileSync(this.path, text);
-    if (text) this.#written++;
+    this.#fileExists = true;
+    this.#endsInNewline = text === "" || text.endsWith("\n");
   }
+}
+
+type DenoWrite = (path: string, data: string, options: { append: boolean }) => void;
+
+// An entry of a replaying cassette: its line, whether a request used it, its
+// replaying FakeLLM, and (once content matching needs them) its key and its
+// normalised request, for the nearest-entry search.
+interface Entry {
+  readonly line: CassetteLine;
+  used: boolean;
+  fake?: FakeLLM;
+  keyed?: Keyed;
+}
+
+interface Keyed {
+  readonly key: string;
+  // Built only on a miss, for the nearest-entry search.
+  readonly normalized: RecordedCall;
+  readonly normalizeNow: () => RecordedCall;
+}
+
+const fakeOf = (entry: Entry): FakeLLM =>
+  entry.fake ??= FakeLLM.script([replayTurn(entry.line)], { usage: NO_USAGE });
+
+function keyOf(normalized: RecordedCall): string {
+  return hash(canonicalJson(normalized)).slice(0, 24);
+}
+
+const isChunk = (e: StreamEvent): boolean =>
+  e.type === "text_delta" || e.type === "tool_call" || e.type === "reasoning_delta";
+
+const elapsed = (since: number): number => Math.round(performance.now() - since);
+
+// A recorded wait, on the run's clock (a FakeClock in tests: no wall time).
+async function pace(ms: number, ctx: Ctx | undefined, signal: AbortSignal | undefined) {
+  if (ms <= 0 || !ctx) return;
+  await ctx.clock.sleep(ms, signal ?? ctx.signal);
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**
@@ -687,6 +1226,8 @@ function checkOptions(options: CassetteOptions): void {
   });
 }
 
+// Looked up once: process.getBuiltinModule is not free, and a recording writes a line a request.
+let fsModule: typeof Fs | undefined;
 function fs(): typeof Fs {
-  return builtin<typeof Fs>("node:fs", "A Cassette");
+  return fsModule ??= builtin<typeof Fs>("node:fs", "A Cassette");
 }

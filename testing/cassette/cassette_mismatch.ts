@@ -8,6 +8,25 @@ import { HarnessError } from "../../runtime/harness_error.ts";
 import { recordCommand } from "./_record_command.ts";
 
 /**
+ * More about a {@linkcode CassetteMismatch}: which recorded entry was nearest, and whether it was stale.
+ *
+ * @example
+ * ```ts
+ * import { CassetteMismatch } from "@agentkit/testing/testing";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const e = new CassetteMismatch("a.jsonl", 1, "model", "a", "b", undefined, { nearest: 2 });
+ * assertEquals([e.nearest, e.stale], [2, false]);
+ * ```
+ */
+export interface CassetteMismatchInfo {
+  /** The file line of the nearest (or the stale matched) entry. */
+  readonly nearest?: number;
+  /** The matched entry is older than `staleAfterDays`. */
+  readonly stale?: boolean;
+}
+
+/**
  * A replayed request differs from the recorded one (or there is no recorded
  * one): the code under test changed since the cassette was recorded. A
  * harness error, so no catch in the runtime absorbs it. The message shows the
@@ -37,6 +56,13 @@ export class CassetteMismatch extends HarnessError {
   readonly recorded: unknown;
   /** The value the code under test sent. */
   readonly actual: unknown;
+  /**
+   * The file line of the recorded entry nearest the request (content
+   * matching), or of the stale entry it matched; `undefined` otherwise.
+   */
+  readonly nearest: number | undefined;
+  /** Whether the request matched an entry that `staleAfterDays` rejects. */
+  readonly stale: boolean;
 
   /**
    * The message shows the first difference and how to re-record.
@@ -47,6 +73,7 @@ export class CassetteMismatch extends HarnessError {
    * @param recorded The recorded value.
    * @param actual The value sent now.
    * @param detail A sentence replacing the default description of the difference.
+   * @param info The nearest entry's line, and whether the matched entry is stale.
    */
   constructor(
     path: string,
@@ -55,6 +82,7 @@ export class CassetteMismatch extends HarnessError {
     recorded: unknown,
     actual: unknown,
     detail?: string,
+    info: CassetteMismatchInfo = {},
   ) {
     const what = detail ??
       `request ${request} differs from the recording at ${field || "the request"}: recorded ${
@@ -68,6 +96,8 @@ export class CassetteMismatch extends HarnessError {
     this.field = field;
     this.recorded = recorded;
     this.actual = actual;
+    this.nearest = info.nearest;
+    this.stale = info.stale ?? false;
   }
 }
 

@@ -24,3 +24,7 @@
  */
 export * from "./cassette.ts";
 export * from "./cassette_mismatch.ts";
+export * from "./cassette_key.ts";
+export { CassetteCanaryLeak } from "./_canary.ts";
+export * from "./to_har.ts";
+export * from "./verify_cassette.ts";

@@ -12,6 +12,7 @@ import { isHarnessError } from "../../runtime/harness_error.ts";
 import { Services } from "../../runtime/services.ts";
 import {
   checkOptions,
+  is,
   isCut,
   isSecretHeader,
   markInProcess,
@@ -30,13 +31,27 @@ import { rejectionMessage, rulesOff, strictRule, violation } from "./_strict.ts"
 import type { RulesOff } from "./_rules.ts";
 import type { FakeProviderRejection, FakeProviderStrict } from "./wire_rules.ts";
 import { checkedAnswer, checkedEvent } from "./_model_answer.ts";
+import { type FakeProviderRecord, RecordingProxy } from "./_record_proxy.ts";
+
+export type { FakeProviderRecord } from "./_record_proxy.ts";
 
 export type { ProviderApi } from "./_wire.ts";
 
 /** Options for {@linkcode FakeProvider}. */
 export interface FakeProviderOptions {
-  /** The model behind the wire: a `FakeLLM` script, or any `LLMPort`. */
-  readonly llm: LLMPort;
+  /**
+   * The model behind the wire: a `FakeLLM` script, or any `LLMPort` (a
+   * replaying `cassette(path)` replays a recording to any client). Give
+   * this or `record`.
+   */
+  readonly llm?: LLMPort;
+  /**
+   * Record instead: each request is forwarded to `record.upstream` (the real
+   * API, with the client's own key, through the port for its API) and the
+   * exchange is written as a cassette entry to `record.path`; see
+   * {@linkcode FakeProviderRecord}. Give this or `llm`.
+   */
+  readonly record?: FakeProviderRecord;
   /**
    * The clock `delayMs` waits on and `created` timestamps read.
    * @default {new FakeClock()}
@@ -233,6 +248,7 @@ export class FakeProvider implements Disposable {
   readonly #memory = new WireMemory();
   readonly #off: RulesOff | undefined;
   readonly #rejections: FakeProviderRejection[] = [];
+  readonly #proxy: RecordingProxy | undefined;
   #ids = 0;
 
   /**
@@ -248,16 +264,22 @@ export class FakeProvider implements Disposable {
     checkOptions(
       "new FakeProvider()",
       options,
-      { llm: ports.llm, clock: ports.clock, strict: strictRule },
-      { required: ["llm"] },
+      { llm: ports.llm, clock: ports.clock, strict: strictRule, record: is.object },
+      { required: options?.record === undefined ? ["llm"] : [] },
     );
+    if (options.record !== undefined && options.llm !== undefined) {
+      throw new TypeError(
+        "new FakeProvider() takes llm (serve a model) or record (record a real API), not both",
+      );
+    }
     this.#off = rulesOff(options.strict);
     const clock = options.clock;
-    this.llm = options.llm;
+    this.#proxy = options.record && new RecordingProxy(options.record);
+    this.llm = this.#proxy ?? options.llm!;
     this.clock = clock ?? new FakeClock();
     this.#services = new Services({ clock: this.clock });
     const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-      read(input, init).then((request) => this.#handle(request, undefined));
+      read(input, init).then((request) => this.#enter(request, undefined));
     markInProcess(fetch);
     this.fetch = fetch;
   }
@@ -307,7 +329,7 @@ export class FakeProvider implements Disposable {
   async listen(): Promise<FakeProviderServer> {
     const open = new Set<AbortController>();
     const served = await serve(
-      (request, signal) => read(request, undefined, { signal }).then((r) => this.#handle(r, open)),
+      (request, signal) => read(request, undefined, { signal }).then((r) => this.#enter(r, open)),
       {
         abortOpen: () => {
           for (const c of open) c.abort(new DOMException("The FakeProvider closed", "AbortError"));
@@ -352,6 +374,14 @@ export class FakeProvider implements Disposable {
    */
   [Symbol.dispose](): void {
     verifyAtDispose(() => this.verify(), undefined, this.#servedAt);
+  }
+
+  // A recording provider handles each request with its path and key in scope.
+  #enter(request: Incoming, open: Set<AbortController> | undefined): Promise<Response> {
+    const proxy = this.#proxy;
+    return proxy
+      ? proxy.run(request, () => this.#handle(request, open))
+      : this.#handle(request, open);
   }
 
   async #handle(request: Incoming, open: Set<AbortController> | undefined): Promise<Response> {

@@ -259,7 +259,7 @@ Deno.test("cassette() records streams: one chunk as content, failures with their
         const rec = cassette(path, { upstream: limited });
         await assertRejects(() => drain(rec.stream(ask("go"))), RateLimitError);
       }
-      assertEquals(lines(path), [{
+      assertEquals(lines(path).map(({ request, turn, fault }) => ({ request, turn, fault })), [{
         request: ask("go"),
         turn: { error: "slow down" },
         fault: { class: "RateLimitError", phase: "pre_stream", retryable: true, retryAfterMs: 50 },

@@ -208,7 +208,7 @@ Deno.test("cassette(): AGENTKIT_CASSETTE overrides the mode", async (t) => {
       assertThrows(
         () => cassette(path),
         TypeError,
-        'AGENTKIT_CASSETTE must be one of once, replay, record, got "rec"',
+        'AGENTKIT_CASSETTE must be one of once, replay, newEpisodes, record, got "rec"',
       );
     });
   } finally {
@@ -399,7 +399,7 @@ Deno.test("cassette() checks its options where they are given", () => {
   assertThrows(
     () => cassette("x.jsonl", { mode: "rewind" } as never),
     TypeError,
-    'option "mode" must be one of "once", "replay", "record", got "rewind"',
+    'option "mode" must be one of "once", "replay", "newEpisodes", "record", got "rewind"',
   );
   assertThrows(
     () => cassette("x.jsonl", { upstream: new FakeLLM("x") } as never),

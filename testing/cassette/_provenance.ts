@@ -1,0 +1,79 @@
+// Provenance on each recorded entry, and what makes one stale.
+import type { Provenance, RecordedCall } from "./_cassette_line.ts";
+import { hash } from "./_canonical_key.ts";
+import { canonicalJson } from "./cassette_key.ts";
+
+/** This package's version, written into each entry (a test pins it to deno.json's). */
+export const PACKAGE_VERSION = "0.1.0";
+
+const DAY_MS = 86_400_000;
+
+/** Provenance for an entry recorded now. */
+export function provenanceOf(
+  provider: string,
+  request: RecordedCall,
+  answeredBy: string | undefined,
+  nowMs: number,
+): Provenance {
+  return {
+    provider,
+    model: answeredBy ?? request.model,
+    packageVersion: PACKAGE_VERSION,
+    recordedAt: new Date(nowMs).toISOString(),
+    systemHash: systemHash(request),
+    toolsHash: toolsHash(request),
+  };
+}
+
+// A recording repeats its system prompt and tools on every request: each
+// hash is kept for the text it was computed from.
+const hashes = new Map<string, string>();
+function memoHash(text: string): string {
+  let h = hashes.get(text);
+  if (h === undefined) {
+    if (hashes.size >= 1_000) hashes.clear();
+    hashes.set(text, h = hash(text).slice(0, 24));
+  }
+  return h;
+}
+
+/** The hash of a request's system prompt(s). */
+export function systemHash(request: RecordedCall): string {
+  const system = request.messages
+    .filter((m) => (m as { role?: unknown }).role === "system")
+    .map((m) => (m as { content?: unknown }).content);
+  return memoHash(canonicalJson(system));
+}
+
+/** The hash of a request's tool declarations. */
+export function toolsHash(request: RecordedCall): string {
+  return memoHash(canonicalJson(request.tools ?? []));
+}
+
+/** The port's name as provenance gives it: its `provider` string, else its class, else `"unknown"`. */
+export function providerName(port: unknown): string {
+  const own = (port as { provider?: unknown } | null)?.provider;
+  if (typeof own === "string" && own !== "") return own;
+  const name = (port as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  return typeof name === "string" && name !== "" && name !== "Object" ? name : "unknown";
+}
+
+/**
+ * Why an entry is too old to trust after `days` days, or `undefined` when it
+ * is not. An entry without provenance (recorded before the format kept it)
+ * has no date to trust, so it is stale under any limit.
+ */
+export function staleReason(
+  provenance: Provenance | undefined,
+  days: number,
+  nowMs: number,
+): string | undefined {
+  if (!provenance) {
+    return `it has no recorded date (it was written before cassettes kept provenance), and staleAfterDays is ${days}`;
+  }
+  const age = (nowMs - Date.parse(provenance.recordedAt)) / DAY_MS;
+  if (age <= days) return undefined;
+  return `it was recorded ${
+    Math.floor(age)
+  } day(s) ago (${provenance.recordedAt}), more than staleAfterDays ${days}`;
+}

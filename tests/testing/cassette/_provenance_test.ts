@@ -1,0 +1,70 @@
+// Provenance pieces: the prompt and tool hashes, the provider's name, staleness.
+import { assert, assertEquals, assertNotEquals, assertStringIncludes } from "@std/assert";
+import {
+  PACKAGE_VERSION,
+  provenanceOf,
+  providerName,
+  staleReason,
+  systemHash,
+  toolsHash,
+} from "../../../testing/cassette/_provenance.ts";
+
+const req = (system: string[], user = "hi", tools?: unknown[]) => ({
+  model: "m",
+  messages: [
+    ...system.map((content) => ({ role: "system", content })),
+    { role: "user", content: user },
+  ],
+  ...(tools ? { tools } : {}),
+});
+
+Deno.test("systemHash() reads the system prompts only, in order", () => {
+  assertEquals(systemHash(req(["a"], "x")), systemHash(req(["a"], "y")));
+  assertNotEquals(systemHash(req(["a"])), systemHash(req(["b"])));
+  assertNotEquals(systemHash(req(["a", "b"])), systemHash(req(["b", "a"])));
+  assertNotEquals(systemHash(req([])), systemHash(req([""])));
+  assertEquals(systemHash(req(["a"])), systemHash(req(["a"])));
+  assert(/^[0-9a-f]{24}$/.test(systemHash(req(["a"]))));
+});
+
+Deno.test("toolsHash() reads the declarations; none is an empty list", () => {
+  assertEquals(toolsHash(req([])), toolsHash(req([], "hi", [])));
+  assertNotEquals(toolsHash(req([], "hi", [{ name: "t" }])), toolsHash(req([])));
+  assertNotEquals(
+    toolsHash(req([], "hi", [{ name: "t" }])),
+    toolsHash(req([], "hi", [{ name: "u" }])),
+  );
+  assertEquals(
+    toolsHash(req([], "hi", [{ name: "t", d: 1 }])),
+    toolsHash(req([], "hi", [{ d: 1, name: "t" }])),
+  );
+});
+
+Deno.test("providerName(): a provider string, else the class, else unknown", () => {
+  class OpenAIChatLLM {}
+  assertEquals(providerName({ provider: "GeminiLLM" }), "GeminiLLM");
+  assertEquals(providerName(new OpenAIChatLLM()), "OpenAIChatLLM");
+  assertEquals(providerName(Object.assign(new OpenAIChatLLM(), { provider: "" })), "OpenAIChatLLM");
+  assertEquals(providerName(Object.assign(new OpenAIChatLLM(), { provider: 5 })), "OpenAIChatLLM");
+  assertEquals(providerName({}), "unknown");
+  assertEquals(providerName(Object.create(null)), "unknown");
+  assertEquals(providerName(null), "unknown");
+  assertEquals(providerName(undefined), "unknown");
+  const anonymous = new (class {})();
+  assertEquals(providerName(anonymous), "unknown");
+});
+
+Deno.test("staleReason(): older than the limit is stale, at the limit is not, undated always is", () => {
+  const now = Date.parse("2026-12-07T00:00:00Z");
+  const at = (days: number) => provenanceOf("P", req([]), undefined, now - days * 86_400_000);
+  assertEquals(staleReason(at(30), 30, now), undefined);
+  assertEquals(staleReason(at(29), 30, now), undefined);
+  assertStringIncludes(staleReason(at(31), 30, now)!, "recorded 31 day(s) ago");
+  assertStringIncludes(staleReason(undefined, 7, now)!, "no recorded date");
+  assertStringIncludes(staleReason(undefined, 7, now)!, "staleAfterDays is 7");
+  assertEquals(staleReason(at(0), 0, now), undefined);
+  const p = at(1);
+  assertEquals([p.provider, p.model, p.packageVersion], ["P", "m", PACKAGE_VERSION]);
+  assertEquals(provenanceOf("P", req([]), "m-2026", now).model, "m-2026");
+  assertEquals(p.recordedAt, "2026-12-06T00:00:00.000Z");
+});
