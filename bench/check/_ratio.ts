@@ -1,0 +1,123 @@
+/**
+ * The regression check's measure (`deno task bench:check`, bench/check.ts):
+ * each hot path's time per run over a floor's, both in the same process,
+ * interleaved. Runs alike under Deno and Node (the Node side is a bundle of
+ * this file), so nothing here uses Deno or Node globals.
+ *
+ * Why a ratio, and why a low quantile of short batches: on a shared machine
+ * a busy spell slows whatever runs through it, so a time alone says as much
+ * about the machine as about the code; the floor, timed in the same rounds,
+ * is slowed alike, and their ratio stays. Work that another process
+ * interrupts only gets slower, never faster, so of many short batches (2 ms:
+ * most fit between two preemptions) the fastest tenth is the code's own cost.
+ * On this 2-core VM at load 12-14, four runs of each way gave, for the 2-step
+ * tool loop over the floor: 1.8-8.8 (median of 20 ms batches, CPU time),
+ * 2.5-2.8 (10th percentile of 2 ms batches, wall time: this one).
+ *
+ * @module
+ */
+import type { BenchCase } from "../deno/_cases.ts";
+
+/** One path's result: its ratio to the floor, and its µs per run. */
+export interface PathRatio {
+  readonly id: string;
+  /** The path's time per run over the floor's (each the {@linkcode QUANTILE} of its batches). */
+  readonly ratio: number;
+  /** The path's time per run, in µs ({@linkcode QUANTILE} of its batches). */
+  readonly us: number;
+  /** The path's median batch over the floor's median batch: how busy the machine was shows here. */
+  readonly medianRatio: number;
+}
+
+/** The measure's knobs. */
+export interface RatioOptions {
+  /** Rounds timed (after 3 warm-up rounds): each times one batch of every path and of the floor. */
+  readonly rounds: number;
+  /** The milliseconds a batch aims at (its run count is sized in the warm-up). */
+  readonly batchMs: number;
+}
+
+/** The quantile of a path's batch times it is measured by. */
+export const QUANTILE = 0.1;
+
+/**
+ * The floor: what an agent's step does without an agent, the least a run of
+ * plain JavaScript pays for the same kind of work (a request object built and
+ * serialized, an answer parsed, a transcript grown, awaits of settled
+ * promises). It is a peer of the paths in the same process: a slower machine
+ * slows it alike, a slower agentkit does not.
+ */
+export async function floorRun(): Promise<unknown> {
+  const messages: { role: string; content: string }[] = [{ role: "user", content: "why?" }];
+  for (let step = 0; step < 2; step++) {
+    const body = JSON.stringify({ model: "fake-model", messages, tools: [{ name: "lookup" }] });
+    const answer = await Promise.resolve(
+      JSON.parse(`{"content":"expired","usage":{"in":${body.length},"out":1}}`),
+    );
+    messages.push({ role: "assistant", content: await Promise.resolve(answer.content) });
+  }
+  return messages;
+}
+
+// One batch of `n` runs of a case: µs per run. The states are built first,
+// untimed, so only the runs are timed, as the bench times them.
+async function batch(c: BenchCase, n: number): Promise<number> {
+  const runs: (() => Promise<unknown>)[] = [];
+  for (let made = 0; made < n; made += c.uses) runs.push(c.prepare());
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await runs[Math.floor(i / c.uses)]();
+  return ((performance.now() - t0) * 1000) / n;
+}
+
+const FLOOR: BenchCase = {
+  id: "floor",
+  title: "the floor: plain JavaScript doing an agent's kind of work",
+  uses: Number.MAX_SAFE_INTEGER,
+  steps: 1,
+  prepare: () => floorRun,
+};
+
+function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+
+/**
+ * Each case's ratio to the floor (see the module doc).
+ *
+ * @param cases The hot paths.
+ * @param options Rounds and batch size.
+ * @returns One result a case, in the order given.
+ */
+export async function ratios(
+  cases: readonly BenchCase[],
+  options: RatioOptions,
+): Promise<PathRatio[]> {
+  const all = [FLOOR, ...cases];
+  // Warm-up, and each path's run count for a batch of about batchMs.
+  const sizes = all.map(() => 100);
+  for (let w = 0; w < 3; w++) {
+    for (let i = 0; i < all.length; i++) {
+      const us = await batch(all[i], sizes[i]);
+      sizes[i] = Math.max(10, Math.min(100_000, Math.round((options.batchMs * 1000) / us)));
+    }
+  }
+  const per = all.map(() => [] as number[]);
+  for (let r = 0; r < options.rounds; r++) {
+    for (let k = 0; k < all.length; k++) {
+      const i = (k + r) % all.length;
+      per[i].push(await batch(all[i], sizes[i]));
+    }
+  }
+  const floor = quantile(per[0], QUANTILE);
+  const floorMedian = quantile(per[0], 0.5);
+  return cases.map((c, k) => {
+    const us = quantile(per[k + 1], QUANTILE);
+    return {
+      id: c.id,
+      ratio: us / floor,
+      us,
+      medianRatio: quantile(per[k + 1], 0.5) / floorMedian,
+    };
+  });
+}
