@@ -11,7 +11,7 @@
  * interrupts only gets slower, never faster, so of many short batches (2 ms:
  * most fit between two preemptions) the fastest tenth is the code's own cost.
  * On this 2-core VM at load 12-14, four runs of each way gave, for the 2-step
- * tool loop over the floor: 1.8-8.8 (median of 20 ms batches, CPU time),
+ * tool loop over a floor: 1.8-8.8 (median of 20 ms batches, CPU time),
  * 2.5-2.8 (10th percentile of 2 ms batches, wall time: this one).
  *
  * @module
@@ -25,38 +25,62 @@ export interface PathRatio {
   readonly ratio: number;
   /** The path's time per run, in µs ({@linkcode QUANTILE} of its batches). */
   readonly us: number;
+  /** The floor's time per run, in µs ({@linkcode QUANTILE} of its batches). */
+  readonly floorUs: number;
   /** The path's median batch over the floor's median batch: how busy the machine was shows here. */
   readonly medianRatio: number;
 }
 
 /** The measure's knobs. */
 export interface RatioOptions {
-  /** Rounds timed (after 3 warm-up rounds): each times one batch of every path and of the floor. */
+  /** Rounds timed (after a warm-up): each times one batch of every path and of the floor. */
   readonly rounds: number;
   /** The milliseconds a batch aims at (its run count is sized in the warm-up). */
   readonly batchMs: number;
 }
+
+const WARM_RUNS = 3000;
+const WARM_MS = 300;
 
 /** The quantile of a path's batch times it is measured by. */
 export const QUANTILE = 0.1;
 
 /**
  * The floor: what an agent's step does without an agent, the least a run of
- * plain JavaScript pays for the same kind of work (a request object built and
- * serialized, an answer parsed, a transcript grown, awaits of settled
- * promises). It is a peer of the paths in the same process: a slower machine
- * slows it alike, a slower agentkit does not.
+ * plain JavaScript pays for the same kind of work (a request object built, a
+ * transcript grown, awaits of settled promises, a record kept). It is a peer
+ * of the paths in the same process: a slower machine slows it alike, a
+ * slower agentkit does not. No JSON in it: on Deno, a floor that serialized
+ * and parsed its request ran from 1.7 to 3.8 µs a run from one process to the
+ * next, when this one stays within 0.30-0.33 µs (Node: 1.94-2.04 µs).
  */
 export async function floorRun(): Promise<unknown> {
   const messages: { role: string; content: string }[] = [{ role: "user", content: "why?" }];
+  const steps: FloorStep[] = [];
   for (let step = 0; step < 2; step++) {
-    const body = JSON.stringify({ model: "fake-model", messages, tools: [{ name: "lookup" }] });
-    const answer = await Promise.resolve(
-      JSON.parse(`{"content":"expired","usage":{"in":${body.length},"out":1}}`),
-    );
-    messages.push({ role: "assistant", content: await Promise.resolve(answer.content) });
+    const request = {
+      model: "fake-model",
+      messages: [...messages],
+      tools: FLOOR_TOOLS,
+      options: { temperature: 0, step },
+    };
+    steps.push(new FloorStep(request, step));
+    const answer = await Promise.resolve({
+      content: "expired",
+      usage: { input: request.messages.length, output: 1 },
+    });
+    const usage = { ...answer.usage, total: answer.usage.input + answer.usage.output };
+    messages.push({ role: "assistant", content: answer.content });
+    await new Promise<void>((resolve) => resolve());
+    if (usage.total < 0) throw new Error("the floor is broken");
   }
-  return messages;
+  return { messages, steps };
+}
+
+const FLOOR_TOOLS = [{ name: "lookup_cert", parameters: { type: "object" } }];
+
+class FloorStep {
+  constructor(readonly request: unknown, readonly step: number) {}
 }
 
 // One batch of `n` runs of a case: µs per run. The states are built first,
@@ -87,17 +111,23 @@ function quantile(xs: readonly number[], q: number): number {
  *
  * @param cases The hot paths.
  * @param options Rounds and batch size.
+ * @param onBatch Told each timed batch's µs per run, by case id.
  * @returns One result a case, in the order given.
  */
 export async function ratios(
   cases: readonly BenchCase[],
   options: RatioOptions,
+  onBatch?: (id: string, us: number) => void,
 ): Promise<PathRatio[]> {
   const all = [FLOOR, ...cases];
-  // Warm-up, and each path's run count for a batch of about batchMs.
+  // Warm-up, and each path's run count for a batch of about batchMs. Node's
+  // JIT takes thousands of runs to settle on our code (a short warm-up read
+  // the single turn 2.5x slower than it is, and the floor, which settles
+  // at once, not at all): every path runs WARM_RUNS times and WARM_MS first.
   const sizes = all.map(() => 100);
-  for (let w = 0; w < 3; w++) {
-    for (let i = 0; i < all.length; i++) {
+  for (let i = 0; i < all.length; i++) {
+    const t0 = performance.now();
+    for (let n = 0; n < WARM_RUNS || performance.now() - t0 < WARM_MS; n += sizes[i]) {
       const us = await batch(all[i], sizes[i]);
       sizes[i] = Math.max(10, Math.min(100_000, Math.round((options.batchMs * 1000) / us)));
     }
@@ -106,7 +136,9 @@ export async function ratios(
   for (let r = 0; r < options.rounds; r++) {
     for (let k = 0; k < all.length; k++) {
       const i = (k + r) % all.length;
-      per[i].push(await batch(all[i], sizes[i]));
+      const us = await batch(all[i], sizes[i]);
+      per[i].push(us);
+      onBatch?.(all[i].id, us);
     }
   }
   const floor = quantile(per[0], QUANTILE);
@@ -117,6 +149,7 @@ export async function ratios(
       id: c.id,
       ratio: us / floor,
       us,
+      floorUs: floor,
       medianRatio: quantile(per[k + 1], 0.5) / floorMedian,
     };
   });

@@ -1,0 +1,45 @@
+// The regression check of the hot paths (bench/check.ts): its verdict, and
+// the proof that it catches a regression: the tool loop made 3x slower on
+// purpose fails it against the committed baseline. (That an unslowed run
+// passes is not asserted here: on a loaded machine that is what the 20-run
+// proof in bench/RESULTS.md is for, not a unit test.)
+import { assert, assertEquals } from "@std/assert";
+import { compare, hotPaths, THRESHOLD } from "../../bench/check/_paths.ts";
+import { floorRun } from "../../bench/check/_ratio.ts";
+
+const path = (id: string, ratio: number) => ({ id, ratio, us: 1, floorUs: 1, medianRatio: ratio });
+const baseline = { deno: { single_turn: 2, react_2_steps: 4 } };
+
+Deno.test("bench:check compare(): a path fails past 2x its committed ratio, and with none committed", () => {
+  assertEquals(THRESHOLD, 2);
+  const verdicts = compare("deno", [
+    path("single_turn", 4), // exactly 2x: still ok
+    path("react_2_steps", 8.1), // past 2x
+    path("stream_3_chunks", 1), // nothing committed to compare with
+  ], baseline);
+  assertEquals(verdicts.map((v) => [v.id, v.ok, v.slower]), [
+    ["single_turn", true, 2],
+    ["react_2_steps", false, 2.025],
+    ["stream_3_chunks", false, undefined],
+  ]);
+  // A runtime with no baseline fails every path.
+  assert(compare("node", [path("single_turn", 1)], baseline).every((v) => !v.ok));
+  // Faster is fine.
+  assert(compare("deno", [path("react_2_steps", 1)], baseline)[0].ok);
+});
+
+Deno.test("bench:check: the floor does an agent's kind of work and answers the same each run", async () => {
+  const a = await floorRun() as { messages: unknown[]; steps: unknown[] };
+  assertEquals([a.messages.length, a.steps.length], [3, 2]);
+  assertEquals(await floorRun(), a);
+});
+
+Deno.test("bench:check: the 2-step tool loop made 3x slower on purpose fails the check against the committed baseline", async () => {
+  const committed = JSON.parse(
+    await Deno.readTextFile(new URL("../../bench/check/baseline.json", import.meta.url)),
+  ).ratios;
+  const measured = await hotPaths(3, { rounds: 30, batchMs: 2 });
+  const loop = compare("deno", measured, committed).find((v) => v.id === "react_2_steps")!;
+  assert(!loop.ok, `a 3x slower tool loop passed: ${JSON.stringify(loop)}`);
+  assert(loop.slower! > THRESHOLD, JSON.stringify(loop));
+});
