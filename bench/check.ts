@@ -4,7 +4,8 @@
  * 2-step tool loop are timed against a floor in the same process
  * (bench/check/_ratio.ts), and each ratio is compared with the one committed
  * in bench/check/baseline.json: a path whose ratio is more than 2× the
- * committed one fails the check (exit 1). Each runtime's ratios are the least
+ * committed one, or that got more than 2× slower than the other paths did,
+ * fails the check (exit 1; see compare() in bench/check/_paths.ts). Each runtime's ratios are the least
  * of two fresh processes' (--processes). About 10 s a runtime.
  *
  *   deno task bench:check [--runs=N] [--slow-tool=F] [--runtimes=deno,node]
@@ -133,7 +134,7 @@ try {
         verdicts.map((v) =>
           `${v.runtime} ${v.id} ${v.ratio.toFixed(2)}/${v.baseline?.toFixed(2) ?? "-"}=${
             v.slower?.toFixed(2) ?? "?"
-          }x`
+          }x (${v.relative?.toFixed(2) ?? "?"}x)`
         ).join("  ")
       }`,
     );
@@ -143,7 +144,9 @@ try {
           ? `  ${v.runtime} ${v.id}: no committed ratio in bench/check/baseline.json; record one with --write`
           : `  ${v.runtime} ${v.id}: ${v.slower!.toFixed(2)}x its committed ratio to the floor (${
             v.ratio.toFixed(2)
-          } against ${v.baseline.toFixed(2)}; more than ${THRESHOLD}x fails): this path got slower`,
+          } against ${v.baseline.toFixed(2)}), ${
+            v.relative!.toFixed(2)
+          }x the other paths' change; more than ${THRESHOLD}x either way fails: this path got slower`,
       );
     }
   }

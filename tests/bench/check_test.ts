@@ -13,7 +13,7 @@ const baseline = { deno: { single_turn: 2, react_2_steps: 4 } };
 Deno.test("bench:check compare(): a path fails past 2x its committed ratio, and with none committed", () => {
   assertEquals(THRESHOLD, 2);
   const verdicts = compare("deno", [
-    path("single_turn", 4), // exactly 2x: still ok
+    path("single_turn", 4), // exactly 2x, as its neighbour: still ok
     path("react_2_steps", 8.1), // past 2x
     path("stream_3_chunks", 1), // nothing committed to compare with
   ], baseline);
@@ -26,6 +26,31 @@ Deno.test("bench:check compare(): a path fails past 2x its committed ratio, and 
   assert(compare("node", [path("single_turn", 1)], baseline).every((v) => !v.ok));
   // Faster is fine.
   assert(compare("deno", [path("react_2_steps", 1)], baseline)[0].ok);
+});
+
+Deno.test("bench:check compare(): one path 2x slower than its neighbours fails, even when the floor makes every ratio read low", () => {
+  const three = { deno: { single_turn: 2, stream_3_chunks: 4, react_2_steps: 8 } };
+  // A busy floor: every ratio at 0.6x its committed one, the loop 3x slower than that.
+  const verdicts = compare("deno", [
+    path("single_turn", 1.2),
+    path("stream_3_chunks", 2.4),
+    path("react_2_steps", 8 * 0.6 * 3),
+  ], three);
+  assertEquals(verdicts.map((v) => [v.id, v.ok]), [
+    ["single_turn", true],
+    ["stream_3_chunks", true],
+    ["react_2_steps", false],
+  ]);
+  const loop = verdicts[2];
+  assertEquals([loop.slower!.toFixed(2), loop.relative!.toFixed(2)], ["1.80", "3.00"]);
+  // All three alike, even 1.9x: no path stands out, none past 2x.
+  assert(
+    compare("deno", [
+      path("single_turn", 3.8),
+      path("stream_3_chunks", 7.6),
+      path("react_2_steps", 15.2),
+    ], three).every((v) => v.ok),
+  );
 });
 
 Deno.test("bench:check: the floor answers as a double does, through a promise", async () => {
