@@ -35,6 +35,8 @@ const store = new AsyncLocalStorage<RequestPolicy>();
 // refusing call runs inside the store.
 let armed = false;
 // Refusing calls in flight that run outside the store (made before `armed`).
+// A call that never settles stays counted: a port called without a context
+// is then refused for the rest of the process, which errs on the safe side.
 let refusingCalls = 0;
 
 /**
