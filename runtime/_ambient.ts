@@ -68,6 +68,16 @@ export function isArmed(): boolean {
 }
 
 /**
+ * Back to a process that holds no port that could reach the network, for
+ * the tests of the unarmed state, which may share a process with tests that
+ * made such a port (the mutation runner's). Not for anything else: a port
+ * made before it is not refused from a call that starts after it.
+ */
+export function disarm(): void {
+  armed = false;
+}
+
+/**
  * Runs `fn`, a call under a context that refuses real model requests (a tool
  * call of a test run), so that a port called without a context from it is
  * refused. A ready answer is handed back as is (see ./_now.ts).

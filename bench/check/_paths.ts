@@ -13,37 +13,19 @@ export const THRESHOLD = 2;
 /** The check's default knobs: a few seconds a runtime. */
 export const DEFAULTS: RatioOptions = { rounds: 60, batchMs: 2 };
 
-// Keeps the CPU busy for about `us` µs: a loop of arithmetic, its speed
-// measured once (no clock in the loop: a clock read costs this VM up to
-// several µs, and a spin that polls one ran 5x longer than asked).
+// Work for the injected slowdown: a loop of arithmetic, `iterations` long.
 let sink = 0;
 function busy(iterations: number): void {
   let x = sink;
   for (let i = 0; i < iterations; i++) x = (x * 31 + i) | 0;
   sink = x;
 }
-let perUs = 0;
-function spin(us: number): void {
-  if (perUs === 0) {
-    const n = 2_000_000;
-    busy(n);
-    let best = Infinity;
-    for (let k = 0; k < 5; k++) {
-      const t0 = performance.now();
-      busy(n);
-      best = Math.min(best, (performance.now() - t0) * 1000);
-    }
-    perUs = n / best;
-  }
-  busy(Math.round(us * perUs));
-}
 
 /**
  * The ratios of the single turn, the stream and the 2-step tool loop to the
- * floor. With `slowTool` above 1, the tool of the loop keeps the CPU busy
- * before it answers, `slowTool - 1` times what a whole run of the loop costs
- * unslowed (timed first, in this process, as the check times it), so the
- * loop costs about `slowTool` times as much, as if the tool path had
+ * floor. With `slowTool` above 1, the tool of the loop does work before it
+ * answers, `slowTool - 1` times what a whole run of the loop costs unslowed
+ * (sized first, in this process, as the check measures), so the loop costs about `slowTool` times as much, as if the tool path had
  * got that much slower. It is the check's own proof that it catches a
  * regression (`--slow-tool=3`).
  *
@@ -57,10 +39,18 @@ export async function hotPaths(
 ): Promise<PathRatio[]> {
   let toolWork: (() => void) | undefined;
   if (slowTool > 1) {
-    // The loop's own cost first, measured as the check measures it.
-    const [loop] = await ratios([react2()], { rounds: 20, batchMs: options.batchMs });
-    const extra = (slowTool - 1) * loop.us;
-    toolWork = () => spin(extra);
+    // Sized by the measure itself, not by a clock in the tool (a clock read
+    // costs this VM up to several µs, and a spin timed by one, or sized by a
+    // timing of the loop of arithmetic alone, came out 1.6x to 9x): the loop
+    // unslowed, the loop with a trial amount of work, and so the work that
+    // adds `slowTool - 1` times the loop's own cost.
+    const calibrate = { rounds: 20, batchMs: options.batchMs };
+    const trial = 2_000;
+    const [plain] = await ratios([react2()], calibrate);
+    const [tried] = await ratios([react2(() => busy(trial))], calibrate);
+    const perIteration = Math.max((tried.us - plain.us) / trial, 1e-6);
+    const iterations = Math.round(((slowTool - 1) * plain.us) / perIteration);
+    toolWork = () => busy(iterations);
   }
   return await ratios([singleTurn(), streamed(), react2(toolWork)], options);
 }

@@ -1,8 +1,7 @@
 // A port made inside a tool call of a test run, in a process that held no
 // port that could reach the network until then (runtime/_ambient.ts: the call
 // runs outside the AsyncLocalStorage): refused in the call and after it. A
-// file of its own, so that the process is unarmed when the test starts (see
-// guard_unarmed_test.ts).
+// file of its own: guard_unarmed_test.ts arms the process in its own tests.
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import {
   Agent,
@@ -12,13 +11,14 @@ import {
 } from "@agentkit/testing/runtime";
 import { toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
-import { isArmed } from "../../../runtime/_ambient.ts";
+import { disarm, isArmed } from "../../../runtime/_ambient.ts";
 
 const ANSWER = { choices: [{ message: { content: "from the network" }, finish_reason: "stop" }] };
 const hi = { model: "gpt-4o-mini", messages: [{ role: "user" as const, content: "hi" }] };
 
 Deno.test("unarmed: a port made inside a tool call of a test run is refused in the call and after it", async () => {
-  assert(!isArmed(), "this file's process already held a port that could reach the network");
+  disarm(); // another test file in this process may have made a real port
+  assert(!isArmed());
   const sent: string[] = [];
   let port: OpenAIChatLLM | undefined;
   const tool = new FakeTool({

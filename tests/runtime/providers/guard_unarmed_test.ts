@@ -5,9 +5,9 @@
 // from such a call, or made during one, must still be refused. After, the
 // call runs inside the store, and the refusal follows the call's work.
 //
-// ORDER MATTERS: arming is for the life of the process, and `deno test` runs
-// the tests of a file in order, in a process of the file's own; the tests
-// before "arms" find the process unarmed (each checks it first).
+// Arming is for the life of the process: the tests of the unarmed state
+// disarm it first (`disarm()`, for tests only), since another test file may
+// share the process (the mutation runner's).
 import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
 import {
   Agent,
@@ -19,6 +19,7 @@ import { type ToolCall, toolCall, type ToolResult } from "@agentkit/testing/port
 import { FakeLLM, FakeProvider, FakeTool, makeTestCtx } from "@agentkit/testing/testing";
 import {
   ambientPolicy,
+  disarm,
   isArmed,
   REFUSING,
   underPolicy,
@@ -56,7 +57,8 @@ function testCtx() {
 }
 
 Deno.test("unarmed: a refusing call is counted while it runs, ready or pending, and not after", async () => {
-  assert(!isArmed(), "a test before this one armed the process");
+  disarm(); // another test file in this process may have made a real port
+  assert(!isArmed());
   assertEquals(ambientPolicy(), undefined);
   // A ready answer: refused inside, nothing left after.
   assertEquals(underRefusal(() => ambientPolicy()), REFUSING);
@@ -93,7 +95,8 @@ Deno.test("unarmed: a refusing call is counted while it runs, ready or pending, 
 });
 
 Deno.test("unarmed: a port made outside while a tool call is in flight is refused from that call", async () => {
-  assert(!isArmed(), "a test before this one armed the process");
+  disarm(); // another test file in this process may have made a real port
+  assert(!isArmed());
   let release!: () => void;
   const gate = new Promise<void>((resolve) => release = resolve);
   const box: { made?: ReturnType<typeof realPort> } = {};
