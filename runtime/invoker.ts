@@ -10,7 +10,7 @@ import type { RunContext } from "./context.ts";
 import { UnmeteredBudget } from "./errors.ts";
 import type { Span } from "../ports/trace.ts";
 import { inSpan, spanEnded, spanFailed } from "./_span.ts";
-import { underPolicy } from "./_ambient.ts";
+import { underRefusal } from "./_ambient.ts";
 import {
   adopt,
   callNow,
@@ -217,7 +217,7 @@ export class Invoker {
     // A tool under a test context runs with it ambient: a port it calls
     // without a context still meets the test's guard.
     if (ctx.allowModelRequests === false) {
-      return underPolicy(ctx, () => inSpan(span, tool, invocation, ctx, spanEnded));
+      return underRefusal(() => inSpan(span, tool, invocation, ctx, spanEnded));
     }
     return inSpan(span, tool, invocation, ctx, spanEnded);
   }

@@ -98,11 +98,20 @@ export function streamed(): BenchCase {
 // compiles its parser on a schema's first parse, once per schema object.
 const LOOKUP_ARGS = z.object({ host: z.string() });
 
-function lookupTool(): FakeTool {
+const CERT = { notAfter: "2026-08-01" };
+
+// `work`, when given, runs in the tool before it answers: the regression
+// check's deliberate slowdown of the tool path (bench/check.ts).
+function lookupTool(work?: () => void): FakeTool {
   return new FakeTool({
     name: "lookup_cert",
     parameters: LOOKUP_ARGS,
-    responder: { notAfter: "2026-08-01" },
+    responder: work
+      ? () => {
+        work();
+        return CERT;
+      }
+      : CERT,
   });
 }
 
@@ -113,30 +122,36 @@ const LOOKUP = toolCall("c1", "lookup_cert", { host: "example.com" });
 // record stays small (one agent for every run would hold millions of
 // records, and the heap they fill slows the collector), and built anew
 // rarely enough that its first run's one-time work weighs nothing.
-const toolAgents = new Map<number, { agent: Agent; left: number }>();
+const toolAgents = new Map<number | (() => void), { agent: Agent; left: number }>();
 
-function toolAgent(steps: number): Agent {
-  let held = toolAgents.get(steps);
+function toolAgent(steps: number, work?: () => void): Agent {
+  const key = work ?? steps;
+  let held = toolAgents.get(key);
   if (!held || held.left-- <= 0) {
     const agent = new Agent("bench", {
       model: MODEL,
-      cognition: new ReActCognition({ tools: [lookupTool()], maxIterations: steps }),
+      cognition: new ReActCognition({ tools: [lookupTool(work)], maxIterations: steps }),
     });
     held = { agent, left: Math.max(1, Math.floor(RECORD_ROTATION / steps)) - 1 };
-    toolAgents.set(steps, held);
+    toolAgents.set(key, held);
   }
   return held.agent;
 }
 
-/** Case 3: a 2-step ReAct loop: one tool call with a zod schema, then an answer. */
-export function react2(): BenchCase {
+/**
+ * Case 3: a 2-step ReAct loop: one tool call with a zod schema, then an answer.
+ *
+ * @param toolWork Runs in the tool before it answers (the regression check's
+ *   injected slowdown of the tool path); none by default.
+ */
+export function react2(toolWork?: () => void): BenchCase {
   return {
     id: "react_2_steps",
     title: "2-step ReAct loop (a zod-schema tool call, then the answer)",
     uses: 1,
     steps: 2,
     prepare() {
-      const agent = toolAgent(2);
+      const agent = toolAgent(2, toolWork);
       const ctx = makeTestCtx({
         llm: FakeLLM.script([{ toolCalls: [LOOKUP] }, { content: "expired" }]),
         chatMiddleware: [retry(), meter()],
@@ -264,7 +279,6 @@ export function sseParse(n: number): BenchCase {
         { headers: { "content-type": "text/event-stream" } },
       ),
     );
-  const llm = new OpenAIChatLLM({ apiKey: "sk-bench", fetch });
   const request = { model: "gpt-4o-mini", messages: [{ role: "user" as const, content: "go" }] };
   return {
     id: `sse_parse_${n}`,
@@ -272,6 +286,11 @@ export function sseParse(n: number): BenchCase {
     uses: Number.MAX_SAFE_INTEGER,
     steps: n,
     prepare() {
+      // Made here, not as the cases are listed: a port whose fetch is not a
+      // FakeProvider's could reach the network, and its making arms the
+      // guard's ambient policy for the whole process (runtime/_ambient.ts),
+      // which would then be measured by every case that shares the process.
+      const llm = new OpenAIChatLLM({ apiKey: "sk-bench", fetch });
       return async () => {
         let deltas = 0;
         let end = 0;

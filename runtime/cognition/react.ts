@@ -18,7 +18,7 @@ import { linkSignal } from "../_link_signal.ts";
 import { nextOf, PULL, pull, thenStep } from "../stream/_pull.ts";
 import { type Now, promised, toolNow } from "../_now.ts";
 import type { Invoker } from "../invoker.ts";
-import { underPolicy } from "../_ambient.ts";
+import { underRefusal } from "../_ambient.ts";
 import { preview } from "../_preview.ts";
 import { rethrowIfFatal } from "../harness_error.ts";
 import { type PreparedTool, prepareTool } from "../tools/tool_schema.ts";
@@ -360,7 +360,7 @@ export class ReActCognition implements Cognition {
     const provider = this.#provider!;
     // As for in-process tools (see Invoker.callTool): the test's guard follows the call.
     const [result] = ctx.allowModelRequests === false
-      ? await underPolicy(ctx, () => provider.executeToolCalls([call], ctx))
+      ? await underRefusal(() => provider.executeToolCalls([call], ctx))
       : await provider.executeToolCalls([call], ctx);
     if (!result) throw new Error(`The tool provider returned no result for call "${call.id}"`);
     if (result.isError) throw new Error(result.content);

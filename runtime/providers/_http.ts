@@ -14,7 +14,7 @@ import {
 } from "../../ports/provider_errors.ts";
 import { checkOptions, checkValue, is, type Rule } from "../_options.ts";
 import { ModelRequestsDisallowed } from "./model_requests_disallowed.ts";
-import { ambientPolicy } from "../_ambient.ts";
+import { ambientPolicy, arm, type RequestPolicy } from "../_ambient.ts";
 import { clip } from "../_preview.ts";
 
 /** The fetch a port sends with: `globalThis.fetch`'s shape. */
@@ -165,14 +165,35 @@ export function keyFromEnv(port: string, name: string): string | undefined {
 /**
  * Throws `ModelRequestsDisallowed` when a test context forbids this request:
  * the context passed, or, for a call made without one, the context of the
- * code running now (a tool inside a test run).
+ * code running now (a tool inside a test run), else the one the port was
+ * made under (`made`, from `madeUnder`).
  */
-export function guard(port: string, ctx: Ctx | undefined, fetchFn: FetchFn): void {
-  const policy = ctx ?? ambientPolicy();
+export function guard(
+  port: string,
+  ctx: Ctx | undefined,
+  fetchFn: FetchFn,
+  made?: RequestPolicy,
+): void {
+  const policy = ctx ?? ambientPolicy() ?? made;
   if (policy?.allowModelRequests !== false) return;
   if (inProcess.has(fetchFn)) return;
   if (readEnv("AGENTKIT_ALLOW_MODEL_REQUESTS") === "1") return;
   throw new ModelRequestsDisallowed(port, fetchFn !== DEFAULT_FETCH);
+}
+
+/**
+ * Called as a port is made, with the fetch it will send with. A fetch that
+ * could reach the network arms the ambient policy (see ../_ambient.ts: until
+ * such a port exists, a tool call under a test context runs outside the
+ * store, which costs Node 20 async hooks on every promise). The answer is the
+ * policy the port is made under: a port made inside a tool call of a test
+ * run belongs to the test, and its calls without a context meet the test's
+ * guard even after the call is over.
+ */
+export function madeUnder(fetchFn: FetchFn): RequestPolicy | undefined {
+  if (inProcess.has(fetchFn)) return undefined;
+  arm();
+  return ambientPolicy();
 }
 
 /** Stands for "no fetch option": the global fetch of the moment. */

@@ -8,7 +8,16 @@ import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
-import { DEFAULT_FETCH, type FetchFn, guard, postJson, promptRequest, readJson } from "./_http.ts";
+import {
+  DEFAULT_FETCH,
+  type FetchFn,
+  guard,
+  madeUnder,
+  postJson,
+  promptRequest,
+  readJson,
+} from "./_http.ts";
+import type { RequestPolicy } from "../_ambient.ts";
 import { readWireStream, type WireStream } from "./_stream.ts";
 import { checkCtx, checkRequest } from "./_check_request.ts";
 import type { Redactor } from "../_redact.ts";
@@ -43,6 +52,8 @@ export interface WireSpec<T> {
 export class WireClient<T> {
   readonly #spec: WireSpec<T>;
   readonly #fetch: FetchFn;
+  // The policy this port was made under (see madeUnder in ./_http.ts).
+  readonly #made: RequestPolicy | undefined;
   readonly #headers: Record<string, string>;
   readonly #streamHeaders: Record<string, string>;
   readonly #redactor: Redactor;
@@ -52,6 +63,7 @@ export class WireClient<T> {
     this.#spec = spec;
     this.#fetch = spec.fetch ?? DEFAULT_FETCH;
     const extra = Object.fromEntries(headerEntries(spec.extraHeaders));
+    this.#made = madeUnder(this.#fetch);
     this.#headers = {
       "content-type": "application/json",
       accept: "application/json",
@@ -101,7 +113,7 @@ export class WireClient<T> {
     const where = `${spec.port}.${stream ? "stream" : "chat"}()`;
     checkRequest(where, request);
     checkCtx(where, ctx);
-    guard(spec.port, ctx, this.#fetch);
+    guard(spec.port, ctx, this.#fetch, this.#made);
     return postJson(
       spec.provider,
       this.#fetch,
