@@ -214,3 +214,41 @@ export class UnknownToolCall extends HarnessError {
     this.offered = offered;
   }
 }
+
+/**
+ * A `FakeClock.install()` was never disposed: found by the next `install()`
+ * or `makeTestCtx()` (typically in a later test), which undoes it (the real
+ * `Date`, `setTimeout` and `performance.now` are back) and throws this, with
+ * the stack of the forgotten install.
+ *
+ * @example
+ * ```ts
+ * import { ClockLeftInstalled, FakeClock, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertStringIncludes, assertThrows } from "@std/assert";
+ *
+ * new FakeClock().install(); // never disposed
+ * const e = assertThrows(() => makeTestCtx(), ClockLeftInstalled);
+ * assertStringIncludes(e.message, "was never disposed");
+ * ```
+ */
+export class ClockLeftInstalled extends HarnessError {
+  /** The stack of the `install()` that was never disposed. */
+  readonly installedAt: string;
+
+  /**
+   * The message says where the install was made and how to dispose it.
+   *
+   * @param where What found it (`"FakeClock.install()"`, `"makeTestCtx()"`).
+   * @param installedAt The stack captured at that install.
+   */
+  constructor(where: string, installedAt: string) {
+    super(
+      `A FakeClock.install() was never disposed, so the global Date, setTimeout and performance.now were still virtual when ${where} was called (it has now undone that install). It was installed at:\n    ${installedAt}\nDispose every install: \`using _installed = clock.install();\` (or call the handle's [Symbol.dispose]() in an afterEach)${
+        where.startsWith("makeTestCtx")
+          ? "; if the install belongs to this test, pass its clock: makeTestCtx({ clock })"
+          : "; to run on another clock in the same test, dispose the first install before the next"
+      }.`,
+    );
+    this.installedAt = installedAt;
+  }
+}

@@ -6,6 +6,13 @@
 import type { ClockPort } from "../ports/clock.ts";
 import { checkOptions, describe, is, type Rule } from "../runtime/internal.ts";
 import { engineTimers } from "./_timer_engine.ts";
+import {
+  type ActiveInstall,
+  holdGlobals,
+  installSite,
+  releaseGlobals,
+  reportLeftInstall,
+} from "./_installed_clock.ts";
 
 /** Options for {@linkcode FakeClock}. */
 export interface FakeClockOptions {
@@ -90,7 +97,7 @@ export class FakeClock implements ClockPort, Disposable {
   #built?: EngineClock;
   #scheduled = false;
   #chained = 0;
-  #restore?: () => void;
+  #install?: ActiveInstall;
 
   /**
    * Time starts at `start` (0) and moves only in virtual steps: a sleep advances it (with `autoAdvance`, the default) or a test does.
@@ -194,9 +201,13 @@ export class FakeClock implements ClockPort, Disposable {
    * ```
    */
   install(): Disposable {
-    if (this.#restore) {
-      throw new TypeError("Cannot install a FakeClock twice: dispose the first install() first");
+    const at = installSite(new Error().stack);
+    if (this.#install) {
+      throw new TypeError(
+        `Cannot install a FakeClock twice: dispose the first install() first (\`using _installed = clock.install();\` disposes it at scope exit). The first was installed at:\n    ${this.#install.at}`,
+      );
     }
+    reportLeftInstall("FakeClock.install()", this);
     const g = globalThis as unknown as Record<string, unknown>;
     const saved = {
       setTimeout: g.setTimeout,
@@ -228,19 +239,31 @@ export class FakeClock implements ClockPort, Disposable {
       configurable: true,
       writable: true,
     });
-    this.#restore = () => {
-      Object.assign(g, saved);
-      if (hadOwnNow) {
-        Object.defineProperty(perf, "now", { value: savedNow, configurable: true, writable: true });
-      } else delete (perf as unknown as Record<string, unknown>).now;
-      this.#restore = undefined;
+    const install: ActiveInstall = {
+      clock: this,
+      at,
+      restore: () => {
+        if (this.#install !== install) return;
+        Object.assign(g, saved);
+        if (hadOwnNow) {
+          Object.defineProperty(perf, "now", {
+            value: savedNow,
+            configurable: true,
+            writable: true,
+          });
+        } else delete (perf as unknown as Record<string, unknown>).now;
+        this.#install = undefined;
+        releaseGlobals(install);
+      },
     };
-    return { [Symbol.dispose]: () => this.#restore?.() };
+    this.#install = install;
+    holdGlobals(install);
+    return { [Symbol.dispose]: install.restore };
   }
 
   /** Restores the globals if installed. */
   [Symbol.dispose](): void {
-    this.#restore?.();
+    this.#install?.restore();
   }
 
   // Schedules one auto-advance pass for the next macrotask: if timers are

@@ -29,6 +29,7 @@ import {
   withChecked,
 } from "../runtime/internal.ts";
 import { FakeClock } from "./fake_clock.ts";
+import { reportLeftInstall } from "./_installed_clock.ts";
 
 /** The knobs of {@linkcode makeTestCtx}; every one is optional. */
 export interface TestCtxOptions {
@@ -142,6 +143,13 @@ const HINTS: CheckSettings = {
  * ```
  */
 export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
+  // An install a test never disposed is reported here, where the next test
+  // starts. Only when this context makes its own clock: a test that passes
+  // a clock chose it (the installed one, or another beside it, as chaos()'s
+  // world does under a test's install).
+  if ((options as { clock?: unknown } | null)?.clock === undefined) {
+    reportLeftInstall("makeTestCtx()", undefined);
+  }
   if (isCommon(options)) {
     const run = runOf(options);
     // Nothing may run between the deferral and the constructor that takes
