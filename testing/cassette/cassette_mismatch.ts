@@ -47,6 +47,8 @@ export class CassetteMismatch extends HarnessError {
    * @param recorded The recorded value.
    * @param actual The value sent now.
    * @param detail A sentence replacing the default description of the difference.
+   * @param missing The file does not exist: the message says how to record
+   * it, never to delete it.
    */
   constructor(
     path: string,
@@ -55,13 +57,16 @@ export class CassetteMismatch extends HarnessError {
     recorded: unknown,
     actual: unknown,
     detail?: string,
+    missing = false,
   ) {
     const what = detail ??
       `request ${request} differs from the recording at ${field || "the request"}: recorded ${
         show(recorded)
       }, got ${show(actual)}`;
     super(
-      `Cassette ${path}: ${what}. If the change is intended, re-record: ${recordCommand()} (or delete ${path} and run the test once)`,
+      missing
+        ? `Cassette ${path}: ${what}: ${recordCommand()} (or pass { mode: "once" }, which records a missing file on the first run)`
+        : `Cassette ${path}: ${what}. If the change is intended, re-record: ${recordCommand()} (or delete ${path} and run the test once)`,
     );
     this.path = path;
     this.request = request;
