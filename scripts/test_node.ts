@@ -44,8 +44,14 @@ function typesNodeFor(vitest: string): string {
   return vitest.startsWith("5.") ? "^22.12.0" : TYPES_NODE;
 }
 
-/** Jest's standalone `expect`, to run the matchers the way Jest does. */
-const JEST_EXPECT = "30.2.0";
+/**
+ * Jest's standalone `expect`, to run the matchers the way Jest does: the
+ * version Jest itself depends on (`@jest/expect` pins `expect` exactly), so
+ * the project has one `expect` and the docs' `declare module "expect"` merge
+ * reaches the `expect` of `@jest/globals` (with two copies it merged into
+ * the other one: TS2339).
+ */
+const JEST_EXPECT = "30.5.2";
 
 /**
  * What docs/frameworks.md's recipes run on, at what `npm i` installed on
@@ -58,7 +64,7 @@ const JEST_EXPECT = "30.2.0";
  * (Node 22 and 24) has it.
  */
 const RECIPE_TOOLS: Readonly<Record<string, string>> = {
-  jest: "30.5.2",
+  jest: JEST_EXPECT,
   bun: "1.4.5",
   "@types/bun": "1.4.5",
 };
