@@ -15,7 +15,13 @@ import { generateText, stepCountIs, tool as aiTool } from "ai";
 import { createAgent } from "langchain";
 import OpenAI from "openai";
 import { z } from "zod";
-import { assertEquals, assertRejects, assertStringIncludes, assertThrows } from "@std/assert";
+import {
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
 import { toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider, ScriptExhausted } from "@agentkit/testing/testing";
 
@@ -142,4 +148,23 @@ Deno.test("OpenAI Agents run() with the openai client's default retries: a scrip
   );
   const error = await assertRejects(() => run(agent.clone({ model }), "Weather?"));
   assertFailedAtOnce(provider, llm, error);
+});
+
+Deno.test("using provider: after a stack's 400, the dispose rethrows the ScriptExhausted over it", async () => {
+  const llm = FakeLLM.script(["one"]);
+  const error = await assertRejects(async () => {
+    using provider = new FakeProvider({ llm });
+    const client = new OpenAI({ apiKey: "sk-test", fetch: provider.fetch });
+    const ask = (content: string) =>
+      client.chat.completions.create({
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content }],
+      });
+    await ask("first");
+    await ask("second");
+  });
+  // The scope's error (the client's 400) is suppressed by the dispose's.
+  assertInstanceOf(error, SuppressedError);
+  assertInstanceOf(error.error, ScriptExhausted);
+  assertEquals((error.suppressed as { status?: number }).status, 400);
 });
