@@ -44,8 +44,31 @@ function typesNodeFor(vitest: string): string {
   return vitest.startsWith("5.") ? "^22.12.0" : TYPES_NODE;
 }
 
-/** Jest's standalone `expect`, to run the matchers the way Jest does. */
-const JEST_EXPECT = "30.2.0";
+/**
+ * Jest's standalone `expect`, to run the matchers the way Jest does: the
+ * version Jest itself depends on (`@jest/expect` pins `expect` exactly), so
+ * the project has one `expect` and the docs' `declare module "expect"` merge
+ * reaches the `expect` of `@jest/globals` (with two copies it merged into
+ * the other one: TS2339).
+ */
+const JEST_EXPECT = "30.5.2";
+
+/**
+ * What docs/frameworks.md's recipes run on, at what `npm i` installed on
+ * 2026-12-07 (`npm view <pkg> version engines`): Jest 30.5.2 (Node 18, 20,
+ * 22, 24), Bun 1.4.5 (the npm package `bun` brings its binary in a
+ * platform package), `@types/bun` for `bun:test`'s types. LangChain's
+ * packages are the ones deno.json pins (langchain 1.5.14 and @langchain/core
+ * 1.4.0 want Node 20; @langchain/openai 1.6.0 says 22 but runs on 20).
+ * `@mastra/core` 1.71.0 wants Node 22.13, so only the Vitest 5 project
+ * (Node 22 and 24) has it.
+ */
+const RECIPE_TOOLS: Readonly<Record<string, string>> = {
+  jest: JEST_EXPECT,
+  bun: "1.4.5",
+  "@types/bun": "1.4.5",
+};
+const MASTRA = "1.71.0";
 
 const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const dist = `${root}/dist/npm`;
@@ -150,12 +173,93 @@ function pinned(name: string): string {
   return version;
 }
 const FRAMEWORKS = Object.fromEntries(
-  ["ai", "@openai/agents", "openai"].map((name) => [name, pinned(name)]),
+  ["ai", "@openai/agents", "openai", "langchain", "@langchain/openai"].map((
+    name,
+  ) => [name, pinned(name)]),
 );
+// deno.json pins @langchain/core as a path prefix ("npm:/@langchain/core@1.4.0/").
+const LANGCHAIN_CORE = /@langchain\/core@([^/]+)\//.exec(deno.imports?.["@langchain/core/"] ?? "")
+  ?.[1];
+if (!LANGCHAIN_CORE) throw new Error('deno.json must pin "@langchain/core/"');
+
+/**
+ * docs/frameworks.md's recipe files: each ```js ignore / ```ts ignore block
+ * right under a `<!-- file: recipes/... -->` line, copied verbatim to that
+ * path in the consumer project.
+ */
+function recipeFiles(doc: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const pattern = /^<!-- file: (recipes\/[\w./-]+) -->\n\n```(?:js|ts) ignore\n([\s\S]*?)^```$/gm;
+  for (const [, path, code] of doc.matchAll(pattern)) files.set(path, code);
+  for (
+    const need of [
+      "recipes/node/langchain_agent.test.mjs",
+      "recipes/node/langchain_model_string.test.mjs",
+      "recipes/node/openai_agents.test.mjs",
+      "recipes/node/mastra_agent.test.mjs",
+      "recipes/jest/jest.config.mjs",
+      "recipes/jest/agent_matchers.d.ts",
+      "recipes/jest/agent.test.mjs",
+      "recipes/bun/agent.test.ts",
+    ]
+  ) {
+    if (!files.has(need)) {
+      throw new Error(`docs/frameworks.md needs a <!-- file: ${need} --> block`);
+    }
+  }
+  return files;
+}
 
 const readme = await Deno.readTextFile(`${root}/README.md`);
 const testingDoc = await Deno.readTextFile(`${root}/docs/testing.md`);
 const layout = readmeLayout(readme);
+const recipes = recipeFiles(await Deno.readTextFile(`${root}/docs/frameworks.md`));
+
+// The recipes, and the tsconfigs that type-check them with tsc --strict (the
+// JavaScript ones through checkJs; Bun's file with bun:test's types). The
+// Mastra recipe only where Mastra is installed.
+async function writeRecipes(consumer: string, mastra: boolean): Promise<void> {
+  for (const [path, code] of recipes) {
+    if (!mastra && path.includes("mastra")) continue;
+    await Deno.mkdir(`${consumer}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.writeTextFile(`${consumer}/${path}`, code);
+  }
+  const strict = {
+    strict: true,
+    noEmit: true,
+    target: "ES2022",
+    lib: ["ES2022", "ESNext.Disposable", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    skipLibCheck: true,
+  };
+  const node = [...recipes.keys()].filter((p) =>
+    !p.startsWith("recipes/bun/") && p !== "recipes/jest/jest.config.mjs" &&
+    (mastra || !p.includes("mastra"))
+  );
+  await Deno.writeTextFile(
+    `${consumer}/tsconfig.recipes.json`,
+    JSON.stringify(
+      {
+        compilerOptions: { ...strict, allowJs: true, checkJs: true, types: ["node"] },
+        files: node,
+      },
+      null,
+      2,
+    ),
+  );
+  await Deno.writeTextFile(
+    `${consumer}/tsconfig.recipes_bun.json`,
+    JSON.stringify(
+      {
+        compilerOptions: { ...strict, types: ["bun"] },
+        files: [...recipes.keys()].filter((p) => p.startsWith("recipes/bun/")),
+      },
+      null,
+      2,
+    ),
+  );
+}
 
 // One consumer project with the given Vitest: tests/node's files, the
 // docs' files, the package from the tarball and the tools. Returns the
@@ -184,6 +288,8 @@ async function makeConsumer(consumer: string, packed: string, vitest: string): P
   await Deno.writeTextFile(`${consumer}/readme_layout/agent_test.mjs`, layout.node);
   await Deno.writeTextFile(`${consumer}/readme_layout/agent.spec.ts`, layout.vitest);
   await Deno.writeTextFile(`${consumer}/docs_agent.spec.ts`, docsVitestFile(testingDoc, vitest));
+  const mastra = vitest.startsWith("5.");
+  await writeRecipes(consumer, mastra);
   await Deno.writeTextFile(
     `${consumer}/package.json`,
     JSON.stringify(
@@ -203,6 +309,9 @@ async function makeConsumer(consumer: string, packed: string, vitest: string): P
           vitest,
           expect: JEST_EXPECT,
           ...FRAMEWORKS,
+          "@langchain/core": LANGCHAIN_CORE,
+          ...RECIPE_TOOLS,
+          ...(mastra ? { "@mastra/core": MASTRA } : {}),
         },
       },
       null,

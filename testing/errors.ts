@@ -9,37 +9,59 @@ import { HarnessError } from "../runtime/harness_error.ts";
 /**
  * A scripted double was asked for more than it was scripted with.
  *
+ * The turn it names is the agent's: a request that sends the same
+ * conversation as the one before it is a client's retry of that turn (the
+ * SDKs retry a failed request as it was), not a new turn, and the message
+ * counts those retries apart. Behind a `FakeProvider` the client sees a 400,
+ * which no SDK retries, so the test fails at once rather than after a
+ * backoff; `verify()` and the dispose rethrow this error.
+ *
  * @example
  * ```ts
  * import { ScriptExhausted } from "@agentkit/testing/testing";
  * import { HarnessError } from "@agentkit/testing/runtime";
- * import { assert } from "@std/assert";
+ * import { assert, assertEquals } from "@std/assert";
  *
  * const e = new ScriptExhausted("FakeLLM.script", 2, 3);
  * assert(e instanceof HarnessError);
  * assert(e.message.includes("has 2 turn(s), but the agent asked for turn 3"));
+ *
+ * const retried = new ScriptExhausted("FakeLLM.script", 1, 2, "turn", 6);
+ * assertEquals([retried.requested, retried.retries, retried.calls], [2, 6, 8]);
+ * assert(retried.message.includes("asked for turn 2 (call 8"));
  * ```
  */
 export class ScriptExhausted extends HarnessError {
   /** How many turns were scripted. */
   readonly scripted: number;
-  /** The turn asked for (1-based). */
+  /** The agent's turn asked for (1-based), a client's retries not counted. */
   readonly requested: number;
+  /** How many of the calls were a client's retries of a turn (the same conversation again). */
+  readonly retries: number;
+  /** The call to the double that found the script exhausted (1-based): `requested + retries`. */
+  readonly calls: number;
 
   /**
    * The message says how many turns there are and how to script more.
    *
    * @param double Which double (`"FakeLLM.script"`).
    * @param scripted How many turns it has.
-   * @param requested The 1-based turn asked for.
+   * @param requested The agent's 1-based turn asked for.
    * @param unit What a turn is called for this double.
+   * @param retries How many calls were a client's retries of a turn.
    */
-  constructor(double: string, scripted: number, requested: number, unit = "turn") {
+  constructor(double: string, scripted: number, requested: number, unit = "turn", retries = 0) {
+    const calls = requested + retries;
+    const counted = retries > 0
+      ? ` (call ${calls} to the double: the client also retried ${retries} time(s), sending the same conversation again; a retry is not a new ${unit}, but one the script answered took a scripted ${unit})`
+      : "";
     super(
-      `${double} has ${scripted} ${unit}(s), but the agent asked for ${unit} ${requested}; script another ${unit} if the run really takes ${requested}, or pass { repeatLast: true } if the loop is meant to be unbounded`,
+      `${double} has ${scripted} ${unit}(s), but the agent asked for ${unit} ${requested}${counted}; script another ${unit} if the run really takes ${requested}, or pass { repeatLast: true } if the loop is meant to be unbounded`,
     );
     this.scripted = scripted;
     this.requested = requested;
+    this.retries = retries;
+    this.calls = calls;
   }
 }
 
@@ -190,5 +212,43 @@ export class UnknownToolCall extends HarnessError {
     this.toolName = call.name;
     this.args = call.args;
     this.offered = offered;
+  }
+}
+
+/**
+ * A `FakeClock.install()` was never disposed: found by the next `install()`
+ * or `makeTestCtx()` (typically in a later test), which undoes it (the real
+ * `Date`, `setTimeout` and `performance.now` are back) and throws this, with
+ * the stack of the forgotten install.
+ *
+ * @example
+ * ```ts
+ * import { ClockLeftInstalled, FakeClock, makeTestCtx } from "@agentkit/testing/testing";
+ * import { assertStringIncludes, assertThrows } from "@std/assert";
+ *
+ * new FakeClock().install(); // never disposed
+ * const e = assertThrows(() => makeTestCtx(), ClockLeftInstalled);
+ * assertStringIncludes(e.message, "was never disposed");
+ * ```
+ */
+export class ClockLeftInstalled extends HarnessError {
+  /** The stack of the `install()` that was never disposed. */
+  readonly installedAt: string;
+
+  /**
+   * The message says where the install was made and how to dispose it.
+   *
+   * @param where What found it (`"FakeClock.install()"`, `"makeTestCtx()"`).
+   * @param installedAt The stack captured at that install.
+   */
+  constructor(where: string, installedAt: string) {
+    super(
+      `A FakeClock.install() was never disposed, so the global Date, setTimeout and performance.now were still virtual when ${where} was called (it has now undone that install). It was installed at:\n    ${installedAt}\nDispose every install: \`using _installed = clock.install();\` (or call the handle's [Symbol.dispose]() in an afterEach)${
+        where.startsWith("makeTestCtx")
+          ? "; if the install belongs to this test, pass its clock: makeTestCtx({ clock })"
+          : "; to run on another clock in the same test, dispose the first install before the next"
+      }.`,
+    );
+    this.installedAt = installedAt;
   }
 }

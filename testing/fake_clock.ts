@@ -6,6 +6,7 @@
 import type { ClockPort } from "../ports/clock.ts";
 import { checkOptions, describe, is, type Rule } from "../runtime/internal.ts";
 import { engineTimers } from "./_timer_engine.ts";
+import { ClockLeftInstalled } from "./errors.ts";
 
 /** Options for {@linkcode FakeClock}. */
 export interface FakeClockOptions {
@@ -90,7 +91,7 @@ export class FakeClock implements ClockPort, Disposable {
   #built?: EngineClock;
   #scheduled = false;
   #chained = 0;
-  #restore?: () => void;
+  #install?: ActiveInstall;
 
   /**
    * Time starts at `start` (0) and moves only in virtual steps: a sleep advances it (with `autoAdvance`, the default) or a test does.
@@ -194,9 +195,13 @@ export class FakeClock implements ClockPort, Disposable {
    * ```
    */
   install(): Disposable {
-    if (this.#restore) {
-      throw new TypeError("Cannot install a FakeClock twice: dispose the first install() first");
+    const at = installSite(new Error().stack);
+    if (this.#install) {
+      throw new TypeError(
+        `Cannot install a FakeClock twice: dispose the first install() first (\`using _installed = clock.install();\` disposes it at scope exit). The first was installed at:\n    ${this.#install.at}`,
+      );
     }
+    reportLeftInstall("FakeClock.install()", this);
     const g = globalThis as unknown as Record<string, unknown>;
     const saved = {
       setTimeout: g.setTimeout,
@@ -228,19 +233,31 @@ export class FakeClock implements ClockPort, Disposable {
       configurable: true,
       writable: true,
     });
-    this.#restore = () => {
-      Object.assign(g, saved);
-      if (hadOwnNow) {
-        Object.defineProperty(perf, "now", { value: savedNow, configurable: true, writable: true });
-      } else delete (perf as unknown as Record<string, unknown>).now;
-      this.#restore = undefined;
+    const install: ActiveInstall = {
+      clock: this,
+      at,
+      restore: () => {
+        if (this.#install !== install) return;
+        Object.assign(g, saved);
+        if (hadOwnNow) {
+          Object.defineProperty(perf, "now", {
+            value: savedNow,
+            configurable: true,
+            writable: true,
+          });
+        } else delete (perf as unknown as Record<string, unknown>).now;
+        this.#install = undefined;
+        releaseGlobals(install);
+      },
     };
-    return { [Symbol.dispose]: () => this.#restore?.() };
+    this.#install = install;
+    holdGlobals(install);
+    return { [Symbol.dispose]: install.restore };
   }
 
   /** Restores the globals if installed. */
   [Symbol.dispose](): void {
-    this.#restore?.();
+    this.#install?.restore();
   }
 
   // Schedules one auto-advance pass for the next macrotask: if timers are
@@ -283,4 +300,45 @@ function durationProblem(where: string, ms: unknown): Error | undefined {
     describe(ms)
   }`;
   return typeof ms === "number" ? new RangeError(text) : new TypeError(text);
+}
+
+// The install that holds the global timers now, and where it was made. An
+// install a test never disposed would leave every later test on virtual time
+// (Deno's sanitizers see no timer, no op), so the next install() of another
+// clock, or makeTestCtx() (./make_test_ctx.ts reads the same global key),
+// reports it with the stack captured at install, and undoes it. Kept on
+// globalThis under a registered symbol, so that two copies of the package
+// (a JSR and an npm one) see each other's installs, as they share the timers.
+interface ActiveInstall {
+  readonly clock: object;
+  /** The stack at install(), its first frame the caller's. */
+  readonly at: string;
+  readonly restore: () => void;
+}
+
+const INSTALL = Symbol.for("@agentkit/testing: the FakeClock install holding the timers");
+const holder = globalThis as unknown as Record<symbol, ActiveInstall | undefined>;
+
+function holdGlobals(install: ActiveInstall): void {
+  holder[INSTALL] = install;
+}
+
+function releaseGlobals(install: ActiveInstall): void {
+  if (holder[INSTALL] === install) holder[INSTALL] = undefined;
+}
+
+// Where install() was called, from a stack captured inside it.
+function installSite(stack: string | undefined): string {
+  const frames = (stack ?? "").split("\n").filter((l) => /^\s+at /.test(l));
+  // Drop install()'s own frame; keep the caller's few.
+  return frames.slice(1, 7).map((l) => l.trim()).join("\n    ") || "(no stack)";
+}
+
+// Throws ClockLeftInstalled, after undoing that install, when another
+// clock's install still holds the globals.
+function reportLeftInstall(where: string, clock: object): void {
+  const left = holder[INSTALL];
+  if (left === undefined || left.clock === clock) return;
+  left.restore();
+  throw new ClockLeftInstalled(where, left.at);
 }

@@ -29,6 +29,7 @@ import {
   withChecked,
 } from "../runtime/internal.ts";
 import { FakeClock } from "./fake_clock.ts";
+import { ClockLeftInstalled } from "./errors.ts";
 
 /** The knobs of {@linkcode makeTestCtx}; every one is optional. */
 export interface TestCtxOptions {
@@ -108,6 +109,13 @@ const HINTS: CheckSettings = {
   },
 };
 
+// What ./fake_clock.ts keeps under this key while an install holds the timers.
+const INSTALL = Symbol.for("@agentkit/testing: the FakeClock install holding the timers");
+interface LeftInstall {
+  readonly at: string;
+  readonly restore: () => void;
+}
+
 /**
  * Builds a real `RunContext` with real `Services` and a real `Invoker`: the
  * code under test runs the production path, and only the things at the port
@@ -142,6 +150,15 @@ const HINTS: CheckSettings = {
  * ```
  */
 export function makeTestCtx(options: TestCtxOptions = {}): RunContext {
+  // An install a test never disposed is reported here, where the next test
+  // starts. Only when this context makes its own clock: a test that passes
+  // a clock chose it (the installed one, or another beside it, as chaos()'s
+  // world does under a test's install).
+  const left = (globalThis as unknown as Record<symbol, LeftInstall | undefined>)[INSTALL];
+  if (left !== undefined && (options as { clock?: unknown } | null)?.clock === undefined) {
+    left.restore();
+    throw new ClockLeftInstalled("makeTestCtx()", left.at);
+  }
   if (isCommon(options)) {
     const run = runOf(options);
     // Nothing may run between the deferral and the constructor that takes

@@ -148,8 +148,17 @@ export type AgentMatcherFunctions = {
   ): AgentMatcherResult | Promise<AgentMatcherResult>;
 };
 
+// The host's equality, called as a method of the host's context: Bun's
+// `this.equals` checks that its `this` is its ExpectMatcherContext ("Expected
+// this to be instanceof ExpectMatcherContext"), Jest's and Vitest's do not;
+// a bare `const equals = this.equals` loses it on Bun.
+function hostEquals(ctx: AgentMatcherContext): (actual: unknown, expected: unknown) => boolean {
+  if (ctx === null || ctx === undefined || typeof ctx.equals !== "function") return equal;
+  return (actual, expected) => ctx.equals!(actual, expected);
+}
+
 function result(ctx: AgentMatcherContext, check: Check): AgentMatcherResult {
-  return { pass: check.pass, message: () => check.message(ctx.isNot === true) };
+  return { pass: check.pass, message: () => check.message(ctx?.isNot === true) };
 }
 
 // A check now, or (of a Run) once it settles.
@@ -196,7 +205,7 @@ function reported(
 export const agentMatchers: AgentMatcherFunctions = {
   toHaveCalledTool(received, name, args) {
     const withArgs = arguments.length > 2;
-    const equals = this.equals ?? equal;
+    const equals = hostEquals(this);
     return reported(
       this,
       checkSettled(
@@ -224,7 +233,7 @@ export const agentMatchers: AgentMatcherFunctions = {
   },
   toHaveTrajectory(received, expected, options) {
     const plan = planTrajectory(expected, options, "toHaveTrajectory");
-    const equals = this.equals ?? equal;
+    const equals = hostEquals(this);
     return reported(
       this,
       checkSettled(received, (x) => trajectory(x, plan, equals, "toHaveTrajectory")),

@@ -319,7 +319,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
         "",
         undefined,
         undefined,
-        "the file does not exist and the mode is replay, which never records; record it once with the mode once or record",
+        "the file does not exist and the mode is replay, which never records; record it once",
+        { missing: true },
       );
     }
     let version = CASSETTE_VERSION;

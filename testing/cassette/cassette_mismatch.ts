@@ -24,6 +24,8 @@ export interface CassetteMismatchInfo {
   readonly nearest?: number;
   /** The matched entry is older than `staleAfterDays`. */
   readonly stale?: boolean;
+  /** The file does not exist (a replay that never records). */
+  readonly missing?: boolean;
 }
 
 /**
@@ -73,7 +75,9 @@ export class CassetteMismatch extends HarnessError {
    * @param recorded The recorded value.
    * @param actual The value sent now.
    * @param detail A sentence replacing the default description of the difference.
-   * @param info The nearest entry's line, and whether the matched entry is stale.
+   * @param info The nearest entry's line, whether the matched entry is stale,
+   * and whether the file is missing (then the message says how to record it,
+   * never to delete it).
    */
   constructor(
     path: string,
@@ -89,7 +93,9 @@ export class CassetteMismatch extends HarnessError {
         show(recorded)
       }, got ${show(actual)}`;
     super(
-      `Cassette ${path}: ${what}. If the change is intended, re-record: ${recordCommand()} (or delete ${path} and run the test once)`,
+      info.missing
+        ? `Cassette ${path}: ${what}: ${recordCommand()} (or pass { mode: "once" }, which records a missing file on the first run)`
+        : `Cassette ${path}: ${what}. If the change is intended, re-record: ${recordCommand()} (or delete ${path} and run the test once)`,
     );
     this.path = path;
     this.request = request;

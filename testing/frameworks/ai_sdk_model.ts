@@ -19,12 +19,14 @@ import {
   underPolicy,
 } from "../../runtime/internal.ts";
 import { toSdkError } from "./_ai_sdk_error.ts";
+import { installedAi, specFor } from "./_installed_ai.ts";
 import type {
   AiSdkCallOptions,
   AiSdkContent,
   AiSdkFinishReason,
   AiSdkGenerateResult,
   AiSdkLanguageModel,
+  AiSdkModelFor,
   AiSdkPromptMessage,
   AiSdkPromptPart,
   AiSdkStreamPart,
@@ -44,7 +46,11 @@ export interface AiSdkModelOptions<V extends "v4" | "v3" = "v4" | "v3"> {
   readonly modelId?: string;
   /**
    * The provider specification to implement: `"v4"` for `ai` 7, `"v3"` for
-   * `ai` 6 (which refuses any other version).
+   * `ai` 6 (which refuses any other version). Omitted, the one the `ai`
+   * installed in the working directory's project takes (`"v4"` when none is
+   * found, as under Deno's `npm:` specifiers); `"v4"` with `ai` 6 installed
+   * is an error that says to pass `"v3"`. TypeScript types the omitted
+   * version as `"v4"`: on `ai` 6, pass `"v3"` for the types too.
    * @default {"v4"}
    */
   readonly specificationVersion?: V;
@@ -86,7 +92,9 @@ const NO_URLS: Record<string, RegExp[]> = {};
  * @typeParam V The specification version: `"v4"` unless `specificationVersion` says `"v3"`.
  * @param options The model name, the specification version and the context.
  * @returns A model to pass as `model` to the SDK's functions.
- * @throws {TypeError} On an unknown option or a wrong type.
+ * @throws {TypeError} On an unknown option or a wrong type; when the
+ * installed `ai` cannot take the model (`ai` 6 and `"v4"`, or `ai` 5 and
+ * older), naming the installed version and the option that fits.
  *
  * @example The model's two calls, as the SDK makes them
  * ```ts
@@ -142,15 +150,34 @@ const NO_URLS: Record<string, RegExp[]> = {};
 export function aiSdkModel<V extends "v4" | "v3" = "v4">(
   llm: LLMPort,
   options: AiSdkModelOptions<V> = {},
-): AiSdkLanguageModel<V> {
+): AiSdkModelFor<V> {
   checkOptions(llm, options);
-  // V is "v4" exactly when no version was given (the default type argument).
   return new PortModel<V>(
     llm,
     options.modelId ?? "fake-model",
-    (options.specificationVersion ?? "v4") as V,
+    versionFor(options.specificationVersion) as V,
     options.ctx,
-  );
+  ) as AiSdkLanguageModel<V> as AiSdkModelFor<V>;
+}
+
+// The version given, checked against the installed `ai`; none given, the
+// one the installed `ai` takes ("v4" when none is found). The AI SDK's own
+// refusal ("Unsupported model version v4 ... AI SDK 5 only supports ... v2")
+// names neither the installed SDK nor the option, so the mismatch is told here.
+function versionFor(given: "v4" | "v3" | undefined): "v4" | "v3" {
+  const installed = installedAi();
+  const fits = installed && specFor(installed.major);
+  if (installed && fits === "none") {
+    throw new TypeError(
+      `aiSdkModel(): the installed AI SDK is ai@${installed.version} (${installed.at}), which takes specification "v2" models; aiSdkModel implements the specification of ai 7 ("v4", the default) and ai 6 ({ specificationVersion: "v3" }): install ai 7 (Node 22 or later) or ai 6 (Node 20)`,
+    );
+  }
+  if (given === "v4" && installed && fits === "v3") {
+    throw new TypeError(
+      `aiSdkModel(): { specificationVersion: "v4" } is ai 7's, but the installed AI SDK is ai@${installed.version} (${installed.at}), which refuses any model but "v3": pass aiSdkModel(llm, { specificationVersion: "v3" }), or install ai 7 (it needs Node 22 or later)`,
+    );
+  }
+  return given ?? (fits === "v3" ? "v3" : "v4");
 }
 
 class PortModel<V extends "v4" | "v3"> implements AiSdkLanguageModel<V> {

@@ -338,3 +338,23 @@ export interface AiSdkLanguageModel<V extends "v4" | "v3" = "v4"> {
   /** One streamed turn through `llm.stream`. */
   doStream(options: AiSdkCallOptions): Promise<AiSdkStreamResult>;
 }
+
+/**
+ * What {@linkcode aiSdkModel} returns for the version `V`: its model, and for
+ * a union of versions the union of their models. TypeScript infers `V` from
+ * where the call stands, so an inline `model: aiSdkModel(llm)` type-checks
+ * where either version is accepted (`ai` 7's `LanguageModel`, Mastra's
+ * `MastraModelConfig`), and where only "v3" is (`ai` 6's).
+ *
+ * @example
+ * ```ts
+ * import type { AiSdkLanguageModel, AiSdkModelFor } from "@agentkit/testing/testing";
+ * import { aiSdkModel, FakeLLM } from "@agentkit/testing/testing";
+ *
+ * type Accepted = AiSdkLanguageModel<"v3"> | AiSdkLanguageModel<"v4"> | string;
+ * const config: { model: Accepted } = { model: aiSdkModel(new FakeLLM("hi")) };
+ * const either: AiSdkModelFor<"v3" | "v4"> = config.model as AiSdkModelFor<"v4">;
+ * ```
+ */
+export type AiSdkModelFor<V extends "v4" | "v3"> = V extends "v4" | "v3" ? AiSdkLanguageModel<V>
+  : never;

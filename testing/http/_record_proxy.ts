@@ -19,6 +19,7 @@ import { builtin, checkOptions, is } from "../../runtime/internal.ts";
 import { AnthropicLLM } from "../../runtime/providers/anthropic_llm.ts";
 import { GeminiLLM } from "../../runtime/providers/gemini_llm.ts";
 import { OpenAIChatLLM } from "../../runtime/providers/openai_chat_llm.ts";
+import { OpenAIResponsesLLM } from "../../runtime/providers/openai_responses_llm.ts";
 import { Cassette, type CassetteOptions } from "../cassette/cassette.ts";
 import { addCassetteSecret } from "../cassette/_cassette_secrets.ts";
 import { isGeminiPath } from "./_gemini_wire.ts";
@@ -154,13 +155,17 @@ export class RecordingProxy implements LLMPort {
       kind = "OpenAIChatLLM";
       prefix = path.slice(0, -"/chat/completions".length);
       key = bearer;
+    } else if (path.endsWith("/responses")) {
+      kind = "OpenAIResponsesLLM";
+      prefix = path.slice(0, -"/responses".length);
+      key = bearer;
     } else if (path.endsWith("/messages")) {
       kind = "AnthropicLLM";
       prefix = path.slice(0, -"/v1/messages".length);
       key = headers.get("x-api-key") ?? bearer;
     } else {
       throw new HarnessError(
-        `A recording FakeProvider cannot forward ${path} yet: it records OpenAI Chat Completions, Anthropic Messages and the Gemini API through this package's ports`,
+        `A recording FakeProvider cannot forward ${path} yet: it records OpenAI Chat Completions, OpenAI Responses, Anthropic Messages and the Gemini API through this package's ports`,
       );
     }
     // Before anything is sent: the key must not reach the file, whatever echoes it.
@@ -178,6 +183,8 @@ export class RecordingProxy implements LLMPort {
         ? new GeminiLLM(options)
         : kind === "OpenAIChatLLM"
         ? new OpenAIChatLLM(options)
+        : kind === "OpenAIResponsesLLM"
+        ? new OpenAIResponsesLLM(options)
         : new AnthropicLLM(options);
       this.#ports.set(id, port);
     }

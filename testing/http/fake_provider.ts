@@ -348,7 +348,7 @@ export class FakeProvider implements Disposable {
 
   /**
    * Throws what a finished test should not hide: a harness error the model
-   * threw behind the wire (the client only saw a 500), then whatever the
+   * threw behind the wire (the client only saw a 400, which no client retries), then whatever the
    * model's own `verify()` throws (unused scripted turns).
    *
    * @throws {HarnessError} As described.
@@ -560,6 +560,8 @@ export class FakeProvider implements Disposable {
     if (isHarnessError(error)) this.#harnessErrors.push(error as Error);
     const problem = problemOf(error);
     const headers: Record<string, string> = {};
+    // The OpenAI and Anthropic SDKs read x-should-retry before the status.
+    if (isHarnessError(error)) headers["x-should-retry"] = "false";
     // Gemini says how long to wait in the body (RetryInfo), never in a header.
     if (
       error instanceof RateLimitError && error.retryAfterMs !== undefined &&
@@ -680,8 +682,27 @@ async function read(
   };
 }
 
+/**
+ * What a harness error (a script run out) is answered with: 400, a status no
+ * client retries (the OpenAI and Anthropic SDKs retry 408, 409, 429 and 5xx;
+ * the AI SDK's APICallError.isRetryable the same; LangChain's AsyncCaller
+ * never retries 400: STATUS_NO_RETRY in @langchain/core/utils/async_caller),
+ * so the test fails at once instead of after a client's backoff in real time.
+ * The body names the error; `verify()` and the dispose rethrow it.
+ */
+const HARNESS_ERROR_STATUS = 400;
+
 function problemOf(error: unknown): Problem {
   const message = (error as Error)?.message ?? String(error);
+  if (isHarnessError(error)) {
+    return {
+      status: HARNESS_ERROR_STATUS,
+      message: `agentkit FakeProvider: ${
+        (error as Error).name
+      }: ${message} (a harness error: the test's script is wrong, not the request; provider.verify() rethrows it)`,
+      code: "agentkit_harness_error",
+    };
+  }
   if (error instanceof RateLimitError) {
     return { status: error.status ?? 429, message, retryAfterMs: error.retryAfterMs };
   }

@@ -22,6 +22,7 @@ import {
   untilAborted,
 } from "../../runtime/internal.ts";
 import { CHAT_NOW, type Now, offerNow, promised, throughPublic } from "../../runtime/internal.ts";
+import { agentTurns } from "./_agent_turns.ts";
 import {
   InvalidScript,
   ScriptExhausted,
@@ -162,6 +163,8 @@ interface SharedState {
   readonly requests: RecordedRequest[];
   readonly cancelled: string[];
   readonly harnessErrors: HarnessError[];
+  /** The calls (0-based) that failed at the script: a same-conversation call after one is a retry. */
+  readonly failedCalls: Set<number>;
   readonly unknownToolCalls: UnknownToolCall[];
   /** The context of the last call, and `failedRuns()` then (see ../_dispose_verify.ts). */
   servedCtx: unknown;
@@ -311,6 +314,7 @@ export class FakeLLM implements LLMPort, Disposable {
       unknownToolCalls: [],
       read: false,
       unslicedLengths: [],
+      failedCalls: new Set(),
       servedCtx: undefined,
       servedAt: this.#bornAt,
     };
@@ -946,6 +950,7 @@ export class FakeLLM implements LLMPort, Disposable {
     s.requests.push(record);
     if (s.failsLeft > 0) {
       s.failsLeft--;
+      s.failedCalls.add(s.calls - 1);
       throw markScripted(
         this.#options.failWith ?? (s.failure ??= new ProviderTimeoutError("upstream timeout")),
         `the FakeLLM's scripted failure (failTimes: ${this.#options.failTimes})`,
@@ -959,7 +964,11 @@ export class FakeLLM implements LLMPort, Disposable {
         const i = s.nextTurn++;
         if (i < a.turns.length) return a.turns[i];
         if (this.#options.repeatLast) return a.turns[a.turns.length - 1];
-        throw this.#harness(new ScriptExhausted("FakeLLM.script", a.turns.length, i + 1));
+        s.failedCalls.add(s.calls - 1);
+        const { turn, retries } = agentTurns(this.requests, s.failedCalls);
+        throw this.#harness(
+          new ScriptExhausted("FakeLLM.script", a.turns.length, turn, "turn", retries),
+        );
       }
       case "map": {
         const user = lastUser(request.messages);

@@ -36,6 +36,39 @@ Deno.test("agentMatchers use the framework's equality for tool args when it offe
   assert(noArgs.pass);
 });
 
+Deno.test("agentMatchers call the host's equals with its this, as Bun's expect.extend needs", async () => {
+  // Bun's ExpectMatcherContext.equals throws "Expected this to be instanceof
+  // ExpectMatcherContext" when called without its context.
+  class BunLikeContext {
+    readonly isNot = false;
+    readonly calls: unknown[] = [];
+    equals(actual: unknown, expected: unknown): boolean {
+      if (!(this instanceof BunLikeContext)) {
+        throw new TypeError("Expected this to be instanceof ExpectMatcherContext");
+      }
+      this.calls.push([actual, expected]);
+      return JSON.stringify(actual) === JSON.stringify(expected);
+    }
+  }
+  const result = {
+    output: "",
+    usage: { inputTokens: 0, outputTokens: 0 },
+    stopReason: "stop" as const,
+    messages: [{
+      role: "assistant" as const,
+      content: "",
+      toolCalls: [{ id: "c", name: "t", args: { a: 1 } }],
+    }],
+  };
+  const ctx = new BunLikeContext();
+  assert((await agentMatchers.toHaveCalledTool.call(ctx, result, "t", { a: 1 })).pass);
+  assert(!(await agentMatchers.toHaveCalledTool.call(ctx, result, "t", { a: 2 })).pass);
+  assert(
+    (await agentMatchers.toHaveTrajectory.call(ctx, result, [{ name: "t", args: { a: 1 } }])).pass,
+  );
+  assert(ctx.calls.length >= 3);
+});
+
 Deno.test("agentMatchers on a Run return a promise; the others answer at once", async () => {
   const run = agent.start("hi", makeTestCtx({ llm: new FakeLLM("hello") }));
   const pending = agentMatchers.toHaveTranscriptContaining.call({}, run, "assistant: hello");

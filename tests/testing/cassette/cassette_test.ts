@@ -172,11 +172,15 @@ Deno.test("cassette() replay fails with CassetteMismatch at the first differing 
     );
   });
   await t.step("replay of a missing file", () => {
-    assertThrows(
+    const e = assertThrows(
       () => cassette(`${dir}/missing.jsonl`, { mode: "replay" }),
       CassetteMismatch,
       "does not exist and the mode is replay",
     );
+    // It says how to record the file, never to delete the file that is not there.
+    assertEquals(e.message.includes("delete"), false, e.message);
+    assertStringIncludes(e.message, "AGENTKIT_CASSETTE=record deno test");
+    assertStringIncludes(e.message, '{ mode: "once" }');
   });
   await Deno.remove(dir, { recursive: true });
 });

@@ -213,20 +213,24 @@ Deno.test("new FakeProvider() checks record where it is given", async (t) => {
       assertStringIncludes((e as Error).message, message);
     });
   }
-  await t.step("an API it cannot forward is a harness error", async () => {
+  await t.step("the Responses API is forwarded through OpenAIResponsesLLM", async () => {
     const dir = await Deno.makeTempDir();
     try {
-      const proxy = new FakeProvider({
-        record: { upstream: "https://a.example", path: `${dir}/r.jsonl`, fetch: fetch },
+      using api = new FakeProvider({ llm: new FakeLLM("Forwarded.") });
+      using proxy = new FakeProvider({
+        record: { upstream: "https://a.example", path: `${dir}/r.jsonl`, fetch: api.fetch },
       });
       const res = await proxy.fetch("https://x.test/v1/responses", {
         method: "POST",
-        headers: { authorization: "Bearer sk-test" },
+        headers: { authorization: "Bearer sk-responses-key-0123456789" },
         body: JSON.stringify({ model: "m", input: "hi" }),
       });
-      assertEquals(res.status, 500);
-      await res.body?.cancel();
-      assertThrows(() => proxy.verify(), Error, "cannot forward /v1/responses");
+      assertEquals(res.status, 200);
+      const body = await res.json();
+      assertEquals(body.output.at(-1).content[0].text, "Forwarded.");
+      const text = await Deno.readTextFile(`${dir}/r.jsonl`);
+      assertEquals(JSON.parse(text.trim()).provenance.provider, "OpenAIResponsesLLM");
+      assertEquals(text.includes("sk-responses-key"), false);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -80,18 +80,18 @@ Deno.test("FakeProvider: a gate holds the response until it opens; an abort mean
   assertEquals(llm.cancelled.length, 1);
 });
 
-Deno.test("FakeProvider: a harness error behind the wire is a 500 now and a failure at verify()", async () => {
+Deno.test("FakeProvider: a harness error behind the wire is a 400 (no client retries it) now and a failure at verify()", async () => {
   const provider = new FakeProvider({ llm: FakeLLM.script(["one"]) });
   assertEquals((await post(provider)).status, 200);
   const res = await post(provider);
-  assertEquals(res.status, 500);
+  assertEquals(res.status, 400);
   assertStringIncludes((await res.json()).error.message, "has 1 turn(s)");
   assertThrows(() => provider.verify(), ScriptExhausted);
 });
 
 Deno.test("FakeProvider: a stall turn asked for blocking is a harness error, not a hang", async () => {
   const provider = new FakeProvider({ llm: FakeLLM.script([{ chunks: ["x"], stall: true }]) });
-  assertEquals((await post(provider)).status, 500);
+  assertEquals((await post(provider)).status, 400);
   assertThrows(() => provider.verify(), InvalidScript, "stall");
 });
 
@@ -239,7 +239,7 @@ Deno.test("FakeProvider.verify() throws a harness error of any model port, and p
   const failing = new FakeProvider({
     llm: port(async function* () {}, () => Promise.reject(broken)),
   });
-  assertEquals((await post(failing)).status, 500);
+  assertEquals((await post(failing)).status, 400);
   assertEquals(assertThrows(() => failing.verify()), broken);
   // A provider error is the client's to see, not a harness failure.
   const limited = new FakeProvider({
