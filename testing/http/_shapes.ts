@@ -296,6 +296,51 @@ const RESPONSES: Shape[] = [
     ["output_index", "integer", true, OAI_RESP],
     ["arguments", "string", true, OAI_RESP],
   ]),
+  ...["response.reasoning_summary_part.added", "response.reasoning_summary_part.done"].map((kind) =>
+    shape("responses", kind, "a reasoning summary part opens / closes", [
+      ...RESP_EVENT,
+      ["item_id", "string", true, OAI_RESP],
+      ["output_index", "integer", true, OAI_RESP],
+      ["summary_index", "integer", true, OAI_RESP],
+      ["part.type", "string", true, OAI_RESP],
+      ["part.text", "string", true, OAI_RESP],
+    ])
+  ),
+  shape("responses", "response.reasoning_summary_text.delta", "a piece of a reasoning summary", [
+    ...RESP_EVENT,
+    ["item_id", "string", true, OAI_RESP],
+    ["output_index", "integer", true, OAI_RESP],
+    ["summary_index", "integer", true, OAI_RESP],
+    ["delta", "string", true, OAI_RESP],
+    ["obfuscation", "string", true, OAI_OBF],
+  ]),
+  shape("responses", "response.reasoning_summary_text.done", "a reasoning summary, whole", [
+    ...RESP_EVENT,
+    ["item_id", "string", true, OAI_RESP],
+    ["output_index", "integer", true, OAI_RESP],
+    ["summary_index", "integer", true, OAI_RESP],
+    ["text", "string", true, OAI_RESP],
+  ]),
+  shape("responses", "response.refusal.delta", "a piece of a refusal", [
+    ...RESP_EVENT,
+    ["item_id", "string", true, OAI_RESP],
+    ["output_index", "integer", true, OAI_RESP],
+    ["content_index", "integer", true, OAI_RESP],
+    ["delta", "string", true, OAI_RESP],
+  ]),
+  shape("responses", "response.refusal.done", "a refusal, whole", [
+    ...RESP_EVENT,
+    ["item_id", "string", true, OAI_RESP],
+    ["output_index", "integer", true, OAI_RESP],
+    ["content_index", "integer", true, OAI_RESP],
+    ["refusal", "string", true, OAI_RESP],
+  ]),
+  shape("responses", "error (event)", "a stream's error event", [
+    ...RESP_EVENT,
+    ["code", "string|null", true, `${OAI_RESP} ResponseErrorEvent`],
+    ["message", "string", true, `${OAI_RESP} ResponseErrorEvent`],
+    ["param", "string|null", true, `${OAI_RESP} ResponseErrorEvent`],
+  ]),
   shape("responses", "error", "a refused or failed request (a 4xx/5xx body)", [
     ["error.message", "string", true, OAI_ERR],
     ["error.type", "string", true, OAI_ERR],
