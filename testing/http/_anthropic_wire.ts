@@ -304,7 +304,12 @@ export const anthropicWire: Wire = {
     return undefined;
   },
   parse: wireParser(bad("model: Field required"), (body) => {
-    if (typeof body.max_tokens !== "number") return bad("max_tokens: Field required");
+    // A missing max_tokens and a system-role message are the strict rules'
+    // to refuse (max-tokens-required, system-role-in-messages), so that
+    // `strict: { except: [...] }` lets them through; the parse reads them.
+    if (body.max_tokens !== undefined && typeof body.max_tokens !== "number") {
+      return bad("max_tokens: Input should be a valid integer");
+    }
     if (!Array.isArray(body.messages)) return bad("messages: Field required");
     const messages: Message[] = [];
     const system = body.system === undefined ? "" : textOf(body.system);
@@ -313,6 +318,12 @@ export const anthropicWire: Wire = {
     for (let i = 0; i < body.messages.length; i++) {
       const m = record(body.messages[i]);
       const role = m?.role;
+      if (role === "system") {
+        const text = textOf(m!.content);
+        if (text === undefined) return bad(`messages.${i}.content: Input should be a valid list`);
+        messages.push({ role: "system", content: text });
+        continue;
+      }
       if (role !== "user" && role !== "assistant") {
         return bad(`messages.${i}.role: Input should be 'user' or 'assistant'`);
       }
@@ -321,13 +332,21 @@ export const anthropicWire: Wire = {
     }
     const tools = parseTools(body.tools);
     if (tools && !Array.isArray(tools)) return tools;
-    const s: SettingsDraft = { maxTokens: body.max_tokens };
+    const s: SettingsDraft = typeof body.max_tokens === "number"
+      ? { maxTokens: body.max_tokens }
+      : {};
     if (typeof body.temperature === "number") s.temperature = body.temperature;
     const format = record(record(body.output_config)?.format) ?? record(body.output_format);
     if (format?.type === "json_schema" && record(format.schema)) {
       s.jsonSchema = record(format.schema);
     }
-    return wireRequest(body, messages, tools?.length ? tools : undefined, s, true);
+    return wireRequest(
+      body,
+      messages,
+      tools?.length ? tools : undefined,
+      Object.keys(s).length ? s : undefined,
+      true,
+    );
   }),
   blocking(res, request) {
     const content: Array<Record<string, unknown>> = [];

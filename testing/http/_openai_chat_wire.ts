@@ -15,6 +15,9 @@ const ROLES: Record<string, Message["role"]> = {
   user: "user",
   assistant: "assistant",
   tool: "tool",
+  // The legacy function-calling messages (functions / function_call, still
+  // in openai-openapi: ChatCompletionRequestFunctionMessage).
+  function: "tool",
 };
 
 /** Ours to the wire's finish reason (the wire has no "error"). */
@@ -101,6 +104,8 @@ function parseMessages(value: unknown): Message[] | Problem {
       : bad("Invalid type for 'messages': expected an array.", "messages", "invalid_type");
   }
   const out: Message[] = [];
+  // The id given the last legacy function_call, which a `function` message answers.
+  let legacy = "";
   for (let i = 0; i < value.length; i++) {
     const m = record(value[i]);
     const where = `messages[${i}]`;
@@ -118,6 +123,10 @@ function parseMessages(value: unknown): Message[] | Problem {
     const content = textOf(m.content);
     if (content === undefined) {
       return bad(`Invalid type for '${where}.content'.`, `${where}.content`, "invalid_type");
+    }
+    if (m.role === "function") {
+      out.push({ role: "tool", content, toolCallId: legacy || String(m.name ?? "function") });
+      continue;
     }
     if (role === "tool") {
       if (typeof m.tool_call_id !== "string") {
@@ -146,6 +155,13 @@ function parseMessages(value: unknown): Message[] | Problem {
         toolCalls.push(parseArgs(c.id, f.name, args));
       }
       out.push({ role, content, toolCalls });
+      continue;
+    }
+    const fn = role === "assistant" ? record(m.function_call) : undefined;
+    if (fn && typeof fn.name === "string") {
+      legacy = `call_fn_${i}`;
+      const args = typeof fn.arguments === "string" ? fn.arguments : "";
+      out.push({ role, content, toolCalls: [parseArgs(legacy, fn.name, args)] });
       continue;
     }
     out.push({ role, content });

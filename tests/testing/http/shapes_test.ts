@@ -88,7 +88,7 @@ const APIS: Api[] = [
     }),
     headers: { authorization: "Bearer sk-test" },
     models: ["gpt-4.1"],
-    kinds(d, event, status) {
+    kinds(_d, event, status) {
       if (status !== 200) return ["error"];
       if (event === "error") return ["error (event)"];
       return [event ?? "response"];
