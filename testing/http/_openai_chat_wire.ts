@@ -232,31 +232,40 @@ class ChatEncoder implements StreamEncoder {
   // (ChatCompletionChunk.usage in openai-node), and each carries an
   // `obfuscation` pad unless the client turned it off
   // (stream_options.include_obfuscation in openai-openapi).
-  #envelope(fields: Record<string, unknown>, usage?: Record<string, unknown>): string {
-    const chunk: Record<string, unknown> = {
-      id: this.#id,
-      object: "chat.completion.chunk",
-      created: this.#created,
-      model: this.#model,
-      service_tier: "default",
-      system_fingerprint: this.#fingerprint,
-      ...fields,
-    };
-    if (this.#includeUsage) chunk.usage = usage ?? null;
-    if (this.#obfuscate) chunk.obfuscation = obfuscation(this.#id, this.#n++);
-    return data(chunk);
+  // The envelope's fields before `choices` are the same on every chunk of a
+  // stream: written once, and each chunk's own fields appended as text.
+  #head = "";
+
+  #envelope(choices: string, usage?: Record<string, unknown>): string {
+    if (this.#head === "") {
+      const head = JSON.stringify({
+        id: this.#id,
+        object: "chat.completion.chunk",
+        created: this.#created,
+        model: this.#model,
+        service_tier: "default",
+        system_fingerprint: this.#fingerprint,
+      });
+      this.#head = `data: ${head.slice(0, -1)},"choices":`;
+    }
+    let out = this.#head + choices;
+    if (this.#includeUsage) out += `,"usage":${usage ? JSON.stringify(usage) : "null"}`;
+    if (this.#obfuscate) out += `,"obfuscation":"${obfuscation(this.#id, this.#n++)}"`;
+    return `${out}}\n\n`;
   }
 
   #chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return this.#envelope({
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
+    return this.#envelope(
+      `[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${
+        finish === null ? "null" : JSON.stringify(finish)
+      }}]`,
+    );
   }
 
   #usage(usage: Usage): string {
     if (!this.#includeUsage) return "";
     const onlyThought = this.#thought && !this.#said && this.#calls === 0;
-    return this.#envelope({ choices: [] }, openAIUsage(usage, onlyThought));
+    return this.#envelope("[]", openAIUsage(usage, onlyThought));
   }
 
   // A refusal ends "stop": the refusal field says what happened (OpenAI,

@@ -349,9 +349,12 @@ class ResponsesEncoder implements StreamEncoder {
     switch (e.type) {
       case "message_start": {
         this.#id = e.messageId;
-        const response = responseObject(this.#id, this.#request, this.#created, {});
-        return this.#event("response.created", { response }) +
-          this.#event("response.in_progress", { response });
+        // One Response object, written once for both events.
+        const response = JSON.stringify(responseObject(this.#id, this.#request, this.#created, {}));
+        const event = (type: string) =>
+          `event: ${type}\ndata: {"type":"${type}","sequence_number":${this
+            .#seq++},"response":${response}}\n\n`;
+        return event("response.created") + event("response.in_progress");
       }
       case "reasoning_delta":
         return this.#reasoning(e.content);
