@@ -9,7 +9,6 @@ import { ProviderResponseError, RateLimitError, toolCall } from "@agentkit/testi
 import { FakeLLM, FakeProvider, misbehave, type Turn } from "@agentkit/testing/testing";
 import { type Shape, shapeOf, shapeProblems, SHAPES } from "../../../testing/http/_shapes.ts";
 import type { ProviderApi } from "../../../testing/http/_wire.ts";
-import { BEGIN, END, rows, table } from "../../../scripts/wire_shapes_table.ts";
 
 const TOOLS = ["lookup", "probe"];
 
@@ -300,25 +299,4 @@ Deno.test("shapes: every field names its source, and every API has its error sha
     for (const f of s.fields) assert(f.source.length > 10, `${s.api} ${s.kind} ${f.path}`);
   }
   for (const api of APIS) shapeOf(api.api, "error");
-});
-
-const cells = (line: string): string[] => line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
-
-Deno.test("docs/providers.md: the table of what the fake sends is the shape catalogue (regenerate: deno run --allow-read --allow-write scripts/wire_shapes_table.ts)", async () => {
-  const doc = await Deno.readTextFile(new URL("../../../docs/providers.md", import.meta.url));
-  const start = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  assert(start >= 0 && end > start, "the markers are in docs/providers.md");
-  const lines = doc.slice(start + BEGIN.length, end).trim().split("\n");
-  assertEquals(cells(lines[0]), [
-    "API",
-    "kind",
-    "when",
-    "always sent",
-    "sent when it applies",
-    "sources",
-  ]);
-  assertEquals(lines.slice(2).map(cells), rows());
-  assertEquals(rows().length, SHAPES.length);
-  assert(!table().split("\n").slice(2).some((l) => cells(l).length !== 6), "six cells a row");
 });
