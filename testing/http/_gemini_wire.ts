@@ -531,7 +531,7 @@ function chunk(
     candidates: [candidate],
     usageMetadata: usage ? usageMetadata(usage) : NO_USAGE_YET,
     modelVersion: request.chat.model,
-    responseId: geminiResponseId(id),
+    responseId: id,
   };
 }
 
@@ -556,7 +556,7 @@ class GeminiEncoder implements StreamEncoder {
     const r = this.#request;
     switch (e.type) {
       case "message_start":
-        this.#id = e.messageId;
+        this.#id = geminiResponseId(e.messageId);
         return ""; // the first chunk is the first content
       case "text_delta":
         // A refusal has no place on this wire: the block says it (SAFETY).
@@ -631,7 +631,13 @@ export const geminiWire: Wire = {
       calls.forEach((c, i) => parts.push(callPart(c, sign && i === 0, request.chat.model, memory)));
     }
     return {
-      ...chunk(request, res.id, end.content ? parts : undefined, end.fields, res.usage),
+      ...chunk(
+        request,
+        geminiResponseId(res.id),
+        end.content ? parts : undefined,
+        end.fields,
+        res.usage,
+      ),
       modelVersion: res.model || request.chat.model,
     };
   },

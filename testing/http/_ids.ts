@@ -42,42 +42,46 @@ function chars(seed: string, n: number, alphabet: string): string {
   return out;
 }
 
-// The last ids made, by seed: a stream's every event asks for the same one.
-const memo = new Map<string, string>();
-
-function id(key: string, make: () => string): string {
-  let v = memo.get(key);
-  if (v === undefined) {
-    if (memo.size > 4096) memo.clear();
-    memo.set(key, v = make());
-  }
-  return v;
+// The ids made, by seed, one table a format: a stream's every event asks for
+// the same one, and a lookup costs less than making it again.
+function memo(make: (seed: string) => string): (seed: string) => string {
+  const made = new Map<string, string>();
+  return (seed) => {
+    let v = made.get(seed);
+    if (v === undefined) {
+      if (made.size > 4096) made.clear();
+      made.set(seed, v = make(seed));
+    }
+    return v;
+  };
 }
 
 /** Chat Completions' `chatcmpl-` + 29 base62 characters. */
-export function chatCompletionId(seed: string): string {
-  return id(`c:${seed}`, () => `chatcmpl-${chars(seed, 29, BASE62)}`);
-}
+export const chatCompletionId: (seed: string) => string = memo((seed) =>
+  `chatcmpl-${chars(seed, 29, BASE62)}`
+);
 
 /** Chat Completions' `system_fingerprint`: `fp_` + 10 hex, one per model. */
-export function systemFingerprint(model: string): string {
-  return id(`f:${model}`, () => `fp_${chars(model, 10, HEX)}`);
-}
+export const systemFingerprint: (model: string) => string = memo((model) =>
+  `fp_${chars(model, 10, HEX)}`
+);
+
+const RESPONSES = new Map<string, (seed: string) => string>();
 
 /** A Responses id: `prefix` (`resp_`, `msg_`, `fc_`, `rs_`) + 50 hex. */
 export function responsesId(prefix: string, seed: string): string {
-  return id(`${prefix}${seed}`, () => prefix + chars(prefix + seed, 50, HEX));
+  let make = RESPONSES.get(prefix);
+  if (!make) RESPONSES.set(prefix, make = memo((s) => prefix + chars(prefix + s, 50, HEX)));
+  return make(seed);
 }
 
 /** An Anthropic message id: `msg_01` + 22 base62 (24 after the prefix). */
-export function anthropicMessageId(seed: string): string {
-  return id(`a:${seed}`, () => `msg_01${chars(seed, 22, BASE62)}`);
-}
+export const anthropicMessageId: (seed: string) => string = memo((seed) =>
+  `msg_01${chars(seed, 22, BASE62)}`
+);
 
 /** A Gemini `responseId`: 23 base62 characters. */
-export function geminiResponseId(seed: string): string {
-  return id(`g:${seed}`, () => chars(seed, 23, BASE62));
-}
+export const geminiResponseId: (seed: string) => string = memo((seed) => chars(seed, 23, BASE62));
 
 // Obfuscation pads: random characters of varying length in the real API
 // ("adds random characters to an `obfuscation` field on streaming delta
