@@ -12,8 +12,8 @@
 //   git archive <commit> | tar -x -C /tmp/before
 //   deno run --allow-read --allow-env bench/deno/wire_shape_ratio.ts /tmp/before [rounds] [batch]
 import process from "node:process";
-import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
-import { toolCall, type Turn } from "@agentkit/testing/ports";
+import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
+import { toolCall } from "@agentkit/testing/ports";
 
 const BEFORE = Deno.args[0];
 if (!BEFORE) throw new Error("usage: wire_shape_ratio.ts <earlier tree> [rounds] [batch]");
@@ -35,7 +35,14 @@ const TURN = {
 } as unknown as Turn;
 
 const tools = ["ping_host", "read_logs"];
-const CASES = [
+interface Case {
+  readonly name: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  body(stream: boolean): Record<string, unknown>;
+}
+
+const CASES: Case[] = [
   {
     name: "chat.completions",
     url: "https://api.openai.com/v1/chat/completions",
@@ -88,14 +95,18 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 type Ctor = { FakeLLM: typeof FakeLLM; FakeProvider: typeof FakeProvider };
 
-async function batch(tree: Ctor, c: (typeof CASES)[number], stream: boolean): Promise<number> {
+async function batch(tree: Ctor, c: Case, stream: boolean): Promise<number> {
   const llm = tree.FakeLLM.script([TURN], { repeatLast: true, strictTools: false } as never);
   // strict: false on both: the answers' cost alone (strict_wire_ratio.ts has the checks').
   const provider = new tree.FakeProvider({ llm, strict: false });
   const url = c.name === "generateContent"
     ? `${c.url}${stream ? "streamGenerateContent?alt=sse" : "generateContent"}`
     : c.url;
-  const init = { method: "POST", headers: c.headers, body: JSON.stringify(c.body(stream)) };
+  const init: RequestInit = {
+    method: "POST",
+    headers: c.headers,
+    body: JSON.stringify(c.body(stream)),
+  };
   const t0 = process.cpuUsage();
   for (let i = 0; i < BATCH; i++) {
     const res = await provider.fetch(url, init);
