@@ -540,8 +540,25 @@ function frame(json: unknown): string {
   return `data: ${JSON.stringify(json)}\r\n\r\n`;
 }
 
+const NO_USAGE_YET_JSON = JSON.stringify(NO_USAGE_YET);
+
+// A stream chunk's frame before its last: the candidate written, the rest of
+// the chunk (the same on every one) appended as text (`tail` from `tailOf`).
+function midFrame(tail: string, parts: unknown[]): string {
+  return `data: {"candidates":[{"index":0,"content":{"role":"model","parts":${
+    JSON.stringify(parts)
+  }}}]${tail}\r\n\r\n`;
+}
+
+function tailOf(request: WireRequest, id: string): string {
+  return `,"usageMetadata":${NO_USAGE_YET_JSON},"modelVersion":${
+    JSON.stringify(request.chat.model)
+  },"responseId":${JSON.stringify(id)}}`;
+}
+
 class GeminiEncoder implements StreamEncoder {
   #id = "";
+  #tail = "";
   #signed = false;
   #malformed = false;
   readonly #request: WireRequest;
@@ -557,15 +574,16 @@ class GeminiEncoder implements StreamEncoder {
     switch (e.type) {
       case "message_start":
         this.#id = geminiResponseId(e.messageId);
+        this.#tail = tailOf(r, this.#id);
         return ""; // the first chunk is the first content
       case "text_delta":
         // A refusal has no place on this wire: the block says it (SAFETY).
         if (e.refusal) return "";
-        return frame(chunk(r, this.#id, [{ text: e.content }]));
+        return midFrame(this.#tail, [{ text: e.content }]);
       // Thinking is a part marked `thought: true` (the Gemini API's "Thinking"
       // guide, thought summaries with includeThoughts).
       case "reasoning_delta":
-        return frame(chunk(r, this.#id, [{ text: e.content, thought: true }]));
+        return midFrame(this.#tail, [{ text: e.content, thought: true }]);
       case "tool_call": {
         if (unsendable(e.call)) {
           this.#malformed = true;
@@ -573,7 +591,7 @@ class GeminiEncoder implements StreamEncoder {
         }
         const sign = !this.#signed && signsCalls(r.chat.model);
         this.#signed = true;
-        return frame(chunk(r, this.#id, [callPart(e.call, sign, r.chat.model, this.#memory)]));
+        return midFrame(this.#tail, [callPart(e.call, sign, r.chat.model, this.#memory)]);
       }
       case "message_end": {
         const end = ending(e.finishReason, this.#malformed, this.#signed);
