@@ -5,17 +5,29 @@
 // the lenient batch beside it (the order swapped every round). `deno bench` on a shared machine
 // reports means that one descheduled run dominates; this does not.
 //
-//   deno run --allow-read --allow-env bench/deno/strict_wire_ratio.ts [rounds] [batch]
+//   deno run --allow-read --allow-env bench/deno/strict_wire_ratio.ts [rounds] [batch] [cpu]
+//
+// With `cpu`, a batch's time is the process's CPU time (process.cpuUsage)
+// rather than the wall clock, which on a loaded shared machine measures the
+// scheduler.
+import process from "node:process";
 import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
 import { ANSWER, WIRES } from "./_strict_wire_cases.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 41);
 const BATCH = Number(Deno.args[1] ?? 200);
+const CPU = Deno.args[2] === "cpu";
+
+function now(): number {
+  if (!CPU) return performance.now();
+  const t = process.cpuUsage();
+  return (t.user + t.system) / 1000;
+}
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function batch(provider: FakeProvider, wire: (typeof WIRES)[number]): Promise<number> {
-  const t0 = performance.now();
+  const t0 = now();
   for (let i = 0; i < BATCH; i++) {
     const res = await provider.fetch(wire.url, {
       method: "POST",
@@ -24,7 +36,7 @@ async function batch(provider: FakeProvider, wire: (typeof WIRES)[number]): Prom
     });
     await res.text();
   }
-  return ((performance.now() - t0) * 1000) / BATCH;
+  return ((now() - t0) * 1000) / BATCH;
 }
 
 for (const wire of WIRES) {

@@ -4,6 +4,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { parseArgs } from "../../runtime/internal.ts";
+import { anthropicMessageId } from "./_ids.ts";
 import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
 import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
@@ -27,15 +28,40 @@ const ERROR_TYPES: Record<number, string> = {
   529: "overloaded_error",
 };
 
-/** Ours to the wire's usage: `input_tokens` excludes cache reads, as ours does. */
+/**
+ * Ours to the wire's usage: `input_tokens` excludes cache reads, as ours
+ * does. Every field always, in the API's order: the cache counts are 0 (never
+ * null) when nothing was cached, with their `cache_creation` breakdown, and
+ * the `service_tier` that ran (@anthropic-ai/sdk 1.10.0 messages.d.ts Usage,
+ * CacheCreation).
+ */
 function anthropicUsage(u: Usage): Record<string, unknown> {
+  const written = (u as { cacheWriteInputTokens?: number }).cacheWriteInputTokens ?? 0;
   return {
     input_tokens: u.inputTokens,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: u.cachedInputTokens ?? 0,
+    cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 },
     output_tokens: u.outputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: u.cachedInputTokens ?? null,
+    service_tier: "standard",
   };
 }
+
+// message_delta's usage: the cumulative counts (MessageDeltaUsage; "the
+// token counts shown in the usage field of the message_delta event are
+// cumulative", Anthropic, Streaming Messages).
+function deltaUsage(u: Usage): Record<string, unknown> {
+  const written = (u as { cacheWriteInputTokens?: number }).cacheWriteInputTokens ?? 0;
+  return {
+    input_tokens: u.inputTokens,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: u.cachedInputTokens ?? 0,
+    output_tokens: u.outputTokens,
+  };
+}
+
+// message_start's usage: the counts are known at the end, in message_delta.
+const START_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 
 function errorType(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
@@ -127,9 +153,12 @@ function stopDetails(finish: FinishReason | undefined): Record<string, unknown> 
     : null;
 }
 
+const PING = named("ping", { type: "ping" });
+
 class MessagesEncoder implements StreamEncoder {
   #id = "";
   #index = -1;
+  #pinged = false;
   #textOpen = false;
   #thinkingOpen = false;
   readonly #model: string;
@@ -166,8 +195,28 @@ class MessagesEncoder implements StreamEncoder {
         stop_sequence: null,
         stop_details: stopDetails(finish),
       },
-      usage: usage ? anthropicUsage(usage) : { output_tokens: 0 },
+      usage: deltaUsage(usage ?? START_USAGE),
     });
+  }
+
+  // The API pings once, right after the first content_block_start (Anthropic,
+  // Streaming Messages: the example event flow); a turn with no block pings
+  // before its message_delta.
+  #start(block: Record<string, unknown>): string {
+    const out = named("content_block_start", {
+      type: "content_block_start",
+      index: ++this.#index,
+      content_block: block,
+    });
+    if (this.#pinged) return out;
+    this.#pinged = true;
+    return out + PING;
+  }
+
+  #ping(): string {
+    if (this.#pinged) return "";
+    this.#pinged = true;
+    return PING;
   }
 
   frames(e: StreamEvent): string {
@@ -178,7 +227,7 @@ class MessagesEncoder implements StreamEncoder {
         return named("message_start", {
           type: "message_start",
           message: {
-            id: this.#id,
+            id: anthropicMessageId(this.#id),
             type: "message",
             role: "assistant",
             model: this.#model,
@@ -186,19 +235,16 @@ class MessagesEncoder implements StreamEncoder {
             stop_reason: null,
             stop_sequence: null,
             stop_details: null,
-            usage: { input_tokens: 0, output_tokens: 0 },
+            container: null,
+            usage: anthropicUsage(START_USAGE),
           },
-        }) + named("ping", { type: "ping" });
+        });
       case "reasoning_delta": {
         let out = "";
         if (!this.#thinkingOpen) {
           out = this.#closeText();
           this.#thinkingOpen = true;
-          out += named("content_block_start", {
-            type: "content_block_start",
-            index: ++this.#index,
-            content_block: { type: "thinking", thinking: "", signature: "" },
-          });
+          out += this.#start({ type: "thinking", thinking: "", signature: "" });
         }
         return out + named("content_block_delta", {
           type: "content_block_delta",
@@ -210,11 +256,7 @@ class MessagesEncoder implements StreamEncoder {
         let out = this.#closeThinking();
         if (!this.#textOpen) {
           this.#textOpen = true;
-          out += named("content_block_start", {
-            type: "content_block_start",
-            index: ++this.#index,
-            content_block: { type: "text", text: "" },
-          });
+          out += this.#start({ type: "text", text: "" });
         }
         return out + named("content_block_delta", {
           type: "content_block_delta",
@@ -224,20 +266,17 @@ class MessagesEncoder implements StreamEncoder {
       }
       case "tool_call": {
         const closed = this.#closeText();
-        const index = ++this.#index;
         const c = e.call;
-        return closed + named("content_block_start", {
-          type: "content_block_start",
-          index,
-          content_block: { type: "tool_use", id: c.id, name: c.name, input: {} },
-        }) + named("content_block_delta", {
+        const start = this.#start({ type: "tool_use", id: c.id, name: c.name, input: {} });
+        const index = this.#index;
+        return closed + start + named("content_block_delta", {
           type: "content_block_delta",
           index,
           delta: { type: "input_json_delta", partial_json: c.rawArgs ?? JSON.stringify(c.args) },
         }) + named("content_block_stop", { type: "content_block_stop", index });
       }
       case "message_end":
-        return this.#closeText() + this.#delta(e.finishReason, e.usage) +
+        return this.#closeText() + this.#ping() + this.#delta(e.finishReason, e.usage) +
           named("message_stop", { type: "message_stop" });
       case "error": {
         let out = this.#closeText();
@@ -265,7 +304,12 @@ export const anthropicWire: Wire = {
     return undefined;
   },
   parse: wireParser(bad("model: Field required"), (body) => {
-    if (typeof body.max_tokens !== "number") return bad("max_tokens: Field required");
+    // A missing max_tokens and a system-role message are the strict rules'
+    // to refuse (max-tokens-required, system-role-in-messages), so that
+    // `strict: { except: [...] }` lets them through; the parse reads them.
+    if (body.max_tokens !== undefined && typeof body.max_tokens !== "number") {
+      return bad("max_tokens: Input should be a valid integer");
+    }
     if (!Array.isArray(body.messages)) return bad("messages: Field required");
     const messages: Message[] = [];
     const system = body.system === undefined ? "" : textOf(body.system);
@@ -274,6 +318,12 @@ export const anthropicWire: Wire = {
     for (let i = 0; i < body.messages.length; i++) {
       const m = record(body.messages[i]);
       const role = m?.role;
+      if (role === "system") {
+        const text = textOf(m!.content);
+        if (text === undefined) return bad(`messages.${i}.content: Input should be a valid list`);
+        messages.push({ role: "system", content: text });
+        continue;
+      }
       if (role !== "user" && role !== "assistant") {
         return bad(`messages.${i}.role: Input should be 'user' or 'assistant'`);
       }
@@ -282,13 +332,21 @@ export const anthropicWire: Wire = {
     }
     const tools = parseTools(body.tools);
     if (tools && !Array.isArray(tools)) return tools;
-    const s: SettingsDraft = { maxTokens: body.max_tokens };
+    const s: SettingsDraft = typeof body.max_tokens === "number"
+      ? { maxTokens: body.max_tokens }
+      : {};
     if (typeof body.temperature === "number") s.temperature = body.temperature;
     const format = record(record(body.output_config)?.format) ?? record(body.output_format);
     if (format?.type === "json_schema" && record(format.schema)) {
       s.jsonSchema = record(format.schema);
     }
-    return wireRequest(body, messages, tools?.length ? tools : undefined, s, true);
+    return wireRequest(
+      body,
+      messages,
+      tools?.length ? tools : undefined,
+      Object.keys(s).length ? s : undefined,
+      true,
+    );
   }),
   blocking(res, request) {
     const content: Array<Record<string, unknown>> = [];
@@ -308,7 +366,7 @@ export const anthropicWire: Wire = {
       });
     }
     return {
-      id: res.id,
+      id: anthropicMessageId(res.id),
       type: "message",
       role: "assistant",
       model: res.model || request.chat.model,
@@ -316,6 +374,7 @@ export const anthropicWire: Wire = {
       stop_reason: STOP[res.finishReason],
       stop_sequence: null,
       stop_details: stopDetails(res.finishReason),
+      container: null,
       usage: anthropicUsage(res.usage),
     };
   },

@@ -187,6 +187,36 @@ function currentTurnStart(turns: readonly (Turn | undefined)[]): number {
   return 0;
 }
 
+// The signatures Google documents for history the model did not sign
+// (another model's turns, hand-built transcripts): the API skips the check
+// for them ("you can set the following dummy signatures ...
+// "context_engineering_is_the_way_to_go" or "skip_thought_signature_validator"",
+// ai.google.dev/gemini-api/docs/thought-signatures, FAQ). Some clients send
+// them base64-encoded, which the API takes too.
+const DUMMY_SIGNATURES = new Set([
+  "context_engineering_is_the_way_to_go",
+  "skip_thought_signature_validator",
+  btoa("context_engineering_is_the_way_to_go"),
+  btoa("skip_thought_signature_validator"),
+]);
+
+function missingSignature(i: number, j: number, name: unknown): Violation {
+  return v(
+    "thought-signature-missing",
+    `contents[${i}].parts[${j}].thoughtSignature`,
+    `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${
+      String(name)
+    }\` , position ${
+      i + 1
+    }. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
+  );
+}
+
+// Every step of the current turn: its first function-call part must carry a
+// signature, whether or not the call has an id (the API validates the
+// first functionCall part of each step, and parallel calls carry one on the
+// first only); a call this provider signed must come back with the signature
+// it was given (or a documented dummy).
 function signatureProblem(
   contents: unknown[],
   turns: readonly (Turn | undefined)[],
@@ -195,21 +225,19 @@ function signatureProblem(
   for (let i = currentTurnStart(turns); i < contents.length; i++) {
     if (turns[i]?.role !== "model" || !turns[i]!.calls) continue;
     const parts = (contents[i] as { parts: unknown[] }).parts;
+    let first = true;
     for (let j = 0; j < parts.length; j++) {
       const p = obj(parts[j]);
       const f = p && obj(p.functionCall);
-      if (!f || typeof f.id !== "string") continue;
-      const issued = ctx.memory.signatureFor(f.id);
-      if (!issued || p!.thoughtSignature === issued.signature) continue;
-      return v(
-        "thought-signature-missing",
-        `contents[${i}].parts[${j}].thoughtSignature`,
-        `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${
-          String(f.name)
-        }\` , position ${
-          i + 1
-        }. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
-      );
+      if (!f) continue;
+      const sig = p!.thoughtSignature;
+      const dummy = typeof sig === "string" && DUMMY_SIGNATURES.has(sig);
+      const issued = typeof f.id === "string" ? ctx.memory.signatureFor(f.id) : undefined;
+      if (issued && sig !== issued.signature && !dummy) return missingSignature(i, j, f.name);
+      if (first && !issued && (typeof sig !== "string" || sig === "")) {
+        return missingSignature(i, j, f.name);
+      }
+      first = false;
     }
   }
   return undefined;
@@ -330,9 +358,9 @@ export const geminiRules: RuleSet = {
     },
     "thought-signature-missing": {
       description:
-        "On a `gemini-3*` model, a function call part of the current turn sent back without the `thoughtSignature` this provider issued with it (or with another one).",
+        "On a `gemini-3*` model, a step of the current turn whose first function call part has no `thoughtSignature` (whether or not the call has an id), or a call sent back without the signature this provider issued with it (Google's documented dummy signatures pass).",
       source:
-        `${THOUGHT_GUIDE} (Gemini 3 validates the signatures of the current turn; the first function call part of each step is signed); the real error reported in nanbingxyz/5ire#405 and csells/dartantic#86: "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, … position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."`,
+        `${THOUGHT_GUIDE} (Gemini 3 validates the signatures of the current turn; the first function call part of each step is signed; the dummy signatures "context_engineering_is_the_way_to_go" and "skip_thought_signature_validator" skip the check); the real error reported in nanbingxyz/5ire#405 and csells/dartantic#86: "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, … position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."`,
     },
     "tool-name-pattern": {
       description:

@@ -19,6 +19,7 @@ import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { parseArgs } from "../../runtime/internal.ts";
 import type { Problem, StreamEncoder, Wire, WireMemory, WireRequest } from "./_wire.ts";
 import { record, type SettingsDraft } from "./_wire_request.ts";
+import { geminiResponseId } from "./_ids.ts";
 
 /** One part of a Gemini content, as the client sent it. */
 export interface GeminiPart {
@@ -404,16 +405,47 @@ function parse(value: unknown, url: URL): WireRequest | Problem {
   };
 }
 
-/** Ours to the wire's usage: `promptTokenCount` includes the cached content. */
+/**
+ * Ours to the wire's usage: `promptTokenCount` includes the cached content.
+ * In the API's order, with the prompt's breakdown by modality, which every
+ * answer carries (UsageMetadata.promptTokensDetails, ModalityTokenCount in
+ * ai.google.dev/api/generate-content; recorded answers: promptTokenCount,
+ * candidatesTokenCount, totalTokenCount, promptTokensDetails).
+ */
 function usageMetadata(u: Usage): Record<string, unknown> {
   const cached = u.cachedInputTokens;
   const prompt = u.inputTokens + (cached ?? 0);
-  return {
+  const out: Record<string, unknown> = {
     promptTokenCount: prompt,
     candidatesTokenCount: u.outputTokens,
     totalTokenCount: prompt + u.outputTokens,
-    ...(cached !== undefined ? { cachedContentTokenCount: cached } : {}),
   };
+  if (cached !== undefined) out.cachedContentTokenCount = cached;
+  out.promptTokensDetails = [{ modality: "TEXT", tokenCount: prompt }];
+  if (cached !== undefined) out.cacheTokensDetails = [{ modality: "TEXT", tokenCount: cached }];
+  return out;
+}
+
+// The usage a chunk before the last carries: every chunk of a stream has
+// usageMetadata (recorded streams), but its counts are known only at the
+// end, so the chunks before it say none yet (the last one is the total,
+// which is what every client reads).
+const NO_USAGE_YET = Object.freeze({
+  promptTokenCount: 0,
+  totalTokenCount: 0,
+  promptTokensDetails: Object.freeze([Object.freeze({ modality: "TEXT", tokenCount: 0 })]),
+});
+
+/**
+ * Whether a model's function calls carry an `id`. Gemini 3 models send one;
+ * the earlier models on generateContent send none ("When using the Gemini
+ * Developer API, this property will be undefined", Firebase AI Logic
+ * reference, FunctionCall.id, 2025-08-28; recorded gemini-2.x answers carry
+ * `functionCall: { name, args }` only), so a client must pair calls and
+ * responses by position and name there.
+ */
+export function sendsCallIds(model: string): boolean {
+  return signsCalls(model);
 }
 
 /** Whether the model is one that signs its function calls (Gemini 3). */
@@ -449,6 +481,7 @@ const SAFETY_RATINGS = Object.freeze([
 function ending(
   finish: FinishReason,
   malformed: boolean,
+  calls = false,
 ): { fields: Record<string, unknown>; content: boolean } {
   if (finish === "content_filter") {
     return { fields: { finishReason: "SAFETY", safetyRatings: SAFETY_RATINGS }, content: false };
@@ -456,8 +489,16 @@ function ending(
   if (malformed && finish !== "length") {
     return { fields: { finishReason: "MALFORMED_FUNCTION_CALL" }, content: false };
   }
+  // A turn that called functions ends STOP with a finishMessage saying so
+  // (Candidate.finishMessage; recorded answers: "Model generated function
+  // call(s).").
+  if (calls && finish !== "length") {
+    return { fields: { finishReason: "STOP", finishMessage: CALLS_MESSAGE }, content: true };
+  }
   return { fields: { finishReason: FINISH[finish] }, content: true };
 }
+
+const CALLS_MESSAGE = "Model generated function call(s).";
 
 // A function-call part; the first of a response carries the thought
 // signature on a Gemini 3 model ("only the first function call part" of
@@ -469,7 +510,9 @@ function callPart(
   memory: WireMemory,
 ): Record<string, unknown> {
   const args = c.rawArgs === undefined ? c.args : parseArgs(c.id, c.name, c.rawArgs).args;
-  const part: Record<string, unknown> = { functionCall: { id: c.id, name: c.name, args } };
+  const part: Record<string, unknown> = {
+    functionCall: sendsCallIds(model) ? { id: c.id, name: c.name, args } : { name: c.name, args },
+  };
   if (sign) part.thoughtSignature = memory.issueSignature(model, c.id, c.name);
   return part;
 }
@@ -486,7 +529,7 @@ function chunk(
   Object.assign(candidate, fields);
   return {
     candidates: [candidate],
-    ...(usage ? { usageMetadata: usageMetadata(usage) } : {}),
+    usageMetadata: usage ? usageMetadata(usage) : NO_USAGE_YET,
     modelVersion: request.chat.model,
     responseId: id,
   };
@@ -497,8 +540,25 @@ function frame(json: unknown): string {
   return `data: ${JSON.stringify(json)}\r\n\r\n`;
 }
 
+const NO_USAGE_YET_JSON = JSON.stringify(NO_USAGE_YET);
+
+// A stream chunk's frame before its last: the candidate written, the rest of
+// the chunk (the same on every one) appended as text (`tail` from `tailOf`).
+function midFrame(tail: string, parts: unknown[]): string {
+  return `data: {"candidates":[{"index":0,"content":{"role":"model","parts":${
+    JSON.stringify(parts)
+  }}}]${tail}\r\n\r\n`;
+}
+
+function tailOf(request: WireRequest, id: string): string {
+  return `,"usageMetadata":${NO_USAGE_YET_JSON},"modelVersion":${
+    JSON.stringify(request.chat.model)
+  },"responseId":${JSON.stringify(id)}}`;
+}
+
 class GeminiEncoder implements StreamEncoder {
   #id = "";
+  #tail = "";
   #signed = false;
   #malformed = false;
   readonly #request: WireRequest;
@@ -513,16 +573,17 @@ class GeminiEncoder implements StreamEncoder {
     const r = this.#request;
     switch (e.type) {
       case "message_start":
-        this.#id = e.messageId;
+        this.#id = geminiResponseId(e.messageId);
+        this.#tail = tailOf(r, this.#id);
         return ""; // the first chunk is the first content
       case "text_delta":
         // A refusal has no place on this wire: the block says it (SAFETY).
         if (e.refusal) return "";
-        return frame(chunk(r, this.#id, [{ text: e.content }]));
+        return midFrame(this.#tail, [{ text: e.content }]);
       // Thinking is a part marked `thought: true` (the Gemini API's "Thinking"
       // guide, thought summaries with includeThoughts).
       case "reasoning_delta":
-        return frame(chunk(r, this.#id, [{ text: e.content, thought: true }]));
+        return midFrame(this.#tail, [{ text: e.content, thought: true }]);
       case "tool_call": {
         if (unsendable(e.call)) {
           this.#malformed = true;
@@ -530,10 +591,10 @@ class GeminiEncoder implements StreamEncoder {
         }
         const sign = !this.#signed && signsCalls(r.chat.model);
         this.#signed = true;
-        return frame(chunk(r, this.#id, [callPart(e.call, sign, r.chat.model, this.#memory)]));
+        return midFrame(this.#tail, [callPart(e.call, sign, r.chat.model, this.#memory)]);
       }
       case "message_end": {
-        const end = ending(e.finishReason, this.#malformed);
+        const end = ending(e.finishReason, this.#malformed, this.#signed);
         return frame(
           chunk(r, this.#id, end.content ? [{ text: "" }] : undefined, end.fields, e.usage),
         );
@@ -578,7 +639,7 @@ export const geminiWire: Wire = {
   parse,
   blocking(res, request, _created, memory) {
     const calls = res.toolCalls.filter((c) => !unsendable(c));
-    const end = ending(res.finishReason, calls.length < res.toolCalls.length);
+    const end = ending(res.finishReason, calls.length < res.toolCalls.length, calls.length > 0);
     const parts: unknown[] = [];
     // Thinking first, as the model wrote it (includeThoughts).
     if (res.reasoning !== undefined) parts.push({ text: res.reasoning, thought: true });
@@ -588,7 +649,13 @@ export const geminiWire: Wire = {
       calls.forEach((c, i) => parts.push(callPart(c, sign && i === 0, request.chat.model, memory)));
     }
     return {
-      ...chunk(request, res.id, end.content ? parts : undefined, end.fields, res.usage),
+      ...chunk(
+        request,
+        geminiResponseId(res.id),
+        end.content ? parts : undefined,
+        end.fields,
+        res.usage,
+      ),
       modelVersion: res.model || request.chat.model,
     };
   },

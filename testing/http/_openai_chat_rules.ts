@@ -364,7 +364,12 @@ function messagesProblem(messages: unknown[], off: RulesOff): Violation | undefi
       ? m.tool_calls
       : undefined;
     if (on.content) {
-      const bad = contentProblem(m.content, i, toolCalls !== undefined);
+      // A legacy `function_call` makes content optional as `tool_calls` does
+      // (ChatCompletionRequestAssistantMessage.content: "Required unless
+      // tool_calls or function_call is specified").
+      const optional = toolCalls !== undefined ||
+        (m.role === "assistant" && obj(m.function_call) !== undefined);
+      const bad = contentProblem(m.content, i, optional);
       if (bad) return bad;
     }
     if (toolCalls) {

@@ -5,6 +5,7 @@ import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { parseArgs } from "../../runtime/internal.ts";
+import { chatCompletionId, obfuscation, systemFingerprint } from "./_ids.ts";
 import { data, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
 import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
@@ -14,6 +15,9 @@ const ROLES: Record<string, Message["role"]> = {
   user: "user",
   assistant: "assistant",
   tool: "tool",
+  // The legacy function-calling messages (functions / function_call, still
+  // in openai-openapi: ChatCompletionRequestFunctionMessage).
+  function: "tool",
 };
 
 /** Ours to the wire's finish reason (the wire has no "error"). */
@@ -27,14 +31,22 @@ export function openAIFinish(reason: FinishReason): string {
  * reports as `completion_tokens_details.reasoning_tokens`.
  */
 export function openAIUsage(u: Usage, onlyThought = false): Record<string, unknown> {
-  const cached = u.cachedInputTokens;
-  const prompt = u.inputTokens + (cached ?? 0);
+  const cached = u.cachedInputTokens ?? 0;
+  const prompt = u.inputTokens + cached;
+  // Both breakdowns always, every count in them (openai-openapi openapi.yaml,
+  // the chat.completion example): a client reading
+  // `usage.prompt_tokens_details.cached_tokens` must not throw on the fake.
   return {
     prompt_tokens: prompt,
     completion_tokens: u.outputTokens,
     total_tokens: prompt + u.outputTokens,
-    ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
-    ...(onlyThought ? { completion_tokens_details: { reasoning_tokens: u.outputTokens } } : {}),
+    prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: onlyThought ? u.outputTokens : 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -92,6 +104,8 @@ function parseMessages(value: unknown): Message[] | Problem {
       : bad("Invalid type for 'messages': expected an array.", "messages", "invalid_type");
   }
   const out: Message[] = [];
+  // The id given the last legacy function_call, which a `function` message answers.
+  let legacy = "";
   for (let i = 0; i < value.length; i++) {
     const m = record(value[i]);
     const where = `messages[${i}]`;
@@ -109,6 +123,10 @@ function parseMessages(value: unknown): Message[] | Problem {
     const content = textOf(m.content);
     if (content === undefined) {
       return bad(`Invalid type for '${where}.content'.`, `${where}.content`, "invalid_type");
+    }
+    if (m.role === "function") {
+      out.push({ role: "tool", content, toolCallId: legacy || String(m.name ?? "function") });
+      continue;
     }
     if (role === "tool") {
       if (typeof m.tool_call_id !== "string") {
@@ -137,6 +155,13 @@ function parseMessages(value: unknown): Message[] | Problem {
         toolCalls.push(parseArgs(c.id, f.name, args));
       }
       out.push({ role, content, toolCalls });
+      continue;
+    }
+    const fn = role === "assistant" ? record(m.function_call) : undefined;
+    if (fn && typeof fn.name === "string") {
+      legacy = `call_fn_${i}`;
+      const args = typeof fn.arguments === "string" ? fn.arguments : "";
+      out.push({ role, content, toolCalls: [parseArgs(legacy, fn.name, args)] });
       continue;
     }
     out.push({ role, content });
@@ -190,35 +215,57 @@ class ChatEncoder implements StreamEncoder {
   readonly #model: string;
   readonly #created: number;
   readonly #includeUsage: boolean;
+  readonly #obfuscate: boolean;
+  readonly #fingerprint: string;
+  #n = 0;
 
   constructor(request: WireRequest, created: number) {
     this.#model = request.chat.model;
     this.#created = created;
     this.#includeUsage = request.includeUsage;
+    this.#obfuscate = request.obfuscate !== false;
+    this.#fingerprint = systemFingerprint(this.#model);
   }
 
-  // Every chunk shares the envelope; the usage chunk has no choices.
-  #envelope(fields: Record<string, unknown>): string {
-    return data({
-      id: this.#id,
-      object: "chat.completion.chunk",
-      created: this.#created,
-      model: this.#model,
-      system_fingerprint: null,
-      ...fields,
-    });
+  // Every chunk shares the envelope; the usage chunk has no choices. With
+  // include_usage every chunk before the last says `"usage": null`
+  // (ChatCompletionChunk.usage in openai-node), and each carries an
+  // `obfuscation` pad unless the client turned it off
+  // (stream_options.include_obfuscation in openai-openapi).
+  // The envelope's fields before `choices` are the same on every chunk of a
+  // stream: written once, and each chunk's own fields appended as text.
+  #head = "";
+
+  #envelope(choices: string, usage?: Record<string, unknown>): string {
+    if (this.#head === "") {
+      const head = JSON.stringify({
+        id: this.#id,
+        object: "chat.completion.chunk",
+        created: this.#created,
+        model: this.#model,
+        service_tier: "default",
+        system_fingerprint: this.#fingerprint,
+      });
+      this.#head = `data: ${head.slice(0, -1)},"choices":`;
+    }
+    let out = this.#head + choices;
+    if (this.#includeUsage) out += `,"usage":${usage ? JSON.stringify(usage) : "null"}`;
+    if (this.#obfuscate) out += `,"obfuscation":"${obfuscation(this.#id, this.#n++)}"`;
+    return `${out}}\n\n`;
   }
 
   #chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return this.#envelope({
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
+    return this.#envelope(
+      `[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${
+        finish === null ? "null" : JSON.stringify(finish)
+      }}]`,
+    );
   }
 
   #usage(usage: Usage): string {
     if (!this.#includeUsage) return "";
     const onlyThought = this.#thought && !this.#said && this.#calls === 0;
-    return this.#envelope({ choices: [], usage: openAIUsage(usage, onlyThought) });
+    return this.#envelope("[]", openAIUsage(usage, onlyThought));
   }
 
   // A refusal ends "stop": the refusal field says what happened (OpenAI,
@@ -230,7 +277,7 @@ class ChatEncoder implements StreamEncoder {
   frames(e: StreamEvent): string {
     switch (e.type) {
       case "message_start":
-        this.#id = e.messageId;
+        this.#id = chatCompletionId(e.messageId);
         return this.#chunk({ role: "assistant", content: "", refusal: null });
       case "text_delta":
         this.#said = true;
@@ -279,8 +326,15 @@ export const openAIChatWire: Wire = {
       if (!Array.isArray(messages)) return messages;
       const tools = parseTools(body.tools);
       if (tools && !Array.isArray(tools)) return tools;
-      const includeUsage = record(body.stream_options)?.include_usage === true;
-      return wireRequest(body, messages, tools, parseSettings(body), includeUsage);
+      const options = record(body.stream_options);
+      const request = wireRequest(
+        body,
+        messages,
+        tools,
+        parseSettings(body),
+        options?.include_usage === true,
+      );
+      return options?.include_obfuscation === false ? { ...request, obfuscate: false } : request;
     },
   ),
   blocking(res, request, created) {
@@ -296,11 +350,12 @@ export const openAIChatWire: Wire = {
     const onlyThought = res.reasoning !== undefined && res.content === "" &&
       res.toolCalls.length === 0;
     if (res.toolCalls.length > 0) message.tool_calls = res.toolCalls.map(wireCall);
+    const model = res.model || request.chat.model;
     return {
-      id: res.id,
+      id: chatCompletionId(res.id),
       object: "chat.completion",
       created,
-      model: res.model || request.chat.model,
+      model,
       choices: [{
         index: 0,
         message,
@@ -311,7 +366,7 @@ export const openAIChatWire: Wire = {
       }],
       usage: openAIUsage(res.usage, onlyThought),
       service_tier: "default",
-      system_fingerprint: null,
+      system_fingerprint: systemFingerprint(model),
     };
   },
   encoder: (request, created) => new ChatEncoder(request, created),

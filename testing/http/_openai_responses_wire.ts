@@ -7,6 +7,7 @@ import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { openAIVendor } from "./_openai_chat_wire.ts";
 import { parseArgs } from "../../runtime/internal.ts";
+import { obfuscation, responsesId } from "./_ids.ts";
 import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
 import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
@@ -26,7 +27,7 @@ function usageOf(u: Usage, onlyThought = false): Record<string, unknown> {
   const cached = u.cachedInputTokens ?? 0;
   return {
     input_tokens: u.inputTokens + cached,
-    input_tokens_details: { cached_tokens: cached },
+    input_tokens_details: { cached_tokens: cached, cache_write_tokens: 0 },
     output_tokens: u.outputTokens,
     output_tokens_details: { reasoning_tokens: onlyThought ? u.outputTokens : 0 },
     total_tokens: u.inputTokens + cached + u.outputTokens,
@@ -59,7 +60,7 @@ function messageItem(
   refused = false,
 ): Record<string, unknown> {
   return {
-    id: `msg_${id}`,
+    id: responsesId("msg_", id),
     type: "message",
     status: done ? "completed" : "in_progress",
     role: "assistant",
@@ -70,21 +71,21 @@ function messageItem(
 function textPart(text: string, refused: boolean): Record<string, unknown> {
   return refused
     ? { type: "refusal", refusal: text }
-    : { type: "output_text", text, annotations: [], logprobs: [] };
+    : { type: "output_text", annotations: [], logprobs: [], text };
 }
 
 // The thinking, as its summary (openai-node: ResponseReasoningItem).
 function reasoningItem(id: string, text: string | undefined): Record<string, unknown> {
   return {
-    id: `rs_${id}`,
+    id: responsesId("rs_", id),
     type: "reasoning",
     summary: text === undefined ? [] : [{ type: "summary_text", text }],
   };
 }
 
-function callItem(c: ToolCall, done: boolean): Record<string, unknown> {
+function callItem(responseId: string, c: ToolCall, done: boolean): Record<string, unknown> {
   return {
-    id: `fc_${c.id}`,
+    id: responsesId("fc_", `${responseId}:${c.id}`),
     type: "function_call",
     status: done ? "completed" : "in_progress",
     call_id: c.id,
@@ -93,40 +94,96 @@ function callItem(c: ToolCall, done: boolean): Record<string, unknown> {
   };
 }
 
+// The request's settings the Response object echoes, with the API's
+// defaults for what the request left out (openai-openapi openapi.yaml,
+// CreateResponse and the Response example).
+function echoed(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const text = record(body.text);
+  const reasoning = record(body.reasoning);
+  const num = (v: unknown): number | null => typeof v === "number" ? v : null;
+  const str = (v: unknown): string | null => typeof v === "string" ? v : null;
+  return {
+    background: body.background === true,
+    instructions: typeof body.instructions === "string" ? body.instructions : null,
+    max_output_tokens: num(body.max_output_tokens),
+    max_tool_calls: num(body.max_tool_calls),
+    parallel_tool_calls: body.parallel_tool_calls !== false,
+    previous_response_id: str(body.previous_response_id),
+    prompt_cache_key: str(body.prompt_cache_key),
+    prompt_cache_retention: str(body.prompt_cache_retention),
+    reasoning: {
+      effort: str(reasoning?.effort),
+      summary: str(reasoning?.summary),
+    },
+    safety_identifier: str(body.safety_identifier),
+    // "auto" runs on the default tier, and the response says which ran.
+    service_tier: body.service_tier === "flex" || body.service_tier === "priority"
+      ? body.service_tier
+      : "default",
+    store: body.store !== false,
+    temperature: num(body.temperature) ?? 1,
+    text: {
+      format: record(text?.format) ?? { type: "text" },
+      verbosity: str(text?.verbosity) ?? "medium",
+    },
+    tool_choice: body.tool_choice ?? "auto",
+    top_logprobs: num(body.top_logprobs) ?? 0,
+    top_p: num(body.top_p) ?? 1,
+    truncation: str(body.truncation) ?? "disabled",
+    user: str(body.user),
+    metadata: record(body.metadata) ?? {},
+  };
+}
+
+// The Response object, in the order the API writes its fields (the
+// Response example of responses.create in openai-openapi; the fields it
+// lacks there are in openai-node's Response type and in recorded traffic).
 function responseObject(
   id: string,
   request: WireRequest,
   created: number,
   fields: Record<string, unknown>,
 ): Record<string, unknown> {
-  const s = request.chat.settings;
+  const e = request.echo ?? {};
   return {
-    id,
+    id: responsesId("resp_", id),
     object: "response",
     created_at: created,
     status: "in_progress",
+    background: e.background ?? false,
+    billing: { payer: "developer" },
+    completed_at: null,
     error: null,
     incomplete_details: null,
-    instructions: null,
-    max_output_tokens: s?.maxTokens ?? null,
+    instructions: e.instructions ?? null,
+    max_output_tokens: e.max_output_tokens ?? null,
+    max_tool_calls: e.max_tool_calls ?? null,
     model: request.chat.model,
     output: [],
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    temperature: s?.temperature ?? 1,
-    text: { format: { type: "text" } },
-    tool_choice: "auto",
+    parallel_tool_calls: e.parallel_tool_calls ?? true,
+    previous_response_id: e.previous_response_id ?? null,
+    prompt_cache_key: e.prompt_cache_key ?? null,
+    prompt_cache_retention: e.prompt_cache_retention ?? null,
+    reasoning: e.reasoning ?? { effort: null, summary: null },
+    safety_identifier: e.safety_identifier ?? null,
+    service_tier: e.service_tier ?? "default",
+    store: e.store ?? true,
+    temperature: e.temperature ?? 1,
+    text: e.text ?? { format: { type: "text" }, verbosity: "medium" },
+    tool_choice: e.tool_choice ?? "auto",
     tools: (request.chat.tools ?? []).map((t) => ({
       type: "function",
-      name: t.name,
       description: t.description,
+      name: t.name,
       parameters: t.parameters,
       strict: false,
     })),
-    top_p: 1,
-    truncation: "disabled",
+    top_logprobs: e.top_logprobs ?? 0,
+    top_p: e.top_p ?? 1,
+    truncation: e.truncation ?? "disabled",
     usage: null,
-    metadata: {},
+    user: e.user ?? null,
+    metadata: e.metadata ?? {},
     ...fields,
   };
 }
@@ -200,14 +257,25 @@ class ResponsesEncoder implements StreamEncoder {
   #output: Array<Record<string, unknown>> = [];
   readonly #request: WireRequest;
   readonly #created: number;
+  readonly #obfuscate: boolean;
+  #pads = 0;
 
   constructor(request: WireRequest, created: number) {
     this.#request = request;
     this.#created = created;
+    this.#obfuscate = request.obfuscate !== false;
   }
 
   #event(type: string, fields: Record<string, unknown>): string {
     return named(type, { type, sequence_number: this.#seq++, ...fields });
+  }
+
+  // A delta event carries an `obfuscation` pad unless the client turned
+  // them off (openai-openapi: stream_options.include_obfuscation, "random
+  // characters to an `obfuscation` field on streaming delta events").
+  #delta(type: string, fields: Record<string, unknown>): string {
+    if (this.#obfuscate) fields.obfuscation = obfuscation(this.#id, this.#pads++);
+    return this.#event(type, fields);
   }
 
   #closeText(): string {
@@ -228,7 +296,7 @@ class ResponsesEncoder implements StreamEncoder {
         }) +
         this.#event("response.output_item.done", { output_index, item });
     }
-    const part = { type: "output_text", text, annotations: [] };
+    const part = { type: "output_text", annotations: [], logprobs: [], text };
     return closed + this.#event("response.output_text.done", { ...at, text, logprobs: [] }) +
       this.#event("response.content_part.done", { ...at, part }) +
       this.#event("response.output_item.done", { output_index, item });
@@ -253,7 +321,7 @@ class ResponsesEncoder implements StreamEncoder {
 
   #reasoning(delta: string): string {
     let out = "";
-    const item_id = `rs_${this.#id}`;
+    const item_id = responsesId("rs_", this.#id);
     const output_index = this.#output.length;
     if (this.#thinking === undefined) {
       this.#thinking = "";
@@ -269,7 +337,7 @@ class ResponsesEncoder implements StreamEncoder {
       });
     }
     this.#thinking += delta;
-    return out + this.#event("response.reasoning_summary_text.delta", {
+    return out + this.#delta("response.reasoning_summary_text.delta", {
       item_id,
       output_index,
       summary_index: 0,
@@ -281,15 +349,18 @@ class ResponsesEncoder implements StreamEncoder {
     switch (e.type) {
       case "message_start": {
         this.#id = e.messageId;
-        const response = responseObject(this.#id, this.#request, this.#created, {});
-        return this.#event("response.created", { response }) +
-          this.#event("response.in_progress", { response });
+        // One Response object, written once for both events.
+        const response = JSON.stringify(responseObject(this.#id, this.#request, this.#created, {}));
+        const event = (type: string) =>
+          `event: ${type}\ndata: {"type":"${type}","sequence_number":${this
+            .#seq++},"response":${response}}\n\n`;
+        return event("response.created") + event("response.in_progress");
       }
       case "reasoning_delta":
         return this.#reasoning(e.content);
       case "text_delta": {
         let out = this.#closeThinking();
-        const item_id = `msg_${this.#id}`;
+        const item_id = responsesId("msg_", this.#id);
         const output_index = this.#output.length;
         if (this.#text === undefined) {
           this.#text = "";
@@ -303,7 +374,7 @@ class ResponsesEncoder implements StreamEncoder {
             content_index: 0,
             part: this.#refused
               ? { type: "refusal", refusal: "" }
-              : { type: "output_text", text: "", annotations: [] },
+              : { type: "output_text", annotations: [], logprobs: [], text: "" },
           });
         }
         this.#text += e.content;
@@ -315,7 +386,7 @@ class ResponsesEncoder implements StreamEncoder {
             delta: e.content,
           });
         }
-        return out + this.#event("response.output_text.delta", {
+        return out + this.#delta("response.output_text.delta", {
           item_id,
           output_index,
           content_index: 0,
@@ -326,14 +397,14 @@ class ResponsesEncoder implements StreamEncoder {
       case "tool_call": {
         const closed = this.#closeText();
         const output_index = this.#output.length;
-        const item = callItem(e.call, true);
+        const item = callItem(this.#id, e.call, true);
         this.#output.push(item);
         return closed +
           this.#event("response.output_item.added", {
             output_index,
-            item: callItem(e.call, false),
+            item: callItem(this.#id, e.call, false),
           }) +
-          this.#event("response.function_call_arguments.delta", {
+          this.#delta("response.function_call_arguments.delta", {
             item_id: item.id,
             output_index,
             delta: item.arguments,
@@ -353,6 +424,8 @@ class ResponsesEncoder implements StreamEncoder {
         const st = status(e.finishReason, refused);
         const response = responseObject(this.#id, this.#request, this.#created, {
           ...st,
+          // "Only present when the status is `completed`" (openai-node Response.completed_at).
+          completed_at: st.status === "completed" ? this.#created : null,
           output: this.#output,
           usage: usageOf(e.usage, onlyThought),
         });
@@ -392,7 +465,13 @@ export const openAIResponsesWire: Wire = {
       s.jsonSchema = record(format.schema);
       if (typeof format.name === "string") s.jsonSchemaName = format.name;
     }
-    return wireRequest(body, messages, tools, Object.keys(s).length ? s : undefined, true);
+    const request = wireRequest(body, messages, tools, Object.keys(s).length ? s : undefined, true);
+    const options = record(body.stream_options);
+    return {
+      ...request,
+      echo: echoed(body),
+      ...(options?.include_obfuscation === false ? { obfuscate: false } : {}),
+    };
   }),
   blocking(res: ChatResponse, request, created) {
     const output: Array<Record<string, unknown>> = [];
@@ -402,10 +481,12 @@ export const openAIResponsesWire: Wire = {
     if (res.content !== "" || (calls === 0 && res.reasoning === undefined)) {
       output.push(messageItem(res.id, res.content, true, res.refusal === true));
     }
-    for (const c of res.toolCalls) output.push(callItem(c, true));
+    for (const c of res.toolCalls) output.push(callItem(res.id, c, true));
     const onlyThought = res.reasoning !== undefined && res.content === "" && calls === 0;
+    const st = status(res.finishReason, res.refusal === true);
     return responseObject(res.id, request, created, {
-      ...status(res.finishReason, res.refusal === true),
+      ...st,
+      completed_at: st.status === "completed" ? created : null,
       model: res.model || request.chat.model,
       output,
       usage: usageOf(res.usage, onlyThought),

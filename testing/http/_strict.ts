@@ -5,17 +5,47 @@ import { anthropicRules } from "./_anthropic_rules.ts";
 import { geminiRules } from "./_gemini_rules.ts";
 import { openAIChatRules } from "./_openai_chat_rules.ts";
 import { openAIResponsesRules } from "./_openai_responses_rules.ts";
-import type { RuleContext, RuleSet, RulesOff, Violation } from "./_rules.ts";
+import type { RuleContext, RuleInfo, RuleSet, RulesOff, Violation } from "./_rules.ts";
+import {
+  CHAT_FIELD_RULES,
+  chatFieldProblem,
+  GEMINI_FIELD_RULES,
+  geminiFieldProblem,
+  MESSAGES_FIELD_RULES,
+  messagesFieldProblem,
+  RESPONSES_FIELD_RULES,
+  RESPONSES_STRICT_RULE,
+  responsesFieldProblem,
+} from "./_request_rules.ts";
 import type { ProviderApi } from "./_wire.ts";
 import type { FakeProviderStrict, WireRule } from "./wire_rules.ts";
+
+// A wire's rules with the request-field rules (_request_rules.ts) in front:
+// the fields are checked first, as the APIs validate a body's shape before
+// its conversation.
+function withFields(
+  set: RuleSet,
+  rules: Readonly<Record<string, RuleInfo>>,
+  fields: (body: Readonly<Record<string, unknown>>, off: RulesOff) => Violation | undefined,
+): RuleSet {
+  return {
+    api: set.api,
+    rules: { ...set.rules, ...rules },
+    check: (body, off, ctx) => fields(body, off) ?? set.check(body, off, ctx),
+  };
+}
 
 // Every wire's rules. A wire brings its own: a `_<wire>_rules.ts` file and a
 // line here.
 const RULE_SETS: readonly RuleSet[] = [
-  openAIChatRules,
-  openAIResponsesRules,
-  anthropicRules,
-  geminiRules,
+  withFields(openAIChatRules, CHAT_FIELD_RULES, chatFieldProblem),
+  withFields(
+    openAIResponsesRules,
+    { ...RESPONSES_FIELD_RULES, ...RESPONSES_STRICT_RULE },
+    responsesFieldProblem,
+  ),
+  withFields(anthropicRules, MESSAGES_FIELD_RULES, messagesFieldProblem),
+  withFields(geminiRules, GEMINI_FIELD_RULES, geminiFieldProblem),
 ];
 
 function merge(sets: readonly RuleSet[]): Record<string, WireRule> {

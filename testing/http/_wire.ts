@@ -26,7 +26,7 @@ import type { GeminiParsed } from "./_gemini_wire.ts";
 // | `reasoning` / `reasoning_delta`             | a `{ text, thought: true }` part                                            |
 // | `rawArgs` not JSON, or a call `name: ""`    | no functionCall part, no content, `finishReason: "MALFORMED_FUNCTION_CALL"` |
 // | `rawArgs` cut at length                     | no functionCall part, `finishReason: "MAX_TOKENS"`                          |
-// | repeated ids, an unknown tool               | functionCall parts as sent                                                  |
+// | repeated ids, an unknown tool               | functionCall parts as sent (ids only on gemini-3*, which sends them)        |
 
 /** Which API a request spoke. */
 export type ProviderApi = "chat.completions" | "responses" | "messages" | "generateContent";
@@ -37,6 +37,10 @@ export interface WireRequest {
   readonly stream: boolean;
   /** OpenAI Chat: `stream_options.include_usage`; the other wires always report usage. */
   readonly includeUsage: boolean;
+  /** OpenAI streams: false when `stream_options.include_obfuscation` turned the pads off. */
+  readonly obfuscate?: boolean;
+  /** OpenAI Responses: the request's settings the Response object echoes. */
+  readonly echo?: Readonly<Record<string, unknown>>;
   /** Gemini: the request as sent (contents, roles, parts), for the checks that read it. */
   readonly gemini?: GeminiParsed;
 }

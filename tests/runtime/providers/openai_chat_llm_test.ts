@@ -159,7 +159,8 @@ Deno.test("OpenAIChatLLM.stream() yields deltas, tool calls and the usage at the
       type: "message_end",
       messageId: id,
       finishReason: "tool_calls",
-      usage: { inputTokens: 5, outputTokens: 7 },
+      // The API always reports prompt_tokens_details.cached_tokens (0 here).
+      usage: { inputTokens: 5, outputTokens: 7, cachedInputTokens: 0 },
     },
   ]);
   const body = provider.requests[0].body as Record<string, unknown>;
@@ -205,7 +206,7 @@ Deno.test("OpenAIChatLLM maps finish reasons", async (t) => {
         type: "message_end",
         messageId: events[0].messageId,
         finishReason: reason,
-        usage: { inputTokens: 10, outputTokens: 0 },
+        usage: { inputTokens: 10, outputTokens: 0, cachedInputTokens: 0 },
       });
     });
   }
@@ -328,9 +329,11 @@ Deno.test("OpenAIChatLLM: an error the provider reports mid-stream keeps the fin
   }]));
   const events = await drain(openai.stream(hi));
   const end = lastError(events);
-  assertEquals([end.finishReason, end.usage], ["length", usage]);
+  // The cached count the API always reports (0) comes back too.
+  const read = { ...usage, cachedInputTokens: 0 };
+  assertEquals([end.finishReason, end.usage], ["length", read]);
   assertStringIncludes(end.error.message, ": Hit max tokens");
-  assertEquals((end.error as ProviderError).usage, usage);
+  assertEquals((end.error as ProviderError).usage, read);
 });
 
 Deno.test("OpenAIChatLLM: ctx.signal aborts a stalled stream", async () => {

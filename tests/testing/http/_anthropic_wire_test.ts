@@ -11,6 +11,7 @@ import {
 } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
 import { frames, json, post } from "./_wire_fetch.ts";
+import { anthropicMessageId } from "../../../testing/http/_ids.ts";
 
 const PATH = "/v1/messages";
 const hi = [{ role: "user", content: "hi" }];
@@ -29,11 +30,23 @@ function lenient(...turns: Array<Turn | string>): { llm: FakeLLM; provider: Fake
   return { llm, provider: new FakeProvider({ llm, strict: false }) };
 }
 
-const usage = (input: number, output: number, cached: number | null = null) => ({
+// The usage object as the API always sends it: cache counts 0 (never null),
+// their breakdown, the tier (@anthropic-ai/sdk Usage).
+const usage = (input: number, output: number, cached = 0) => ({
   input_tokens: input,
-  output_tokens: output,
   cache_creation_input_tokens: 0,
   cache_read_input_tokens: cached,
+  cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+  output_tokens: output,
+  service_tier: "standard",
+});
+
+// message_delta's cumulative counts.
+const deltaUsage = (input: number, output: number, cached = 0) => ({
+  input_tokens: input,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: cached,
+  output_tokens: output,
 });
 
 Deno.test("messages wire: a blocking answer is the whole message, text then tool_use blocks", async () => {
@@ -48,7 +61,7 @@ Deno.test("messages wire: a blocking answer is the whole message, text then tool
   const { status, body } = await json(p, PATH, base);
   assertEquals(status, 200);
   assertEquals(body, {
-    id: "fake-chat-1",
+    id: anthropicMessageId("fake-chat-1"),
     type: "message",
     role: "assistant",
     model: "claude-x",
@@ -60,8 +73,10 @@ Deno.test("messages wire: a blocking answer is the whole message, text then tool
     stop_reason: "tool_use",
     stop_sequence: null,
     stop_details: null,
+    container: null,
     usage: usage(3, 2, 5),
   });
+  assert(/^msg_01[A-Za-z0-9]{22}$/.test(body.id as string), "msg_ + 24, as the API's");
 });
 
 Deno.test("messages wire: a text block only when there is text or nothing else; each stop reason mapped", async () => {
@@ -114,7 +129,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
   assertEquals(events, [
     ev("message_start", {
       message: {
-        id: "fake-stream-1",
+        id: anthropicMessageId("fake-stream-1"),
         type: "message",
         role: "assistant",
         model: "claude-x",
@@ -122,11 +137,13 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
         stop_reason: null,
         stop_sequence: null,
         stop_details: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
+        container: null,
+        usage: usage(0, 0),
       },
     }),
-    ev("ping"),
+    // The API pings after the first content_block_start.
     ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+    ev("ping"),
     ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hel" } }),
     ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "lo" } }),
     ev("content_block_stop", { index: 0 }),
@@ -134,7 +151,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
     ...tool(2, "toolu_2", "g", "{}"),
     ev("message_delta", {
       delta: { stop_reason: "tool_use", stop_sequence: null, stop_details: null },
-      usage: usage(4, 3),
+      usage: deltaUsage(4, 3),
     }),
     ev("message_stop"),
   ]);
@@ -187,7 +204,7 @@ Deno.test("messages wire: a scripted error mid-stream closes the text, reports w
       data: {
         type: "message_delta",
         delta: { stop_reason: "max_tokens", stop_sequence: null, stop_details: null },
-        usage: usage(1, 1),
+        usage: deltaUsage(1, 1),
       },
     },
     { event: "error", data: { type: "error", error: { type: "api_error", message: "boom" } } },
@@ -202,7 +219,8 @@ Deno.test("messages wire: a scripted error mid-stream closes the text, reports w
     },
   };
   const plain = await frames(new FakeProvider({ llm: bare }), PATH, { ...base, stream: true });
-  assertEquals(plain.map((e) => e.event), ["message_start", "ping", "error"]);
+  // No block opened: no ping (the API pings after the first content_block_start).
+  assertEquals(plain.map((e) => e.event), ["message_start", "error"]);
   const cut: LLMPort = {
     ...bare,
     async *stream(): AsyncGenerator<StreamEvent> {
@@ -215,7 +233,7 @@ Deno.test("messages wire: a scripted error mid-stream closes the text, reports w
   assertEquals(cutDelta?.data, {
     type: "message_delta",
     delta: { stop_reason: "max_tokens", stop_sequence: null, stop_details: null },
-    usage: { output_tokens: 0 },
+    usage: deltaUsage(0, 0),
   });
   const billed: LLMPort = {
     ...bare,
@@ -234,7 +252,7 @@ Deno.test("messages wire: a scripted error mid-stream closes the text, reports w
   assertEquals(delta?.data, {
     type: "message_delta",
     delta: { stop_reason: null, stop_sequence: null, stop_details: null },
-    usage: usage(2, 0),
+    usage: deltaUsage(2, 0),
   });
 });
 

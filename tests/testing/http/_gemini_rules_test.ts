@@ -12,7 +12,14 @@ const call = (id: string, name = "f") => ({ functionCall: { id, name, args: {} }
 const response = (id: string, name = "f") => ({
   functionResponse: { id, name, response: { output: "ok" } },
 });
-const asked = (...ids: string[]) => ({ role: "model", parts: ids.map((id) => call(id)) });
+// A hand-built step on gemini-3 carries Google's documented dummy signature
+// on its first call (the thought-signature guide, FAQ), as a client that
+// builds history must: the API refuses an unsigned one (issue 36).
+const DUMMY = "skip_thought_signature_validator";
+const asked = (...ids: string[]) => ({
+  role: "model",
+  parts: ids.map((id, i) => i === 0 ? { ...call(id), thoughtSignature: DUMMY } : call(id)),
+});
 const answered = (...ids: string[]) => ({ role: "user", parts: ids.map((id) => response(id)) });
 const req = (fields: Record<string, unknown>) => ({ contents: [user], ...fields });
 const decl = (fields: Record<string, unknown>) => ({ functionDeclarations: [fields] });
@@ -128,7 +135,7 @@ Deno.test("generateContent rules: function-response-turn and function-response-c
       req({
         contents: [user, {
           role: "model",
-          parts: [{ text: "Both." }, call("a"), call("b")],
+          parts: [{ text: "Both." }, { ...call("a"), thoughtSignature: DUMMY }, call("b")],
         }, answered("a", "b")],
       }),
     );

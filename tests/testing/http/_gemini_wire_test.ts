@@ -16,6 +16,7 @@ import {
   isGeminiPath,
   signsCalls,
 } from "../../../testing/http/_gemini_wire.ts";
+import { geminiResponseId } from "../../../testing/http/_ids.ts";
 
 const ORIGIN = "https://generativelanguage.googleapis.com";
 const hi = { contents: [{ role: "user", parts: [{ text: "hi" }] }] };
@@ -100,15 +101,19 @@ Deno.test("gemini wire: a blocking answer is one candidate, text then signed fun
       ],
     },
     finishReason: "STOP",
+    finishMessage: "Model generated function call(s).",
   }]);
   assertEquals(body.usageMetadata, {
     promptTokenCount: 8,
     candidatesTokenCount: 2,
     totalTokenCount: 10,
     cachedContentTokenCount: 5,
+    promptTokensDetails: [{ modality: "TEXT", tokenCount: 8 }],
+    cacheTokensDetails: [{ modality: "TEXT", tokenCount: 5 }],
   });
   assertEquals(body.modelVersion, "gemini-3-pro-preview");
-  assertEquals(typeof body.responseId, "string");
+  assertEquals(body.responseId, geminiResponseId("fake-chat-1"));
+  assert(/^[A-Za-z0-9]{23}$/.test(body.responseId));
   assertEquals(llm.requests[0].model, "gemini-3-pro-preview");
 });
 
@@ -123,6 +128,8 @@ Deno.test("gemini wire: only gemini-3 models sign their calls; every response's 
   );
   const a = await json(p, G25, hi);
   assertEquals(a.body.candidates[0].content.parts[0].thoughtSignature, undefined);
+  // A gemini-2.x call carries no id, as the API's (issue 36).
+  assertEquals(a.body.candidates[0].content.parts[0].functionCall, { name: "f", args: {} });
   const b = await json(p, G3, hi);
   const c = await json(p, G3, hi);
   const sb = b.body.candidates[0].content.parts[0].thoughtSignature;
@@ -173,11 +180,21 @@ Deno.test("gemini wire: a stream is one chunk per delta or call, the last with f
     undefined,
   ]);
   assertEquals(out.at(-1).candidates[0].finishReason, "STOP");
+  assertEquals(out.at(-1).candidates[0].finishMessage, "Model generated function call(s).");
   assertEquals(out.at(-1).usageMetadata, {
     promptTokenCount: 4,
     candidatesTokenCount: 6,
     totalTokenCount: 10,
+    promptTokensDetails: [{ modality: "TEXT", tokenCount: 4 }],
   });
+  // Every chunk carries usageMetadata, modelVersion and responseId (recorded streams).
+  for (const c of out) {
+    assertEquals(typeof c.usageMetadata.promptTokenCount, "number");
+    assertEquals([c.modelVersion, c.responseId], [
+      "gemini-3-flash-preview",
+      geminiResponseId("fake-stream-1"),
+    ]);
+  }
   assertEquals(p.requests[0].stream, true);
 });
 

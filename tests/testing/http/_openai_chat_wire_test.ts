@@ -12,6 +12,21 @@ import {
 } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
 import { frames, json, post } from "./_wire_fetch.ts";
+import { chatCompletionId, obfuscation, systemFingerprint } from "../../../testing/http/_ids.ts";
+
+// The usage object as the API always sends it: both breakdowns, every count.
+const usageOf = (prompt: number, completion: number, cached = 0, reasoning = 0) => ({
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  total_tokens: prompt + completion,
+  prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+  completion_tokens_details: {
+    reasoning_tokens: reasoning,
+    audio_tokens: 0,
+    accepted_prediction_tokens: 0,
+    rejected_prediction_tokens: 0,
+  },
+});
 
 const PATH = "/v1/chat/completions";
 const hi = [{ role: "user", content: "hi" }];
@@ -44,7 +59,7 @@ Deno.test("chat wire: a blocking answer is the whole chat.completion, usage with
   const { status, body } = await json(p, PATH, { model: "gpt-4o", messages: hi });
   assertEquals(status, 200);
   assertEquals(body, {
-    id: "fake-chat-1",
+    id: chatCompletionId("fake-chat-1"),
     object: "chat.completion",
     created: 0,
     model: "gpt-4o",
@@ -60,15 +75,12 @@ Deno.test("chat wire: a blocking answer is the whole chat.completion, usage with
       logprobs: null,
       finish_reason: "tool_calls",
     }],
-    usage: {
-      prompt_tokens: 4,
-      completion_tokens: 2,
-      total_tokens: 6,
-      prompt_tokens_details: { cached_tokens: 1 },
-    },
+    usage: usageOf(4, 2, 1),
     service_tier: "default",
-    system_fingerprint: null,
+    system_fingerprint: systemFingerprint("gpt-4o"),
   });
+  assert(/^chatcmpl-[A-Za-z0-9]{29}$/.test(body.id as string), "chatcmpl- + 29, as the API's");
+  assert(/^fp_[0-9a-f]{10}$/.test(body.system_fingerprint as string));
 });
 
 Deno.test("chat wire: content is null only for a tool-call turn without text; no tool_calls key without calls", async () => {
@@ -85,8 +97,8 @@ Deno.test("chat wire: content is null only for a tool-call turn without text; no
   assertEquals([toolOnly.content, toolOnly.tool_calls], [null, [wireCall("call_1", "f", "{}")]]);
   const empty = (await answer()).choices[0].message;
   assertEquals([empty.content, "tool_calls" in empty], ["", false]);
-  // No cached tokens scripted: no prompt_tokens_details.
-  assertEquals((await answer()).usage, { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 });
+  // No cached tokens scripted: the breakdown still comes, with 0 (as the API's).
+  assertEquals((await answer()).usage, usageOf(1, 1));
   assertEquals((await json(p, PATH, body)).body.model, "gpt-4o-2024-08-06");
 });
 
@@ -110,15 +122,23 @@ Deno.test("chat wire: a stream is the API's chunks, tool calls indexed, usage on
       usage: { inputTokens: 4, outputTokens: 3 },
     },
     { content: "x" },
+    { content: "z" },
   );
-  const envelope = (fields: Record<string, unknown>) => ({
+  // With include_usage every chunk says "usage": null until the last; each
+  // carries its obfuscation pad.
+  let n = 0;
+  const id = chatCompletionId("fake-stream-1");
+  const envelope = (fields: Record<string, unknown>, usage: unknown = null) => ({
     data: {
-      id: "fake-stream-1",
+      id,
       object: "chat.completion.chunk",
       created: 0,
       model: "gpt-4o",
-      system_fingerprint: null,
+      service_tier: "default",
+      system_fingerprint: systemFingerprint("gpt-4o"),
       ...fields,
+      usage,
+      obfuscation: obfuscation(id, n++),
     },
   });
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -152,7 +172,7 @@ Deno.test("chat wire: a stream is the API's chunks, tool calls indexed, usage on
     }),
     chunk({ tool_calls: [{ index: 1, function: { arguments: "{}" } }] }),
     chunk({}, "tool_calls"),
-    envelope({ choices: [], usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 } }),
+    envelope({ choices: [] }, usageOf(4, 3)),
     { data: "[DONE]" },
   ]);
   const plain = await frames(p, PATH, {
@@ -163,6 +183,17 @@ Deno.test("chat wire: a stream is the API's chunks, tool calls indexed, usage on
   });
   assertEquals(plain.length, 4, "no usage chunk unless include_usage is true");
   assertEquals(plain.at(-1), { data: "[DONE]" });
+  assert(
+    plain.slice(0, -1).every((f) => !("usage" in (f.data as object))),
+    "no usage key at all without include_usage",
+  );
+  const quiet = await frames(p, PATH, {
+    model: "gpt-4o",
+    messages: hi,
+    stream: true,
+    stream_options: { include_obfuscation: false },
+  });
+  assert(quiet.slice(0, -1).every((f) => !("obfuscation" in (f.data as object))), "pads off");
 });
 
 Deno.test("chat wire: a scripted error mid-stream sends the finish and usage it has, then the error JSON", async () => {
@@ -186,21 +217,24 @@ Deno.test("chat wire: a scripted error mid-stream sends the finish and usage it 
     }),
     [
       "length",
-      { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      usageOf(1, 1),
       { message: "boom", type: "server_error", param: null, code: null },
     ],
   );
   const bare = await frames(p, PATH, body);
   // No finish reason: no finish chunk; FakeLLM reports its default usage.
+  const id = chatCompletionId("fake-stream-2");
   assertEquals(bare.slice(2).map((f) => f.data), [
     {
-      id: "fake-stream-2",
+      id,
       object: "chat.completion.chunk",
       created: 0,
       model: "gpt-4o",
-      system_fingerprint: null,
+      service_tier: "default",
+      system_fingerprint: systemFingerprint("gpt-4o"),
       choices: [],
-      usage: { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10 },
+      usage: usageOf(10, 0),
+      obfuscation: obfuscation(id, 2),
     },
     { error: { message: "bare", type: "server_error", param: null, code: null } },
   ]);
@@ -229,7 +263,7 @@ Deno.test("chat wire: an error event that carries no usage sends no usage chunk"
 });
 
 Deno.test("chat wire: tool_calls count only on an assistant message", async () => {
-  const { llm, provider: p } = provider("ok", "ok");
+  const { llm, provider: p } = lenient("ok", "ok");
   await json(p, PATH, {
     model: "gpt-4o",
     messages: [{

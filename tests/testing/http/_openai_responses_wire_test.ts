@@ -5,6 +5,7 @@ import { assert, assertEquals } from "@std/assert";
 import { toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
 import { frames, json } from "./_wire_fetch.ts";
+import { obfuscation, responsesId } from "../../../testing/http/_ids.ts";
 
 const PATH = "/v1/responses";
 
@@ -21,43 +22,56 @@ function lenient(...turns: Array<Turn | string>): { llm: FakeLLM; provider: Fake
   return { llm, provider: new FakeProvider({ llm, strict: false }) };
 }
 
-// The response object as the API returns it, with `fields` over the defaults.
+// The response object as the API returns it, with `fields` over the
+// defaults (openai-openapi's Response example, and recorded traffic).
 function response(id: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    id,
+    id: responsesId("resp_", id),
     object: "response",
     created_at: 0,
     status: "in_progress",
+    background: false,
+    billing: { payer: "developer" },
+    completed_at: null,
     error: null,
     incomplete_details: null,
     instructions: null,
     max_output_tokens: null,
+    max_tool_calls: null,
     model: "gpt-4.1",
     output: [],
     parallel_tool_calls: true,
     previous_response_id: null,
+    prompt_cache_key: null,
+    prompt_cache_retention: null,
+    reasoning: { effort: null, summary: null },
+    safety_identifier: null,
+    service_tier: "default",
+    store: true,
     temperature: 1,
-    text: { format: { type: "text" } },
+    text: { format: { type: "text" }, verbosity: "medium" },
     tool_choice: "auto",
     tools: [],
+    top_logprobs: 0,
     top_p: 1,
     truncation: "disabled",
     usage: null,
+    user: null,
     metadata: {},
     ...fields,
   };
 }
 
 const message = (id: string, text: string) => ({
-  id: `msg_${id}`,
+  id: responsesId("msg_", id),
   type: "message",
   status: "completed",
   role: "assistant",
   content: [{ type: "output_text", text, annotations: [], logprobs: [] }],
 });
 
-const call = (id: string, name: string, args: string) => ({
-  id: `fc_${id}`,
+const call = (id: string, name: string, args: string, resp = "fake-chat-1") => ({
+  id: responsesId("fc_", `${resp}:${id}`),
   type: "function_call",
   status: "completed",
   call_id: id,
@@ -67,7 +81,7 @@ const call = (id: string, name: string, args: string) => ({
 
 const usage = (input: number, cached: number, output: number) => ({
   input_tokens: input + cached,
-  input_tokens_details: { cached_tokens: cached },
+  input_tokens_details: { cached_tokens: cached, cache_write_tokens: 0 },
   output_tokens: output,
   output_tokens_details: { reasoning_tokens: 0 },
   total_tokens: input + cached + output,
@@ -92,8 +106,13 @@ Deno.test("responses wire: a blocking answer is the whole response object, setti
     body,
     response("fake-chat-1", {
       status: "completed",
+      completed_at: 0,
       max_output_tokens: 50,
       temperature: 0.5,
+      text: {
+        format: { type: "json_schema", name: "S", schema: { type: "object" } },
+        verbosity: "medium",
+      },
       tools: [{ ...tool, strict: false }],
       output: [message("fake-chat-1", "Hi")],
       usage: usage(3, 1, 2),
@@ -117,7 +136,7 @@ Deno.test("responses wire: the output holds a message when there is text or noth
   assertEquals((await json(p, PATH, body)).body.output, [call("call_1", "f", '{"a":1}')]);
   assertEquals((await json(p, PATH, body)).body.output, [
     message("fake-chat-2", "Look:"),
-    call("call_2", "f", "{}"),
+    call("call_2", "f", "{}", "fake-chat-2"),
   ]);
   assertEquals((await json(p, PATH, body)).body.output, [message("fake-chat-3", "")]);
 });
@@ -150,15 +169,17 @@ Deno.test("responses wire: a stream is every event of the API, in order, numbere
   });
   const events = await frames(p, PATH, { model: "gpt-4.1", input: "hi", stream: true });
   const id = "fake-stream-1";
-  const at = { item_id: `msg_${id}`, output_index: 0, content_index: 0 };
-  const fc = { item_id: "fc_call_1", output_index: 1 };
+  const at = { item_id: responsesId("msg_", id), output_index: 0, content_index: 0 };
+  const fc = { item_id: responsesId("fc_", `${id}:call_1`), output_index: 1 };
+  let pads = 0;
+  const pad = () => ({ obfuscation: obfuscation(id, pads++) });
   const expected: Array<[string, Record<string, unknown>]> = [
     ["response.created", { response: response(id) }],
     ["response.in_progress", { response: response(id) }],
     ["response.output_item.added", {
       output_index: 0,
       item: {
-        id: `msg_${id}`,
+        id: responsesId("msg_", id),
         type: "message",
         status: "in_progress",
         role: "assistant",
@@ -167,27 +188,28 @@ Deno.test("responses wire: a stream is every event of the API, in order, numbere
     }],
     ["response.content_part.added", {
       ...at,
-      part: { type: "output_text", text: "", annotations: [] },
+      part: { type: "output_text", annotations: [], logprobs: [], text: "" },
     }],
-    ["response.output_text.delta", { ...at, delta: "Hel", logprobs: [] }],
-    ["response.output_text.delta", { ...at, delta: "lo", logprobs: [] }],
+    ["response.output_text.delta", { ...at, delta: "Hel", logprobs: [], ...pad() }],
+    ["response.output_text.delta", { ...at, delta: "lo", logprobs: [], ...pad() }],
     ["response.output_text.done", { ...at, text: "Hello", logprobs: [] }],
     ["response.content_part.done", {
       ...at,
-      part: { type: "output_text", text: "Hello", annotations: [] },
+      part: { type: "output_text", annotations: [], logprobs: [], text: "Hello" },
     }],
     ["response.output_item.done", { output_index: 0, item: message(id, "Hello") }],
     ["response.output_item.added", {
       output_index: 1,
-      item: { ...call("call_1", "f", ""), status: "in_progress" },
+      item: { ...call("call_1", "f", "", id), status: "in_progress" },
     }],
-    ["response.function_call_arguments.delta", { ...fc, delta: '{"a":1}' }],
+    ["response.function_call_arguments.delta", { ...fc, delta: '{"a":1}', ...pad() }],
     ["response.function_call_arguments.done", { ...fc, arguments: '{"a":1}' }],
-    ["response.output_item.done", { output_index: 1, item: call("call_1", "f", '{"a":1}') }],
+    ["response.output_item.done", { output_index: 1, item: call("call_1", "f", '{"a":1}', id) }],
     ["response.completed", {
       response: response(id, {
         status: "completed",
-        output: [message(id, "Hello"), call("call_1", "f", '{"a":1}')],
+        completed_at: 0,
+        output: [message(id, "Hello"), call("call_1", "f", '{"a":1}', id)],
         usage: usage(4, 0, 3),
       }),
     }],

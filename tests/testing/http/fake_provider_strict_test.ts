@@ -298,7 +298,7 @@ Deno.test("WIRE_RULES: the catalogue names, for every rule, its APIs, what it re
     "generateContent",
   ]);
   assert(
-    !WIRE_RULES["strict-schema"].description.startsWith("chat.completions:"),
+    !WIRE_RULES["tool-calls-empty"].description.startsWith("chat.completions:"),
     "one API: no prefix",
   );
 });

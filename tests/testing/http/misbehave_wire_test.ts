@@ -413,7 +413,9 @@ Deno.test("our ports read each misbehaviour back through the wire, and ReAct ans
     ["duplicateCallIds", misbehave.duplicateCallIds("lookup"), {
       OpenAIChatLLM: { stopReason: "stop", observed: "duplicate_call_id", toolRuns: 2 },
       AnthropicLLM: { stopReason: "stop", observed: "duplicate_call_id", toolRuns: 2 },
-      GeminiLLM: { stopReason: "stop", observed: "duplicate_call_id", toolRuns: 2 },
+      // A gemini-2.x model sends no call ids (issue 36): the port numbers the
+      // calls itself, so no duplicate reaches the agent.
+      GeminiLLM: { stopReason: "stop", toolRuns: 2 },
     }],
   );
   for (const [kind, turn, want] of cases) {

@@ -1,6 +1,11 @@
 // The round-trip property: a script played by FakeLLM directly, and the same
 // script served by FakeProvider and read back by a real port, give identical
-// responses and stream events, and the model sees the same request.
+// responses and stream events, and the model sees the same request. Two
+// things differ by design, as they would against the real API: the response
+// id is in the provider's format (chatcmpl-…, msg_…, derived from the
+// script's), and the cached input count is 0 where the script said none
+// (the real APIs always report it: prompt_tokens_details.cached_tokens,
+// cache_read_input_tokens).
 import fc from "fast-check";
 import { assert, assertEquals } from "@std/assert";
 import {
@@ -12,11 +17,35 @@ import {
 } from "@agentkit/testing/ports";
 import { AnthropicLLM, OpenAIChatLLM } from "@agentkit/testing/runtime";
 import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
+import { anthropicMessageId, chatCompletionId } from "../../../testing/http/_ids.ts";
 
 const ports: Record<string, (fetch: FakeProvider["fetch"]) => LLMPort> = {
   OpenAIChatLLM: (fetch) => new OpenAIChatLLM({ apiKey: "sk-test", fetch }),
   AnthropicLLM: (fetch) => new AnthropicLLM({ apiKey: "sk-ant-test", fetch }),
 };
+
+const wireId: Record<string, (id: string) => string> = {
+  OpenAIChatLLM: chatCompletionId,
+  AnthropicLLM: anthropicMessageId,
+};
+
+// What FakeLLM said, as the port reads it back off the wire.
+function onTheWire<T>(value: T, idOf: (id: string) => string): T {
+  if (Array.isArray(value)) return value.map((v) => onTheWire(v, idOf)) as T;
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if ((k === "messageId" || k === "id") && typeof v === "string" && v.startsWith("fake-")) {
+      out[k] = idOf(v);
+    } else if (k === "usage" && v && typeof v === "object" && "inputTokens" in v) {
+      out[k] = {
+        ...v,
+        cachedInputTokens: (v as { cachedInputTokens?: number }).cachedInputTokens ?? 0,
+      };
+    } else out[k] = onTheWire(v, idOf);
+  }
+  return out as T;
+}
 
 const request: ChatRequest = {
   model: "some-model",
@@ -123,7 +152,7 @@ for (const [name, make] of Object.entries(ports)) {
         const served = FakeLLM.script(turns);
         const port = make(new FakeProvider({ llm: served }).fetch);
         for (let i = 0; i < turns.length; i++) {
-          const expected: ChatResponse = await direct.chat(request);
+          const expected: ChatResponse = onTheWire(await direct.chat(request), wireId[name]);
           assertEquals(await port.chat(request), expected);
         }
         assertEquals(
@@ -142,7 +171,7 @@ for (const [name, make] of Object.entries(ports)) {
         const served = FakeLLM.script(turns);
         const port = make(new FakeProvider({ llm: served }).fetch);
         for (let i = 0; i < turns.length; i++) {
-          const want = await drain(direct.stream(request));
+          const want = onTheWire(await drain(direct.stream(request)), wireId[name]);
           const got = await drain(port.stream(request)).catch((e: ProviderError) => e);
           const failed = want.at(-1) as { type: string; error: { message: string } } | undefined;
           // A script's error before any content is, on the wire, the provider's
