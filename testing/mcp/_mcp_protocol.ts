@@ -70,8 +70,8 @@ function build(): ParamsSchemas {
     // CompleteRequestParams: a PromptReference or a ResourceTemplateReference.
     complete: z.looseObject({
       ref: z.union([
-        z.looseObject({ type: z.literal("ref/prompt"), name: z.string(), uri: z.undefined() }),
-        z.looseObject({ type: z.literal("ref/resource"), uri: z.string(), name: z.undefined() }),
+        z.looseObject({ type: z.literal("ref/prompt"), name: z.string() }),
+        z.looseObject({ type: z.literal("ref/resource"), uri: z.string() }),
       ]),
       argument: z.looseObject({ name: z.string(), value: z.string() }),
       context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() })
