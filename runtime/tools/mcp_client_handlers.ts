@@ -75,6 +75,8 @@ export class McpRequestRefused extends Error {
   readonly code: number = -32602;
 
   /**
+   * The message names the request and what is wrong with it.
+   *
    * @param method The request's method.
    * @param problem What is wrong.
    */

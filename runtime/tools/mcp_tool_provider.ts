@@ -64,6 +64,8 @@ export class McpRequestTimeout extends Error {
   readonly timeoutMs: number;
 
   /**
+   * The message names the request and the wait, and says what to check.
+   *
    * @param method The request (`tools/list`, `tools/call`).
    * @param timeoutMs The wait that ran out.
    */

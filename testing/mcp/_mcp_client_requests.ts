@@ -36,6 +36,8 @@ export class McpClientCapabilityMissing extends Error {
   readonly method: string;
 
   /**
+   * The message names what the client lacks and how it declares it.
+   *
    * @param capability What the client lacks (`"sampling"`, `"elicitation"`).
    * @param method The request's method.
    */
@@ -72,6 +74,8 @@ export class McpClientRequestFailed extends Error {
   readonly data: unknown;
 
   /**
+   * The message names the request, the code and the client's message.
+   *
    * @param method The request's method.
    * @param code The JSON-RPC error code.
    * @param message The client's message.
