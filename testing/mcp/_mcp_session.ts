@@ -29,6 +29,8 @@ import {
   FakeMcpScript,
   type FakeMcpToolCall,
   type FakeMcpToolFunction,
+  checkRawResult,
+  isRawResult,
   isStep,
   type Step,
   takeStep,
@@ -641,12 +643,12 @@ export class McpSession {
           `the function of tool "${tool.name}" returned a function; return a value or a step`,
         );
       }
-      source = isStep(value)
-        ? checkStep(
-          value as Record<string, unknown>,
-          `what the function of tool "${tool.name}" returned`,
-        )
-        : { value };
+      const what = `what the function of tool "${tool.name}" returned`;
+      if (isStep(value)) source = checkStep(value as Record<string, unknown>, what);
+      else {
+        if (isRawResult(value)) checkRawResult(value, what);
+        source = { value };
+      }
     }
     if ("value" in source) return { result: toolResult(source.value) };
     return await this.#step(source as Step, call, id);

@@ -590,11 +590,9 @@ export function checkRawResult(value: Record<string, unknown>, where: string): v
  */
 export function toolResult(value: unknown): Record<string, unknown> {
   if (value === undefined) return { content: [] };
-  if (isRawResult(value)) {
-    checkRawResult(value, "a tool's raw result");
-    // The copy a wire would carry (undefined keys dropped).
-    return JSON.parse(JSON.stringify(value));
-  }
+  // Checked where it was declared, or returned (checkRawResult): here only
+  // the copy a wire would carry (undefined keys dropped).
+  if (isRawResult(value)) return JSON.parse(JSON.stringify(value));
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
   const text = JSON.stringify(value);
   if (text === undefined) {
