@@ -43,8 +43,11 @@ export interface McpHandlerExtra {
   readonly signal?: AbortSignal;
 }
 
-/** One handler: `client.setRequestHandler(h.schema, h.handler)`. */
-export interface McpRequestHandler {
+/**
+ * One handler: `client.setRequestHandler(h.schema, h.handler)`; it is also
+ * the pair `[schema, handler]` (`client.setRequestHandler(...h)`).
+ */
+export interface McpRequestHandler extends Iterable<unknown> {
   /** The method it answers. */
   readonly method: "elicitation/create" | "sampling/createMessage";
   /** A zod schema of the request whose `method` is a literal, as the SDK's `setRequestHandler` takes. */
@@ -354,8 +357,13 @@ export function mcpClientHandlers(options: McpClientHandlersOptions): readonly M
   const z = zod();
   const out: McpRequestHandler[] = [];
   const { asker, llm, ctx: base, model } = options ?? {};
+  const pair = function* (this: McpRequestHandler): Generator<unknown> {
+    yield this.schema;
+    yield this.handler;
+  };
   if (asker) {
     out.push({
+      [Symbol.iterator]: pair,
       method: "elicitation/create",
       schema: z.object({ method: z.literal("elicitation/create"), params: z.looseObject({}) }),
       handler: (request, extra) =>
@@ -364,6 +372,7 @@ export function mcpClientHandlers(options: McpClientHandlersOptions): readonly M
   }
   if (llm) {
     out.push({
+      [Symbol.iterator]: pair,
       method: "sampling/createMessage",
       schema: z.object({ method: z.literal("sampling/createMessage"), params: z.looseObject({}) }),
       handler: (request, extra) =>

@@ -398,7 +398,7 @@ export class McpToolProvider implements ToolProvider {
       if (ctx.signal.aborted) return failed(`Cancelled: ${messageOf(ctx.signal.reason)}`);
       if (error instanceof McpRequestTimeout) {
         return failed(
-          `The MCP server "${this.name}" failed the call of tool "${name}": ${error.message}`,
+          `The MCP server "${this.name}" failed the call of tool "${name}": ${error.name}: ${error.message}`,
         );
       }
       // A transport's error may quote a request (a URL, a header): the
@@ -443,7 +443,7 @@ export class McpToolProvider implements ToolProvider {
   #bounded<T>(p: Promise<T>, ctx: Ctx): Promise<T> {
     return this.#wait("tools/list", () => p, ctx).catch((error) => {
       if (error instanceof McpRequestTimeout || ctx.signal.aborted) {
-        throw new McpToolsUnavailable(this.#serverName(), messageOf(error), error);
+        throw new McpToolsUnavailable(this.#serverName(), timeoutText(error), error);
       }
       throw error;
     });
@@ -466,7 +466,7 @@ export class McpToolProvider implements ToolProvider {
         );
       } catch (error) {
         if (isHarnessError(error)) throw error;
-        throw new McpToolsUnavailable(this.#serverName(), redactText(messageOf(error)), error);
+        throw new McpToolsUnavailable(this.#serverName(), timeoutText(error), error);
       }
       const a = answer as Partial<McpListToolsResult> | null;
       if (a === null || typeof a !== "object" || !Array.isArray(a.tools)) {
@@ -545,6 +545,13 @@ function argumentsOf(call: ToolCall): Record<string, unknown> | string {
     return `The arguments of tool "${call.name}" must be a JSON object, got: ${call.rawArgs}`;
   }
   return parsed as Record<string, unknown>;
+}
+
+// A timeout says its name; any other error is masked for credentials.
+function timeoutText(error: unknown): string {
+  return error instanceof McpRequestTimeout
+    ? `${error.name}: ${error.message}`
+    : redactText(messageOf(error));
 }
 
 function messageOf(error: unknown): string {

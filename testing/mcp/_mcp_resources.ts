@@ -88,7 +88,8 @@ export function declareTemplate(value: Record<string, unknown>, at: string): Dec
 }
 
 // What read() returns as a ReadResourceResult: a string (the text), one
-// content ({ text | blob, mimeType?, uri? }), or { contents: [...] }.
+// content ({ text | blob, mimeType?, uri? }), an array of them, or
+// { contents: [...] } (the SDK's ReadResourceResult).
 function contentsOf(
   value: unknown,
   uri: string,
@@ -112,13 +113,11 @@ function contentsOf(
     if (out.mimeType === undefined && mimeType !== undefined) out.mimeType = mimeType;
     return out;
   };
-  if (
-    value !== null && typeof value === "object" &&
-    Array.isArray((value as { contents?: unknown }).contents)
-  ) {
-    return { contents: (value as { contents: unknown[] }).contents.map(one) };
-  }
-  return { contents: [one(value)] };
+  const list = Array.isArray(value) ? value : value !== null && typeof value === "object" &&
+      Array.isArray((value as { contents?: unknown }).contents)
+    ? (value as { contents: unknown[] }).contents
+    : undefined;
+  return { contents: list ? list.map(one) : [one(value)] };
 }
 
 /** Checks the `completions` option: `{ [promptOrTemplate]: { [argument]: string[] | fn } }`. */

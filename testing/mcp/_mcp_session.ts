@@ -22,6 +22,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./_mcp_protocol.ts";
 import {
+  checkRawResult,
   checkStep,
   type DeclaredTool,
   errorResult,
@@ -29,7 +30,6 @@ import {
   FakeMcpScript,
   type FakeMcpToolCall,
   type FakeMcpToolFunction,
-  checkRawResult,
   isRawResult,
   isStep,
   type Step,
@@ -65,6 +65,8 @@ export interface DeclaredResource {
   mimeType?: string;
   text?: string;
   blob?: string;
+  /** Set by `updateResource()` with several contents: what `resources/read` answers. */
+  contents?: readonly Record<string, unknown>[];
   /** Whether `resources/subscribe` accepts it. */
   readonly subscribe?: boolean;
 }
@@ -441,6 +443,7 @@ export class McpSession {
           }
           return notFound(r.data.uri);
         }
+        if (found.contents) return { result: { contents: structuredClone(found.contents) } };
         const content: Record<string, unknown> = { uri: found.uri };
         if (found.mimeType !== undefined) content.mimeType = found.mimeType;
         if (found.text !== undefined) content.text = found.text;

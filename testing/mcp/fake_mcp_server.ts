@@ -142,15 +142,28 @@ export interface FakeMcpResourceTemplate {
   readonly read: (uri: string, vars: Record<string, string>) => unknown;
 }
 
-/** What `updateResource()` sets: the new text, or `{ text | blob, mimeType? }`. */
-export type FakeMcpResourceContents = string | {
+/** One content of a resource: `{ text | blob, mimeType? }`. */
+export interface FakeMcpResourceContent {
+  /** Its URI (in a list; the resource's by default). */
+  readonly uri?: string;
   /** The new text. */
   readonly text?: string;
   /** The new binary content, base64. */
   readonly blob?: string;
   /** The new MIME type. */
   readonly mimeType?: string;
-};
+}
+
+/**
+ * What `updateResource()` sets: the new text, one content
+ * `{ text | blob, mimeType? }`, or several (an array, or `{ contents }` as
+ * `resources/read` answers them).
+ */
+export type FakeMcpResourceContents =
+  | string
+  | FakeMcpResourceContent
+  | readonly (string | FakeMcpResourceContent)[]
+  | { readonly contents: readonly (string | FakeMcpResourceContent)[] };
 
 /**
  * The completions of `completion/complete`: by prompt name or resource
@@ -467,6 +480,28 @@ function declareResources(
     );
   });
   return { resources, templates };
+}
+
+// One resource content given to updateResource(): a string (the text) or
+// { text | blob, mimeType? } (and, in a list, its own uri).
+function oneContent(value: unknown, where: string, uri: boolean): Record<string, unknown> {
+  const c = typeof value === "string" ? { text: value } : value as Record<string, unknown>;
+  if (c === null || typeof c !== "object" || Array.isArray(c)) {
+    throw new TypeError(
+      `${where} must be a string or { text | blob, mimeType? }, got ${describe(value)}`,
+    );
+  }
+  checkOptions(
+    where,
+    c,
+    uri
+      ? { uri: is.text, text: is.string, blob: is.string, mimeType: is.text }
+      : { text: is.string, blob: is.string, mimeType: is.text },
+  );
+  if ((c.text === undefined) === (c.blob === undefined)) {
+    throw new TypeError(`${where}: contents need exactly one of text and blob (base64)`);
+  }
+  return c;
 }
 
 function promptMessage(m: FakeMcpPromptMessage, at: string): Record<string, unknown> {
@@ -868,7 +903,7 @@ export class FakeMcpServer implements AsyncDisposable {
    * `notifications/resources/updated` to every client subscribed to it.
    *
    * @param uri A declared resource's URI.
-   * @param contents The new text, or `{ text | blob, mimeType? }`.
+   * @param contents The new text, `{ text | blob, mimeType? }`, or a list of them.
    * @throws {TypeError} For an undeclared URI or malformed contents.
    *
    * @example
@@ -900,21 +935,26 @@ export class FakeMcpServer implements AsyncDisposable {
         }`,
       );
     }
-    const c = typeof contents === "string" ? { text: contents } : contents;
-    if (c === null || typeof c !== "object") {
-      throw new TypeError(
-        `${where}: contents must be a string or { text | blob, mimeType? }, got ${
-          describe(contents)
-        }`,
-      );
+    const list = Array.isArray(contents)
+      ? contents
+      : contents !== null && typeof contents === "object" && "contents" in contents
+      ? (contents as { contents: unknown }).contents
+      : undefined;
+    if (list !== undefined) {
+      if (!Array.isArray(list) || list.length === 0) {
+        throw new TypeError(`${where}: contents must be a non-empty array, got ${describe(list)}`);
+      }
+      found.contents = list.map((c, i) => ({
+        uri,
+        ...oneContent(c, `${where}: contents[${i}]`, true),
+      }));
+    } else {
+      const c = oneContent(contents, where, false);
+      found.contents = undefined;
+      found.text = c.text as string | undefined;
+      found.blob = c.blob as string | undefined;
+      if (c.mimeType !== undefined) found.mimeType = c.mimeType as string;
     }
-    checkOptions(where, c, { text: is.string, blob: is.string, mimeType: is.text });
-    if ((c.text === undefined) === (c.blob === undefined)) {
-      throw new TypeError(`${where}: contents need exactly one of text and blob (base64)`);
-    }
-    found.text = c.text;
-    found.blob = c.blob;
-    if (c.mimeType !== undefined) found.mimeType = c.mimeType;
     for (const s of [...this.#sessions]) s.resourceUpdated(uri);
   }
 

@@ -75,7 +75,25 @@ Deno.test("declareTemplate: the listing, and what read() returns as contents", a
   assertEquals(await many.read("x://1", {}), {
     contents: [{ uri: "x://1", text: "a" }, { uri: "x://other", text: "b" }],
   });
-  for (const bad of [7, { text: "a", blob: "b" }, {}, null, [1]]) {
+  const list = declareTemplate({
+    uriTemplate: "x://{id}",
+    name: "n",
+    mimeType: "text/plain",
+    read: () => ["a", { text: "b", mimeType: "text/markdown" }],
+  }, "at");
+  assertEquals(await list.read("x://1", {}), {
+    contents: [
+      { uri: "x://1", text: "a", mimeType: "text/plain" },
+      { uri: "x://1", text: "b", mimeType: "text/markdown" },
+    ],
+  });
+  const badItem = declareTemplate({
+    uriTemplate: "x://{id}",
+    name: "n",
+    read: () => ({ contents: [7] }),
+  }, "at");
+  await assertRejects(() => badItem.read("x://1", {}), InvalidScript, "returned contents[0] 7");
+  for (const bad of [7, { text: "a", blob: "b" }, {}, null, { blob: 1 }]) {
     const t2 = declareTemplate({ uriTemplate: "x://{id}", name: "n", read: () => bad }, "at");
     await assertRejects(
       () => t2.read("x://1", {}),
@@ -116,6 +134,25 @@ Deno.test("completions: the table checked, lists filtered by prefix, functions c
   assertThrows(() => declareCompletions([], "w"), TypeError, 'option "completions" must be');
   assertThrows(() => declareCompletions(null, "w"), TypeError, 'option "completions" must be');
   assertThrows(() => declareCompletions({ p: [] }, "w"), TypeError, 'completions["p"] must be');
+  assertThrows(() => declareCompletions({ p: null }, "w"), TypeError, 'completions["p"] must be');
+  assertThrows(() => declareCompletions({ p: "x" }, "w"), TypeError, 'completions["p"] must be');
+  assertThrows(
+    () => declareCompletions({ p: { a: ["ok", 1] } }, "w"),
+    TypeError,
+    'completions["p"]["a"]',
+  );
+  assertThrows(() => declareCompletions("x", "w"), TypeError, "{ [prompt name or uriTemplate]");
+  assertEquals(isTemplate("test://{x}"), false);
+  assertThrows(
+    () => declareTemplate({ name: "n", read: () => "" }, "at"),
+    TypeError,
+    'option "uriTemplate" is required',
+  );
+  assertThrows(
+    () => declareTemplate({ uriTemplate: "x://{a}", read: () => "" }, "at"),
+    TypeError,
+    'option "name" is required',
+  );
   assertThrows(
     () => declareCompletions({ p: { a: "x" } }, "w"),
     TypeError,

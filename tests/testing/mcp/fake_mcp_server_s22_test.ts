@@ -182,6 +182,34 @@ Deno.test("subscriptions: subscribe, updateResource notifies, unsubscribe stops 
   assertEquals(updated.length, 1);
   const e = await assertRejects(() => client.subscribeResource({ uri: "test://plain" }));
   assertStringIncludes((e as Error).message, "does not accept subscriptions");
+  // Several contents, as resources/read answers them; then one again.
+  server.updateResource("test://watched", [{ text: "a" }, {
+    uri: "test://watched#2",
+    blob: "AA==",
+  }]);
+  assertEquals((await client.readResource({ uri: "test://watched" })).contents, [
+    { uri: "test://watched", text: "a" },
+    { uri: "test://watched#2", blob: "AA==" },
+  ]);
+  server.updateResource("test://watched", { contents: ["b"] });
+  assertEquals((await client.readResource({ uri: "test://watched" })).contents, [
+    { uri: "test://watched", text: "b" },
+  ]);
+  server.updateResource("test://watched", { text: "c", mimeType: "text/plain" });
+  assertEquals((await client.readResource({ uri: "test://watched" })).contents, [
+    { uri: "test://watched", mimeType: "text/plain", text: "c" },
+  ]);
+  assertThrows(() => server.updateResource("test://watched", []), TypeError, "non-empty array");
+  assertThrows(
+    () => server.updateResource("test://watched", [{ txt: "x" }] as never),
+    TypeError,
+    'contents[0]: unknown option "txt"; did you mean "text"?',
+  );
+  assertThrows(
+    () => server.updateResource("test://watched", 7 as never),
+    TypeError,
+    "must be a string or",
+  );
   assertThrows(
     () => server.updateResource("test://nope", "x"),
     TypeError,
