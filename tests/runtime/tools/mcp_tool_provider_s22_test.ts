@@ -8,7 +8,7 @@ import {
   Agent,
   mcpClientHandlers,
   McpRequestRefused,
-  McpRequestTimeout,
+  type McpRequestTimeout,
   McpToolProvider,
   McpToolsUnavailable,
   ReActCognition,
@@ -20,7 +20,7 @@ import {
   FakeLLM,
   FakeMcpServer,
   makeTestCtx,
-  McpClientRequestFailed,
+  type McpClientRequestFailed,
 } from "@agentkit/testing/testing";
 import { Client } from "../../_mcp_sdk.ts";
 

@@ -7,8 +7,8 @@ import { assertEquals, assertRejects, assertStringIncludes, assertThrows } from 
 import {
   FakeMcpServer,
   InvalidScript,
-  McpClientCapabilityMissing,
-  McpClientRequestFailed,
+  type McpClientCapabilityMissing,
+  type McpClientRequestFailed,
 } from "@agentkit/testing/testing";
 import { Client } from "../../_mcp_sdk.ts";
 
