@@ -164,3 +164,40 @@ Deno.test("the errors: names, codes and what the message tells", () => {
   assertEquals([failed.name, failed.code, failed.data], ["McpClientRequestFailed", 7, { x: 1 }]);
   assertEquals(failed.message, "The client answered m with error 7: boom");
 });
+
+Deno.test("the schemas accept every listed value and form, and refuse what is not listed", () => {
+  for (const format of ["email", "uri", "date", "date-time"]) {
+    checkElicitParams(form({ s: { type: "string", format, title: "T", description: "D" } }), "w");
+  }
+  const two = [{ const: "a", title: "A" }, { const: "b", title: "B" }];
+  checkElicitParams({ mode: "form", ...form({ t: { type: "string", oneOf: two } }) }, "w");
+  checkElicitParams(form({ m: { type: "array", items: { anyOf: two } } }), "w");
+  checkElicitParams(
+    form({ m: { type: "array", items: { type: "string", enum: ["a", "b"] } } }),
+    "w",
+  );
+  assertThrows(
+    () => checkElicitParams(form({ t: { type: "string", oneOf: [] } }), "w"),
+    InvalidScript,
+  );
+  assertThrows(() => checkElicitParams({ mode: "other", ...form({}) }, "w"), InvalidScript);
+  assertThrows(() => checkElicitParams(null, "w"), InvalidScript, "ElicitRequestFormParams");
+  assertThrows(
+    () => checkElicitParams({ mode: "url", message: "m" }, "w"),
+    InvalidScript,
+    'ElicitRequestURLParams ({ mode: "url", message, elicitationId, url })',
+  );
+  for (const includeContext of ["none", "thisServer", "allServers"]) {
+    checkSampleParams({ messages: [], maxTokens: 1, includeContext }, "w");
+  }
+  assertThrows(
+    () =>
+      checkSampleParams({
+        messages: [{ role: "user", content: { text: "no type" } }],
+        maxTokens: 1,
+      }, "w"),
+    InvalidScript,
+  );
+  const user = { role: "user", content: [{ type: "text", text: "x" }], model: "m" };
+  assertEquals(checkSampleResult(user, "s"), user);
+});
