@@ -52,7 +52,10 @@ Deno.test("timeoutMs on ctx.clock ends a tools/call wait with McpRequestTimeout,
   );
   assertEquals(r.isError, true);
   assertStringIncludes(r.content, 'failed the call of tool "deploy"');
-  assertStringIncludes(r.content, "did not answer tools/call within 5000 ms");
+  assertStringIncludes(
+    r.content,
+    ": McpRequestTimeout: the MCP server did not answer tools/call within 5000 ms",
+  );
   assertEquals(clock.now(), 5_000);
   assertEquals(signals[0]?.aborted, true, "the request was told to stop");
 });
@@ -62,7 +65,7 @@ Deno.test("timeoutMs ends a tools/list wait: listTools(ctx) rejects with McpTool
   const e = await assertRejects(
     () => Promise.resolve(provider.listTools(makeTestCtx())),
     McpToolsUnavailable,
-    "did not answer tools/list within 1000 ms",
+    "McpRequestTimeout: the MCP server did not answer tools/list within 1000 ms",
   );
   assertEquals((e.cause as Error).name, "McpRequestTimeout");
   assertEquals((e.cause as McpRequestTimeout).timeoutMs, 1_000);
