@@ -254,3 +254,20 @@ Deno.test("mcpClientHandlers: sampling through an LLMPort; without a port, the p
   assertThrows(() => mcpClientHandlers({ askr: 1 } as never), TypeError, 'did you mean "asker"?');
   assertThrows(() => mcpClientHandlers({ llm: {} as never }), TypeError, "LLMPort");
 });
+
+Deno.test("a call answered in time leaves no timer on the clock, and is the server's answer", async () => {
+  const clock = new FakeClock({ autoAdvance: false });
+  const client = {
+    listTools: () => Promise.resolve({ tools: [] }),
+    callTool: () => Promise.resolve({ content: [{ type: "text", text: "done" }] }),
+  };
+  const provider = new McpToolProvider(client, { timeoutMs: 5_000 });
+  const [r] = await provider.executeToolCalls(
+    [{ id: "c1", name: "t", args: {} }],
+    makeTestCtx({ clock }),
+  );
+  assertEquals(r, { callId: "c1", isError: false, content: "done" });
+  assertEquals(clock.pending, 0);
+  assertEquals(await provider.listTools(makeTestCtx({ clock })), []);
+  assertEquals(clock.pending, 0);
+});
