@@ -86,9 +86,10 @@ export interface ToolProvider {
   /**
    * The tools this provider offers: an array when it knows them at once (a
    * scripted provider, a cached list), a promise when it has to ask (an MCP
-   * server's `tools/list`). The runtime awaits only a promise.
+   * server's `tools/list`). The runtime awaits only a promise, and passes
+   * the run, whose signal (and clock) a provider that asks bounds its wait by.
    */
-  listTools(): readonly ToolSpec[] | Promise<readonly ToolSpec[]>;
+  listTools(ctx?: Ctx): readonly ToolSpec[] | Promise<readonly ToolSpec[]>;
   /** Runs a batch of calls. */
   executeToolCalls(calls: readonly ToolCall[], ctx: Ctx): Promise<readonly ToolResult[]>;
   /** Present on providers that grant permissions; the runtime checks for it by presence. */

@@ -84,6 +84,9 @@ export function summarize(output: string): { summary: string; tests?: [number, n
       tests: [passed, failed],
     };
   }
+  // scripts/mcp_conformance.ts: the official MCP suite's scenario counts.
+  const mcp = /^MCP conformance: (.*)$/m.exec(text);
+  if (mcp) return { summary: mcp[1] };
   const examples = /(\d+) example\(s\) ran/.exec(text);
   if (examples) return { summary: `${examples[1]} examples ran` };
   const score = /^JSR score .*$/m.exec(text);

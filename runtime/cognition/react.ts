@@ -5,6 +5,7 @@
  */
 import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { Ctx } from "../../ports/context.ts";
 import type { ToolPort, ToolProvider } from "../../ports/tool.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import { addUsage, type FinishReason, type Usage, ZERO_USAGE } from "../../ports/usage.ts";
@@ -141,8 +142,8 @@ export class ReActCognition implements Cognition {
    * The tool specs the model is offered: the tools' own, or what the
    * provider lists (a promise when the provider has to ask a server).
    */
-  specs(): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
-    return this.#provider ? this.#provider.listTools() : this.#specs;
+  specs(ctx?: Ctx): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
+    return this.#provider ? this.#provider.listTools(ctx) : this.#specs;
   }
 
   /**
@@ -439,7 +440,7 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
     // The loop only appends to its transcript until it returns it, which lets
     // a recording double keep one copy of it (see ../_append_only.ts).
     this.#messages = appendOnly([...input.messages]);
-    const specs = this.#cognition.specs();
+    const specs = this.#cognition.specs(ctx);
     // The array of a `tools: [...]` agent or a ready provider goes straight
     // on; only a provider that has to ask (an MCP server) costs a wait.
     if (Array.isArray(specs)) return this.#listed(specs);

@@ -16,6 +16,7 @@ import { preview } from "../_preview.ts";
 import { REDACTED, redactText } from "../_redact.ts";
 import { maskSecrets } from "../_secrets/registry.ts";
 import { registerMcpSecrets } from "./_mcp_secrets.ts";
+import { untilAborted } from "../_until_aborted.ts";
 import { type McpCallToolResult, mcpToolResult } from "./_mcp_content.ts";
 
 export type { McpCallToolResult, McpContentBlock } from "./_mcp_content.ts";
@@ -47,6 +48,39 @@ export interface McpRequestOptions {
 }
 
 /**
+ * The MCP server did not answer within the provider's `timeoutMs` (on the
+ * run's clock): `listTools()` rejects with an `McpToolsUnavailable` caused
+ * by it, a tool call becomes an `isError` result naming it.
+ *
+ * @example
+ * ```ts
+ * import { McpRequestTimeout } from "@agentkit/testing/runtime";
+ * import { assertEquals } from "@std/assert";
+ *
+ * const e = new McpRequestTimeout("tools/call", 5_000);
+ * assertEquals([e.name, e.timeoutMs], ["McpRequestTimeout", 5_000]);
+ * ```
+ */
+export class McpRequestTimeout extends Error {
+  /** The wait that ran out. */
+  readonly timeoutMs: number;
+
+  /**
+   * The message names the request and the wait, and says what to check.
+   *
+   * @param method The request (`tools/list`, `tools/call`).
+   * @param timeoutMs The wait that ran out.
+   */
+  constructor(method: string, timeoutMs: number) {
+    super(
+      `the MCP server did not answer ${method} within ${timeoutMs} ms (McpToolProvider's timeoutMs); check that it is up, or give it more time`,
+    );
+    this.name = "McpRequestTimeout";
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
  * The part of an MCP client the provider uses: the official SDK's `Client`
  * (`@modelcontextprotocol/sdk/client/index.js`) has it, and so may any other.
  */
@@ -56,10 +90,16 @@ export interface McpClient {
     params?: { cursor?: string },
     options?: McpRequestOptions,
   ): Promise<McpListToolsResult>;
-  /** Calls a tool (`tools/call`); the second argument is the SDK's result schema, left to its default. */
+  /**
+   * Calls a tool (`tools/call`). The second argument is the SDK's result
+   * schema: the provider passes a lenient one (any object), so that a block
+   * of a type the SDK does not know reaches the model as its JSON instead of
+   * failing the call with the SDK's validation report.
+   */
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
-    resultSchema?: undefined,
+    // deno-lint-ignore no-explicit-any
+    resultSchema?: any,
     options?: McpRequestOptions,
   ): Promise<McpCallToolResult>;
   /**
@@ -100,13 +140,29 @@ export interface McpToolProviderOptions {
    * @default {[] (the transport's headers only)}
    */
   readonly secrets?: readonly string[];
+  /**
+   * How long to wait for each answer of the server (`tools/list`, each
+   * `tools/call`), on the run's clock (`ctx.clock`); past it the wait ends
+   * with {@linkcode McpRequestTimeout}. Every wait also ends with the run's
+   * signal.
+   * @default {no limit but the run's signal}
+   */
+  readonly timeoutMs?: number;
 }
 
 const OPTIONS: Readonly<Record<string, Rule>> = {
   prefix: is.text,
   cacheToolsList: is.boolean,
   secrets: is.arrayOf(is.string),
+  timeoutMs: is.positiveMs,
 };
+
+// Any JSON object, as the SDK's request() takes a result schema; built on
+// first use (zod loads lazily, ../_lazy/).
+let anyResult: z.ZodType | undefined;
+function lenientResult(): z.ZodType {
+  return anyResult ??= zod().looseObject({});
+}
 const CLIENT: Rule = is.port("an MCP client", ["listTools", "callTool"]);
 
 // The server sends this when its tools change (MCP "Tools" > "List Changed
@@ -216,6 +272,7 @@ export class McpToolProvider implements ToolProvider {
   readonly #client: McpClient;
   readonly #prefix: string;
   readonly #cache: boolean;
+  readonly #timeoutMs: number | undefined;
   #cached: readonly ToolSpec[] | Promise<readonly ToolSpec[]> | undefined;
   // Bumped by every invalidation, so a listing that began before one does
   // not fill the cache with the old list.
@@ -237,6 +294,7 @@ export class McpToolProvider implements ToolProvider {
     this.#prefix = options.prefix ?? "";
     this.#cache = options.cacheToolsList ?? false;
     registerMcpSecrets(client, options.secrets);
+    this.#timeoutMs = options.timeoutMs;
     if (this.#cache && typeof client.setNotificationHandler === "function") {
       client.setNotificationHandler(toolsListChanged(), () => this.invalidateToolsCache());
     }
@@ -265,14 +323,17 @@ export class McpToolProvider implements ToolProvider {
   /**
    * The server's tools as specs; the cached list at once when there is one.
    *
+   * @param ctx The run: its signal ends the wait, and `timeoutMs` is kept on its clock.
    * @returns The specs, or a promise of them.
-   * @throws {McpToolsUnavailable} (as a rejection) When the listing fails.
+   * @throws {McpToolsUnavailable} (as a rejection) When the listing fails or the wait ends.
    */
-  listTools(): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
+  listTools(ctx?: Ctx): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
     const cached = this.#cached;
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      return cached instanceof Promise && ctx ? this.#bounded(cached, ctx) : cached;
+    }
     const generation = this.#generation;
-    const listing = this.#list();
+    const listing = this.#list(ctx);
     if (!this.#cache) return listing;
     // Callers that come while it is under way share the one listing.
     this.#cached = listing;
@@ -340,12 +401,19 @@ export class McpToolProvider implements ToolProvider {
     if (ctx.signal.aborted) return failed(`Cancelled: ${messageOf(ctx.signal.reason)}`);
     let result: unknown;
     try {
-      result = await this.#client.callTool({ name, arguments: args }, undefined, {
-        signal: ctx.signal,
-      });
+      result = await this.#wait(
+        "tools/call",
+        (signal) => this.#client.callTool({ name, arguments: args }, lenientResult(), { signal }),
+        ctx,
+      );
     } catch (error) {
       rethrowIfFatal(error);
       if (ctx.signal.aborted) return failed(`Cancelled: ${messageOf(ctx.signal.reason)}`);
+      if (error instanceof McpRequestTimeout) {
+        return failed(
+          `The MCP server "${this.name}" failed the call of tool "${name}": ${error.name}: ${error.message}`,
+        );
+      }
       // A transport's error may quote a request (a URL, a header): the
       // model and the transcript get it with credentials masked.
       return failed(
@@ -359,7 +427,44 @@ export class McpToolProvider implements ToolProvider {
     return { ...answer, content: maskSecrets(answer.content, REDACTED) };
   }
 
-  async #list(): Promise<readonly ToolSpec[]> {
+  // One wait on the server: ends with the run's signal, or after timeoutMs
+  // on the run's clock (McpRequestTimeout); the request is told either way
+  // (the SDK then sends notifications/cancelled).
+  async #wait<T>(
+    method: string,
+    send: (signal: AbortSignal | undefined) => Promise<T>,
+    ctx: Ctx | undefined,
+  ): Promise<T> {
+    const timeoutMs = this.#timeoutMs;
+    if (!ctx && timeoutMs === undefined) return await send(undefined);
+    const stop = new AbortController();
+    const signals = [stop.signal];
+    if (ctx) signals.push(ctx.signal);
+    const signal = AbortSignal.any(signals);
+    const timer = new AbortController();
+    if (timeoutMs !== undefined && ctx) {
+      ctx.clock.sleep(timeoutMs, timer.signal).then(
+        () => stop.abort(new McpRequestTimeout(method, timeoutMs)),
+        () => {},
+      );
+    }
+    try {
+      return await untilAborted(send(signal), signal);
+    } finally {
+      timer.abort();
+    }
+  }
+
+  #bounded<T>(p: Promise<T>, ctx: Ctx): Promise<T> {
+    return this.#wait("tools/list", () => p, ctx).catch((error) => {
+      if (error instanceof McpRequestTimeout || ctx.signal.aborted) {
+        throw new McpToolsUnavailable(this.#serverName(), timeoutText(error), error);
+      }
+      throw error;
+    });
+  }
+
+  async #list(ctx?: Ctx): Promise<readonly ToolSpec[]> {
     // A transport connected after the provider was built: its headers now.
     registerMcpSecrets(this.#client, undefined);
     const specs: ToolSpec[] = [];
@@ -369,10 +474,16 @@ export class McpToolProvider implements ToolProvider {
     for (let page = 1;; page++) {
       let answer: unknown;
       try {
-        answer = await this.#client.listTools(cursor === undefined ? undefined : { cursor });
+        const params = cursor === undefined ? undefined : { cursor };
+        answer = await this.#wait(
+          "tools/list",
+          (signal) =>
+            signal ? this.#client.listTools(params, { signal }) : this.#client.listTools(params),
+          ctx,
+        );
       } catch (error) {
         if (isHarnessError(error)) throw error;
-        throw new McpToolsUnavailable(this.#serverName(), redactText(messageOf(error)), error);
+        throw new McpToolsUnavailable(this.#serverName(), timeoutText(error), error);
       }
       const a = answer as Partial<McpListToolsResult> | null;
       if (a === null || typeof a !== "object" || !Array.isArray(a.tools)) {
@@ -451,6 +562,13 @@ function argumentsOf(call: ToolCall): Record<string, unknown> | string {
     return `The arguments of tool "${call.name}" must be a JSON object, got: ${call.rawArgs}`;
   }
   return parsed as Record<string, unknown>;
+}
+
+// A timeout says its name; any other error is masked for credentials.
+function timeoutText(error: unknown): string {
+  return error instanceof McpRequestTimeout
+    ? `${error.name}: ${error.message}`
+    : redactText(messageOf(error));
 }
 
 function messageOf(error: unknown): string {

@@ -45,3 +45,4 @@ export * from "./tool_schema.ts";
 export * from "./mcp_tool_provider.ts";
 export * from "./tool_registry.ts";
 export * from "./tool_policy.ts";
+export * from "./mcp_client_handlers.ts";

@@ -141,10 +141,11 @@ export class ToolPolicy implements ToolProvider {
   /**
    * The provider's tools less the hidden ones.
    *
+   * @param ctx The run, passed on to the provider.
    * @returns The specs (a promise when the provider under it had to ask).
    */
-  listTools(): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
-    const listed = this.#provider.listTools();
+  listTools(ctx?: Ctx): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
+    const listed = this.#provider.listTools(ctx);
     if (Array.isArray(listed)) return this.#visible(listed);
     return Promise.resolve(listed).then((specs) => this.#visible(specs));
   }

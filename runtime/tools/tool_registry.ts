@@ -129,11 +129,12 @@ export class ToolRegistry implements ToolProvider {
   /**
    * Every provider's tools, merged, checked for collisions.
    *
+   * @param ctx The run, passed on to each provider.
    * @returns The specs (a promise when a provider had to be asked).
    * @throws {ToolNameCollision} When two providers list one name.
    */
-  listTools(): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
-    const lists = this.#providers.map((p) => p.listTools());
+  listTools(ctx?: Ctx): readonly ToolSpec[] | Promise<readonly ToolSpec[]> {
+    const lists = this.#providers.map((p) => p.listTools(ctx));
     if (lists.every(Array.isArray)) return this.#merge(lists as (readonly ToolSpec[])[]);
     return Promise.all(lists).then((ready) => this.#merge(ready));
   }
@@ -150,7 +151,7 @@ export class ToolRegistry implements ToolProvider {
     let routes = this.#routes;
     if (routes === undefined) {
       try {
-        await this.listTools();
+        await this.listTools(ctx);
       } catch (error) {
         rethrowIfFatal(error);
         const message = error instanceof Error ? error.message : String(error);

@@ -40,8 +40,14 @@ export type Frame =
     readonly method: string;
     readonly params: Readonly<Record<string, unknown>>;
   }
-  | { readonly kind: "response"; readonly id: RequestId | undefined }
-  | { readonly kind: "invalid"; readonly answer: ErrorAnswer };
+  | {
+    readonly kind: "response";
+    readonly id: RequestId | undefined;
+    readonly result?: unknown;
+    readonly error?: unknown;
+  }
+  | { readonly kind: "invalid"; readonly answer: ErrorAnswer }
+  | { readonly kind: "batch"; readonly frames: readonly Frame[] };
 
 /** An error answer, ready to send. */
 export interface ErrorAnswer {
@@ -76,9 +82,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Classifies one frame: a string is JSON text (unparseable text is a parse
- * error, -32700), anything else an already parsed message. Never throws.
+ * error, -32700), anything else an already parsed message. With `batch`
+ * (a session on protocol 2025-03-26, the one version whose specification
+ * requires JSON-RPC batches) an array is a batch of frames; otherwise an
+ * array is refused. Never throws.
  */
-export function parseFrame(frame: unknown): Frame {
+export function parseFrame(frame: unknown, batch = false): Frame {
   let message = frame;
   if (typeof frame === "string") {
     try {
@@ -90,10 +99,20 @@ export function parseFrame(frame: unknown): Frame {
       };
     }
   }
+  return classify(message, batch);
+}
+
+function classify(message: unknown, batch: boolean): Frame {
   if (Array.isArray(message)) {
-    // Protocol 2025-06-18 removed JSON-RPC batching; every version this
-    // server answers with, bar the two oldest, forbids it.
-    return invalid("a batch (an array of messages) is not supported since protocol 2025-06-18");
+    // Protocol 2025-03-26 added JSON-RPC batching and 2025-06-18 removed it.
+    if (!batch) {
+      return invalid(
+        "a batch (an array of messages) is supported only on protocol 2025-03-26",
+      );
+    }
+    // JSON-RPC 2.0 §6: an empty batch is one Invalid Request.
+    if (message.length === 0) return invalid("an empty batch");
+    return { kind: "batch", frames: message.map((m) => classify(m, false)) };
   }
   if (!isRecord(message)) return invalid("a message must be a JSON object");
   const id = isId(message.id) ? message.id : undefined;
@@ -126,5 +145,7 @@ export function parseFrame(frame: unknown): Frame {
   if (id === undefined && !("error" in message)) {
     return invalid('a response needs a string or integer "id"');
   }
-  return { kind: "response", id };
+  return "error" in message
+    ? { kind: "response", id, error: message.error }
+    : { kind: "response", id, result: message.result };
 }

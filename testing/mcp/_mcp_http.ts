@@ -5,7 +5,7 @@
 // SDK's server transport's (1.32.2, src/server/webStandardStreamableHttp.ts)
 // where the spec leaves the wording open; bearer auth answers as the SDK's
 // requireBearerAuth does (src/server/auth/middleware/bearerAuth.ts).
-import { parseFrame, type RequestId } from "./_jsonrpc.ts";
+import { CODE, errorAnswer, type Frame, parseFrame, type RequestId } from "./_jsonrpc.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./_mcp_protocol.ts";
 import type { McpSession, Outbox } from "./_mcp_session.ts";
 
@@ -34,18 +34,22 @@ function cut(): TypeError {
   return new TypeError("The FakeMcpServer cut the connection (a scripted { disconnect: true })");
 }
 
-// The answer to one POSTed request: JSON if the response is the first
-// thing the server sends for it, an SSE stream if a notification comes first.
+// The answer to one POST: JSON if the responses are the first things the
+// server sends for its requests (one object, or for a batch an array), an
+// SSE stream if a notification or a request to the client comes first.
 class Answer {
   readonly response: Promise<Response>;
   #resolve!: (r: Response) => void;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #headers: Record<string, string>;
   #done = false;
+  // A batch's: the requests still unanswered, and the answers held for JSON.
+  #batch: { open: number; held: unknown[] } | undefined;
 
-  constructor(headers: Record<string, string>) {
+  constructor(headers: Record<string, string>, batchOf?: number) {
     this.#headers = headers;
     this.response = new Promise((resolve) => this.#resolve = resolve);
+    if (batchOf !== undefined) this.#batch = { open: batchOf, held: [] };
   }
 
   get done(): boolean {
@@ -65,6 +69,28 @@ class Answer {
 
   send(message: unknown, final: boolean): void {
     if (this.#done) return;
+    const batch = this.#batch;
+    if (batch) {
+      if (final) batch.open--;
+      if (!this.#stream && final) {
+        batch.held.push(message);
+        if (batch.open === 0) {
+          this.#done = true;
+          this.#resolve(
+            new Response(JSON.stringify(batch.held), {
+              status: 200,
+              headers: { "content-type": "application/json", ...this.#headers },
+            }),
+          );
+        }
+        return;
+      }
+      const c = this.#open();
+      for (const m of batch.held.splice(0)) c.enqueue(sseEvent(m));
+      c.enqueue(sseEvent(message));
+      if (batch.open === 0) this.end();
+      return;
+    }
     if (final && !this.#stream) {
       this.#done = true;
       this.#resolve(
@@ -78,6 +104,23 @@ class Answer {
     const c = this.#open();
     c.enqueue(sseEvent(message));
     if (final) this.end();
+  }
+
+  /** One of a batch's requests ends with no answer (cancelled). */
+  endOne(): void {
+    if (this.#batch && --this.#batch.open > 0) return;
+    if (this.#batch && !this.#stream && this.#batch.held.length) {
+      this.#batch.open = 0;
+      this.#done = true;
+      this.#resolve(
+        new Response(JSON.stringify(this.#batch.held), {
+          status: 200,
+          headers: { "content-type": "application/json", ...this.#headers },
+        }),
+      );
+      return;
+    }
+    this.end();
   }
 
   end(): void {
@@ -247,7 +290,18 @@ export class HttpEndpoint {
       );
     }
     const text = await request.text();
-    const frame = parseFrame(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text; // parseFrame answers the parse error
+    }
+    // A batch is read on a session that negotiated 2025-03-26 (and the
+    // initialize request may not be in one: 2025-03-26 basic/lifecycle).
+    const known = Array.isArray(parsed)
+      ? this.#sessions.get(request.headers.get("mcp-session-id") ?? "")
+      : undefined;
+    const frame = parseFrame(parsed, known?.session.batches ?? false);
     if (frame.kind === "invalid") {
       return new Response(JSON.stringify(frame.answer), {
         status: 400,
@@ -264,13 +318,47 @@ export class HttpEndpoint {
       if (found instanceof Response) return found;
       s = found;
     }
-    if (frame.kind !== "request") {
-      s.session.receive(text);
+    const frames: readonly Frame[] = frame.kind === "batch" ? frame.frames : [frame];
+    const ids: RequestId[] = [];
+    const reused: unknown[] = [];
+    for (const f of frames) {
+      // A batch's malformed member is answered in the batch's answer.
+      if (f.kind === "invalid" && frame.kind === "batch") reused.push(f.answer);
+      if (f.kind !== "request") continue;
+      if (s.answers.has(f.id) || ids.includes(f.id) || s.session.inFlight(f.id)) {
+        // JSON-RPC: a request id is unique while it is in flight; the first
+        // request keeps its answer, this one is refused.
+        reused.push(errorAnswer(f.id, {
+          code: CODE.invalidRequest,
+          message: `Invalid Request: the id ${
+            JSON.stringify(f.id)
+          } belongs to a request still in flight; use a new id`,
+        }));
+        continue;
+      }
+      ids.push(f.id);
+    }
+    if (frame.kind !== "batch" && reused.length) {
+      return new Response(JSON.stringify(reused[0]), {
+        status: 400,
+        headers: { "content-type": "application/json", "mcp-session-id": s.id },
+      });
+    }
+    if (ids.length === 0 && reused.length === 0) {
+      for (const f of frames) s.session.receiveFrame(f);
       return new Response(null, { status: 202 });
     }
-    const answer = new Answer({ "mcp-session-id": s.id });
-    s.answers.set(frame.id, answer);
-    s.session.receive(text);
+    const answer = new Answer(
+      { "mcp-session-id": s.id },
+      frame.kind === "batch" ? ids.length + reused.length : undefined,
+    );
+    for (const id of ids) s.answers.set(id, answer);
+    for (const r of reused) answer.send(r, true);
+    for (const f of frames) {
+      if (f.kind === "request" && !ids.includes(f.id)) continue;
+      if (f.kind === "invalid" && frame.kind === "batch") continue;
+      s.session.receiveFrame(f);
+    }
     return await answer.response;
   }
 
@@ -292,7 +380,7 @@ export class HttpEndpoint {
       disconnect: () => this.#drop(s, cut()),
       close: () => this.#drop(s),
       end: (related) => {
-        s.answers.get(related)?.end();
+        s.answers.get(related)?.endOne();
         s.answers.delete(related);
       },
     };

@@ -30,6 +30,14 @@ export interface ParamsSchemas {
   readonly readResource: z.ZodType<{ uri: string }>;
   readonly getPrompt: z.ZodType<{ name: string; arguments?: Record<string, string> }>;
   readonly cancelled: z.ZodType<{ requestId?: string | number; reason?: string }>;
+  readonly complete: z.ZodType<{
+    ref: { type: "ref/prompt"; name?: string; uri?: string } | {
+      type: "ref/resource";
+      name?: string;
+      uri?: string;
+    };
+    argument: { name: string; value: string };
+  }>;
 }
 
 let built: ParamsSchemas | undefined;
@@ -58,6 +66,16 @@ function build(): ParamsSchemas {
     getPrompt: z.looseObject({
       name: z.string(),
       arguments: z.record(z.string(), z.string()).optional(),
+    }),
+    // CompleteRequestParams: a PromptReference or a ResourceTemplateReference.
+    complete: z.looseObject({
+      ref: z.union([
+        z.looseObject({ type: z.literal("ref/prompt"), name: z.string() }),
+        z.looseObject({ type: z.literal("ref/resource"), uri: z.string() }),
+      ]),
+      argument: z.looseObject({ name: z.string(), value: z.string() }),
+      context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() })
+        .optional(),
     }),
     cancelled: z.looseObject({
       requestId: z.union([z.string(), z.number().int()]).optional(),

@@ -7,7 +7,14 @@
 import type { ClockPort } from "../../ports/clock.ts";
 import { isHarnessError } from "../../runtime/harness_error.ts";
 import { untilAborted } from "../../runtime/internal.ts";
-import { CODE, errorAnswer, parseFrame, type RequestId, type RpcError } from "./_jsonrpc.ts";
+import {
+  CODE,
+  errorAnswer,
+  type Frame,
+  parseFrame,
+  type RequestId,
+  type RpcError,
+} from "./_jsonrpc.ts";
 import {
   issuesText,
   LATEST_PROTOCOL_VERSION,
@@ -15,17 +22,30 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./_mcp_protocol.ts";
 import {
+  checkRawResult,
   checkStep,
   type DeclaredTool,
   errorResult,
+  type FakeMcpLogLevel,
   FakeMcpScript,
+  type FakeMcpToolCall,
   type FakeMcpToolFunction,
+  isRawResult,
   isStep,
   type Step,
   takeStep,
   toolResult,
 } from "./_mcp_tools.ts";
 import { InvalidScript, ScriptExhausted } from "../errors.ts";
+import { completionValues, type DeclaredTemplate, matchTemplate } from "./_mcp_resources.ts";
+import {
+  checkElicitParams,
+  checkElicitResult,
+  checkSampleParams,
+  checkSampleResult,
+  McpClientCapabilityMissing,
+  McpClientRequestFailed,
+} from "./_mcp_client_requests.ts";
 
 /** One request as the server received and answered it. */
 export interface CallRecord {
@@ -37,14 +57,37 @@ export interface CallRecord {
   cancelled?: true;
 }
 
-/** A declared resource, checked. */
+/** A declared resource, checked; `updateResource()` replaces its content. */
 export interface DeclaredResource {
   readonly uri: string;
   readonly name: string;
-  readonly mimeType?: string;
-  readonly text?: string;
-  readonly blob?: string;
+  readonly description?: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  /** Set by `updateResource()` with several contents: what `resources/read` answers. */
+  contents?: readonly Record<string, unknown>[];
+  /** Whether `resources/subscribe` accepts it. */
+  readonly subscribe?: boolean;
 }
+
+/** The completions a server serves, by prompt name or resource template. */
+export type CompletionTable = ReadonlyMap<
+  string,
+  ReadonlyMap<string, readonly string[] | ((value: string) => unknown)>
+>;
+
+/** The levels, least severe first (MCP's LoggingLevel, RFC 5424's). */
+export const LOG_LEVELS: readonly FakeMcpLogLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 
 /** A declared prompt, checked. */
 export interface DeclaredPrompt {
@@ -61,7 +104,10 @@ export interface ServerCore {
   readonly unknownTool: "error" | "result";
   readonly progressIntervalMs: number;
   readonly resources: readonly DeclaredResource[] | undefined;
+  readonly templates: readonly DeclaredTemplate[] | undefined;
   readonly prompts: ReadonlyMap<string, DeclaredPrompt> | undefined;
+  readonly logging: boolean;
+  readonly completions: CompletionTable | undefined;
   tools(): ReadonlyMap<string, DeclaredTool>;
   record(entry: CallRecord): void;
   unknownCall(tool: string, args: Record<string, unknown>): void;
@@ -96,6 +142,14 @@ export class McpSession {
   #out: Outbox;
   #inflight = new Map<RequestId, { controller: AbortController; record: CallRecord }>();
   #closed = false;
+  #clientCapabilities: Record<string, unknown> = {};
+  #logLevel: FakeMcpLogLevel | undefined;
+  #subscriptions = new Set<string>();
+  #nextId = 0;
+  #pending = new Map<
+    RequestId,
+    { resolve(v: unknown): void; reject(e: Error): void; method: string }
+  >();
 
   constructor(core: ServerCore, out: Outbox) {
     this.#core = core;
@@ -115,13 +169,33 @@ export class McpSession {
       controller.abort(new DOMException("The MCP session closed", "AbortError"));
     }
     this.#inflight.clear();
+    for (const p of this.#pending.values()) {
+      p.reject(new DOMException("The MCP session closed", "AbortError"));
+    }
+    this.#pending.clear();
     this.#core.closed(this);
     this.#out.close();
   }
 
   /** Sends a notification that belongs to no request (list_changed). */
-  notify(method: string): void {
-    if (!this.#closed) this.#out.send({ jsonrpc: "2.0", method });
+  notify(method: string, params?: Record<string, unknown>): void {
+    if (this.#closed) return;
+    this.#out.send(params ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", method });
+  }
+
+  /** Sends `notifications/resources/updated` when the client subscribed to `uri`. */
+  resourceUpdated(uri: string): void {
+    if (this.#subscriptions.has(uri)) this.notify("notifications/resources/updated", { uri });
+  }
+
+  /** Whether a batch is a valid frame here: on protocol 2025-03-26 only. */
+  get batches(): boolean {
+    return this.protocolVersion === "2025-03-26";
+  }
+
+  /** Whether a request of this id is still being answered (ids must not be reused meanwhile). */
+  inFlight(id: RequestId): boolean {
+    return this.#inflight.has(id);
   }
 
   /**
@@ -130,19 +204,87 @@ export class McpSession {
    */
   receive(frame: unknown): Promise<void> | undefined {
     if (this.#closed) return undefined;
-    const f = parseFrame(frame);
+    return this.receiveFrame(parseFrame(frame, this.batches));
+  }
+
+  /** Reads one parsed frame (a batch's members one by one). */
+  receiveFrame(f: Frame): Promise<void> | undefined {
+    if (this.#closed) return undefined;
     switch (f.kind) {
       case "invalid":
         this.#out.send(f.answer);
         return undefined;
+      case "batch": {
+        const all = f.frames.map((x) => this.receiveFrame(x)).filter((x) => x !== undefined);
+        return all.length ? Promise.all(all).then(() => {}) : undefined;
+      }
       case "response":
-        return undefined; // this server sends no requests
+        this.#response(f);
+        return undefined;
       case "notification":
         this.#notification(f.method, f.params);
         return undefined;
       case "request":
+        if (this.#inflight.has(f.id)) {
+          // JSON-RPC: ids are unique among a sender's requests in flight; the
+          // first keeps its answer, the reuse gets an error.
+          this.#out.send(
+            errorAnswer(f.id, {
+              code: CODE.invalidRequest,
+              message: `Invalid Request: the id ${
+                JSON.stringify(f.id)
+              } belongs to a request still in flight; use a new id`,
+            }),
+          );
+          return undefined;
+        }
         return this.#request(f.id, f.method, f.params);
     }
+  }
+
+  #response(f: Extract<Frame, { kind: "response" }>): void {
+    if (f.id === undefined) return;
+    const p = this.#pending.get(f.id);
+    if (!p) return; // an answer to nothing this server asked: ignored, as the SDK's Protocol does
+    this.#pending.delete(f.id);
+    if (f.error !== undefined) {
+      const e = f.error as Partial<RpcError>;
+      p.reject(
+        new McpClientRequestFailed(
+          p.method,
+          typeof e?.code === "number" ? e.code : CODE.internalError,
+          typeof e?.message === "string" ? e.message : JSON.stringify(e),
+          e?.data,
+        ),
+      );
+    } else p.resolve(f.result);
+  }
+
+  // A request to the client, on the stream of the tool call `related`.
+  #ask(method: string, params: unknown, related: RequestId, signal: AbortSignal): Promise<unknown> {
+    if (this.#closed) {
+      return Promise.reject(new DOMException("The MCP session closed", "AbortError"));
+    }
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        if (!this.#pending.delete(id)) return;
+        // The spec: a cancelled request's sender tells the other side.
+        this.notify("notifications/cancelled", {
+          requestId: id,
+          reason: "The tool call was cancelled",
+        });
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#pending.set(id, {
+        method,
+        resolve: (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+        reject: (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
+      });
+      this.#out.send({ jsonrpc: "2.0", id, method, params }, related);
+    });
   }
 
   #notification(method: string, params: Readonly<Record<string, unknown>>): void {
@@ -154,6 +296,9 @@ export class McpSession {
     this.#inflight.delete(r.data.requestId);
     entry.record.cancelled = true;
     entry.controller.abort(CANCELLED);
+    // No answer will come (the spec): the transport ends the request now,
+    // even if the tool's function ignores its signal and runs on.
+    this.#out.end(r.data.requestId);
   }
 
   #answer(id: RequestId, record: CallRecord, outcome: Outcome): void {
@@ -177,7 +322,8 @@ export class McpSession {
     params: Readonly<Record<string, unknown>>,
   ): Promise<void> | undefined {
     const record: CallRecord = { method };
-    this.#core.record(record);
+    const core = this.#core;
+    core.record(record);
     if (method === "tools/call") {
       // Whatever goes wrong inside is the server's error, answered as one.
       return this.#callTool(id, params, record).catch((error) =>
@@ -189,11 +335,24 @@ export class McpSession {
         })
       );
     }
-    this.#answer(id, record, this.#simple(method, params));
+    const outcome = this.#simple(method, params);
+    if (outcome instanceof Promise) {
+      return outcome.then((o) => this.#answer(id, record, o), (error) => {
+        // As the SDK's Protocol answers a handler that throws: -32603.
+        if (isHarnessError(error)) core.harnessError(error as Error);
+        this.#answer(id, record, {
+          error: {
+            code: CODE.internalError,
+            message: `Internal error: ${(error as Error)?.message}`,
+          },
+        });
+      });
+    }
+    this.#answer(id, record, outcome);
     return undefined;
   }
 
-  #simple(method: string, params: Readonly<Record<string, unknown>>): Outcome {
+  #simple(method: string, params: Readonly<Record<string, unknown>>): Outcome | Promise<Outcome> {
     const core = this.#core;
     switch (method) {
       case "initialize": {
@@ -205,9 +364,19 @@ export class McpSession {
           ? asked
           : LATEST_PROTOCOL_VERSION;
         this.protocolVersion = protocolVersion;
+        const asked_ = (params as { capabilities?: unknown }).capabilities;
+        this.#clientCapabilities = asked_ !== null && typeof asked_ === "object"
+          ? asked_ as Record<string, unknown>
+          : {};
         const capabilities: Record<string, unknown> = { tools: { listChanged: true } };
-        if (core.resources) capabilities.resources = {};
+        if (core.resources || core.templates) {
+          capabilities.resources = core.resources?.some((r) => r.subscribe)
+            ? { subscribe: true }
+            : {};
+        }
         if (core.prompts) capabilities.prompts = {};
+        if (core.logging) capabilities.logging = {};
+        if (core.completions) capabilities.completions = {};
         return { result: { protocolVersion, capabilities, serverInfo: { ...core.serverInfo } } };
       }
       case "ping":
@@ -217,32 +386,64 @@ export class McpSession {
           tools: [...core.tools().values()].map((t) => t.listing),
         }));
       case "resources/list":
-        if (!core.resources) break;
+        if (!core.resources && !core.templates) break;
         return this.#list(params, () => ({
-          resources: core.resources!.map((r) => {
+          resources: (core.resources ?? []).map((r) => {
             const entry: Record<string, unknown> = { uri: r.uri, name: r.name };
+            if (r.description !== undefined) entry.description = r.description;
             if (r.mimeType !== undefined) entry.mimeType = r.mimeType;
             return entry;
           }),
         }));
       case "resources/templates/list":
-        if (!core.resources) break;
-        return this.#list(params, () => ({ resourceTemplates: [] }));
-      case "resources/read": {
-        if (!core.resources) break;
+        if (!core.resources && !core.templates) break;
+        return this.#list(params, () => ({
+          resourceTemplates: (core.templates ?? []).map((t) => ({ ...t.listing })),
+        }));
+      case "resources/subscribe":
+      case "resources/unsubscribe": {
+        if (!core.resources?.some((x) => x.subscribe)) break;
         const r = schemas().readResource.safeParse(params);
         if (!r.success) return invalidParams(issuesText(r.error));
         const found = core.resources.find((x) => x.uri === r.data.uri);
-        if (!found) {
-          // The spec's example answer (server/resources, "Error Handling").
-          return {
-            error: {
-              code: CODE.resourceNotFound,
-              message: "Resource not found",
-              data: { uri: r.data.uri },
-            },
-          };
+        if (!found) return notFound(r.data.uri);
+        if (!found.subscribe) {
+          return invalidParams(
+            `Resource ${found.uri} does not accept subscriptions (declare it with subscribe: true)`,
+            false,
+          );
         }
+        if (method === "resources/subscribe") this.#subscriptions.add(found.uri);
+        else this.#subscriptions.delete(found.uri);
+        return { result: {} };
+      }
+      case "logging/setLevel": {
+        if (!core.logging) break;
+        const level = (params as { level?: unknown }).level;
+        if (!LOG_LEVELS.includes(level as FakeMcpLogLevel)) {
+          return invalidParams(
+            `level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`,
+          );
+        }
+        this.#logLevel = level as FakeMcpLogLevel;
+        return { result: {} };
+      }
+      case "completion/complete":
+        if (!core.completions) break;
+        return this.#complete(params);
+      case "resources/read": {
+        if (!core.resources && !core.templates) break;
+        const r = schemas().readResource.safeParse(params);
+        if (!r.success) return invalidParams(issuesText(r.error));
+        const found = core.resources?.find((x) => x.uri === r.data.uri);
+        if (!found) {
+          for (const t of core.templates ?? []) {
+            const vars = matchTemplate(t.uriTemplate, r.data.uri);
+            if (vars) return t.read(r.data.uri, vars).then((result) => ({ result }));
+          }
+          return notFound(r.data.uri);
+        }
+        if (found.contents) return { result: { contents: structuredClone(found.contents) } };
         const content: Record<string, unknown> = { uri: found.uri };
         if (found.mimeType !== undefined) content.mimeType = found.mimeType;
         if (found.text !== undefined) content.text = found.text;
@@ -289,6 +490,42 @@ export class McpSession {
       }
     }
     return { error: { code: CODE.methodNotFound, message: "Method not found" } };
+  }
+
+  // completion/complete (server/utilities/completion): the values for one
+  // argument of a prompt or a resource template, at most 100 of them.
+  async #complete(params: Readonly<Record<string, unknown>>): Promise<Outcome> {
+    const r = schemas().complete.safeParse(params);
+    if (!r.success) return invalidParams(issuesText(r.error));
+    const ref = r.data.ref;
+    const key = ref.type === "ref/prompt" ? ref.name : ref.uri;
+    const known = ref.type === "ref/prompt"
+      ? this.#core.prompts?.has(key ?? "")
+      : this.#core.templates?.some((t) => t.uriTemplate === key);
+    const table = this.#core.completions!.get(key ?? "");
+    if (key === undefined || (!known && !table)) {
+      return invalidParams(
+        ref.type === "ref/prompt"
+          ? `Prompt ${key} not found`
+          : `Resource template ${key} not found`,
+        false,
+      );
+    }
+    const source = table?.get(r.data.argument.name);
+    const values = source === undefined ? [] : await completionValues(
+      source,
+      r.data.argument.value,
+      `completions["${key}"]["${r.data.argument.name}"]`,
+    );
+    return {
+      result: {
+        completion: {
+          values: values.slice(0, 100),
+          total: values.length,
+          hasMore: values.length > 100,
+        },
+      },
+    };
   }
 
   #list(params: Readonly<Record<string, unknown>>, page: () => Record<string, unknown>): Outcome {
@@ -338,12 +575,13 @@ export class McpSession {
     }
     const controller = new AbortController();
     this.#inflight.set(id, { controller, record });
-    const call = {
-      tool: name,
-      number: ++tool.calls,
-      signal: controller.signal,
-      progressToken: r.data._meta?.progressToken,
-    };
+    const call = this.#toolCall(
+      name,
+      ++tool.calls,
+      controller.signal,
+      r.data._meta?.progressToken,
+      id,
+    );
     let outcome: Outcome;
     try {
       outcome = await this.#play(tool, args, call, id);
@@ -373,12 +611,7 @@ export class McpSession {
   async #play(
     tool: DeclaredTool,
     args: Record<string, unknown>,
-    call: {
-      tool: string;
-      number: number;
-      signal: AbortSignal;
-      progressToken: string | number | undefined;
-    },
+    call: FakeMcpToolCall,
     id: RequestId,
   ): Promise<Outcome> {
     let source = tool.answer;
@@ -397,7 +630,12 @@ export class McpSession {
     if (typeof source === "function") {
       let value: unknown;
       try {
-        value = await (source as FakeMcpToolFunction)(args, call);
+        // Raced with the call's signal: a function that ignores it cannot
+        // hold a cancelled call (or a closing session) open.
+        value = await untilAborted(
+          Promise.resolve().then(() => (source as FakeMcpToolFunction)(args, call)),
+          call.signal,
+        );
       } catch (error) {
         if (isHarnessError(error) || call.signal.aborted) throw error;
         // The SDK's McpServer: a tool that throws answers an isError result with the message.
@@ -408,15 +646,85 @@ export class McpSession {
           `the function of tool "${tool.name}" returned a function; return a value or a step`,
         );
       }
-      source = isStep(value)
-        ? checkStep(
-          value as Record<string, unknown>,
-          `what the function of tool "${tool.name}" returned`,
-        )
-        : { value };
+      const what = `what the function of tool "${tool.name}" returned`;
+      if (isStep(value)) source = checkStep(value as Record<string, unknown>, what);
+      else {
+        if (isRawResult(value)) checkRawResult(value, what);
+        source = { value };
+      }
     }
     if ("value" in source) return { result: toolResult(source.value) };
     return await this.#step(source as Step, call, id);
+  }
+
+  #toolCall(
+    tool: string,
+    number: number,
+    signal: AbortSignal,
+    progressToken: string | number | undefined,
+    id: RequestId,
+  ): FakeMcpToolCall {
+    const core = this.#core;
+    const where = `call.%s() in the function of tool "${tool}"`;
+    return {
+      tool,
+      number,
+      signal,
+      progressToken,
+      log: (level, data, logger) => {
+        if (!core.logging) {
+          throw new InvalidScript(
+            `${
+              where.replace("%s", "log")
+            }: the server declares no logging capability; give new FakeMcpServer({ logging: true, ... })`,
+          );
+        }
+        if (!LOG_LEVELS.includes(level)) {
+          throw new InvalidScript(
+            `${where.replace("%s", "log")}: level must be one of ${LOG_LEVELS.join(", ")}, got ${
+              JSON.stringify(level)
+            }`,
+          );
+        }
+        if (logger !== undefined && typeof logger !== "string") {
+          throw new InvalidScript(`${where.replace("%s", "log")}: logger must be a string`);
+        }
+        if (signal.aborted || this.#closed) return;
+        const min = this.#logLevel;
+        // Below the level the client set: not sent (server/utilities/logging).
+        if (min && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min)) return;
+        const params: Record<string, unknown> = { level, data };
+        if (logger !== undefined) params.logger = logger;
+        this.#out.send({ jsonrpc: "2.0", method: "notifications/message", params }, id);
+      },
+      sample: async (params) => {
+        const method = "sampling/createMessage";
+        checkSampleParams(params, where.replace("%s", "sample"));
+        if (!this.#clientCapabilities.sampling) {
+          throw new McpClientCapabilityMissing("sampling", method);
+        }
+        const result = await this.#ask(method, params, id, signal);
+        return checkSampleResult(result, method);
+      },
+      elicit: async (params) => {
+        const method = "elicitation/create";
+        const mode = checkElicitParams(params, where.replace("%s", "elicit"));
+        const cap = this.#clientCapabilities.elicitation as Record<string, unknown> | undefined;
+        // 2025-11-25: an empty elicitation capability means form mode only.
+        const ok = cap !== undefined && cap !== null && typeof cap === "object" &&
+          (mode === "form"
+            ? (cap.form !== undefined || cap.url === undefined)
+            : cap.url !== undefined);
+        if (!ok) {
+          throw new McpClientCapabilityMissing(
+            mode === "form" ? "elicitation" : "URL elicitation",
+            method,
+          );
+        }
+        const result = await this.#ask(method, params, id, signal);
+        return checkElicitResult(result, params, method);
+      },
+    };
   }
 
   async #step(
@@ -453,6 +761,11 @@ export class McpSession {
     if (step.isError !== undefined) return { result: errorResult(step.isError) };
     return { result: toolResult(step.result) };
   }
+}
+
+// The spec's example answer (server/resources, "Error Handling").
+function notFound(uri: string): Outcome {
+  return { error: { code: CODE.resourceNotFound, message: "Resource not found", data: { uri } } };
 }
 
 function invalidParams(message: string, prefix = true): Outcome {

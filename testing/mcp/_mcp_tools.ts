@@ -7,7 +7,7 @@ import { validate } from "@cfworker/json-schema";
 import type { z } from "zod";
 import { zod } from "../../runtime/internal.ts";
 import type { ParseSchema } from "../../ports/tool.ts";
-import { checkValue, describe, is, nearest } from "../../runtime/internal.ts";
+import { checkValue, describe, editDistance, is, nearest } from "../../runtime/internal.ts";
 import { InvalidScript } from "../errors.ts";
 import { toolParameters } from "../tools/_tool_parameters.ts";
 
@@ -44,6 +44,17 @@ export interface FakeMcpStep {
   readonly result?: unknown;
 }
 
+/** A log level of MCP's `logging/setLevel` and `notifications/message` (RFC 5424's, least severe first). */
+export type FakeMcpLogLevel =
+  | "debug"
+  | "info"
+  | "notice"
+  | "warning"
+  | "error"
+  | "critical"
+  | "alert"
+  | "emergency";
+
 /** What a tool function is told about its call. */
 export interface FakeMcpToolCall {
   /** The tool's name. */
@@ -54,6 +65,27 @@ export interface FakeMcpToolCall {
   readonly signal: AbortSignal;
   /** The client's progress token, when it asked for progress. */
   readonly progressToken: string | number | undefined;
+  /**
+   * Sends `notifications/message` during the call (the server needs
+   * `logging: true`); a message below the level the client set with
+   * `logging/setLevel` is not sent.
+   */
+  log(level: FakeMcpLogLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the client for a model completion (`sampling/createMessage`) and
+   * returns its result; rejects with `McpClientCapabilityMissing` when the
+   * client did not declare `sampling`, `McpClientRequestFailed` when it
+   * answered an error.
+   */
+  sample(params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
+  /**
+   * Asks the client's user (`elicitation/create`, form mode by default:
+   * `{ message, requestedSchema }` with the primitive properties, defaults
+   * and enums of the 2025-11-25 specification) and returns the answer,
+   * `{ action: "accept" | "decline" | "cancel", content? }`; rejects as
+   * `sample()` does.
+   */
+  elicit(params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
 }
 
 /** A tool answer computed per call; it may return a value, a step, or a promise of one. */
@@ -88,17 +120,40 @@ export interface Step {
   readonly result?: unknown;
 }
 
-/** Whether `value` is a step (an object with one of the fault keys). */
+// A key this close to a fault key ("latencyMS", "is_error", "latncyMs") is
+// a mistyped step, not structured content: case, "_" and "-" aside, at most
+// one edit away.
+function nearFault(key: string): boolean {
+  const n = key.toLowerCase().replace(/[_-]/g, "");
+  return FAULT_KEYS.some((k) => {
+    const f = k.toLowerCase();
+    return f === n || (n.length >= 4 && editDistance(f, n) <= 1);
+  });
+}
+
+/**
+ * Whether `value` is a step: an object with one of the fault keys, or a
+ * near miss of one (so that `{ latencyMS: 5000 }` is an `InvalidScript`,
+ * not a structured result). A raw result (`{ content: [...], isError? }`)
+ * is not a step.
+ */
 export function isStep(value: unknown): boolean {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  if (isRawResult(value)) return false;
   for (const key of FAULT_KEYS) if (key in value) return true;
+  for (const key of Object.keys(value)) if (!STEP_KEYS.includes(key) && nearFault(key)) return true;
   return false;
 }
+
+const STEP_RULES: Readonly<Record<string, true>> = Object.fromEntries(
+  STEP_KEYS.map((k) => [k, true]),
+);
 
 /** Checks a step object; throws an {@linkcode InvalidScript} naming `where`. */
 export function checkStep(value: Record<string, unknown>, where: string): Step {
   for (const key of Object.keys(value)) {
-    if (!STEP_KEYS.includes(key)) {
+    if (!Object.hasOwn(STEP_RULES, key)) {
+      // The shared checker's did-you-mean (runtime/_options.ts nearest()).
       const near = nearest(key, STEP_KEYS);
       throw new InvalidScript(
         `unknown key "${key}" in ${where}${
@@ -164,6 +219,7 @@ export function checkStep(value: Record<string, unknown>, where: string): Step {
     if (typeof value.result === "function" || isStep(value.result)) {
       throw bad("result must be a value (a string, an object or JSON), not a function or a step");
     }
+    if (isRawResult(value.result)) checkRawResult(value.result, `${where}: result`);
     out.result = value.result;
   }
   const answers = [out.isError !== undefined, out.rpcError, out.disconnect, "result" in out]
@@ -283,6 +339,7 @@ function entry(value: unknown, where: string): Entry {
     throw new InvalidScript(`${where}: a script cannot hold a script`);
   }
   if (isStep(value)) return checkStep(value as Record<string, unknown>, where);
+  if (isRawResult(value)) checkRawResult(value, where);
   return { value };
 }
 
@@ -443,7 +500,10 @@ export function declareTool(value: unknown, where: string): DeclaredTool {
     answer = result as FakeMcpScript | FakeMcpToolFunction;
   } else if (isStep(result)) {
     answer = checkStep(result as Record<string, unknown>, `${at}.result`);
-  } else answer = { value: result };
+  } else {
+    if (isRawResult(result)) checkRawResult(result, `${at}.result`);
+    answer = { value: result };
+  }
   return {
     name: tool.name,
     listing,
@@ -459,9 +519,80 @@ export function declareTool(value: unknown, where: string): DeclaredTool {
   };
 }
 
-/** A value as MCP's CallToolResult: a string a text block; an object structured content and its JSON text. */
+const RAW_KEYS = ["content", "structuredContent", "isError", "_meta"];
+
+/**
+ * Whether `value` is a raw MCP `CallToolResult`: an object with a `content`
+ * array and no keys but `content`, `structuredContent`, `isError` and
+ * `_meta`. It is sent as given.
+ */
+export function isRawResult(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return Array.isArray(v.content) && Object.keys(v).every((k) => RAW_KEYS.includes(k));
+}
+
+// The required fields of each content block type of the MCP schema
+// (2025-11-25, ContentBlock): TextContent, ImageContent, AudioContent,
+// ResourceLink, EmbeddedResource. A block of another type is sent as given,
+// as a server on a later protocol would.
+const BLOCK_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  text: ["text"],
+  image: ["data", "mimeType"],
+  audio: ["data", "mimeType"],
+  resource_link: ["uri", "name"],
+};
+
+/** Checks a raw result's shape; throws an {@linkcode InvalidScript} naming `where`. */
+export function checkRawResult(value: Record<string, unknown>, where: string): void {
+  const bad = (what: string) =>
+    new InvalidScript(
+      `${where}: ${what} (a raw result is { content: [blocks], structuredContent?, isError? })`,
+    );
+  (value.content as unknown[]).forEach((block, i) => {
+    const b = block as Record<string, unknown>;
+    if (b === null || typeof b !== "object" || Array.isArray(b) || typeof b.type !== "string") {
+      throw bad(`content[${i}] must be a content block ({ type, ... }), got ${describe(block)}`);
+    }
+    for (const field of BLOCK_FIELDS[b.type] ?? []) {
+      if (typeof b[field] !== "string") {
+        throw bad(
+          `content[${i}] (type "${b.type}") needs ${field} as a string, got ${describe(b[field])}`,
+        );
+      }
+    }
+    if (b.type === "resource") {
+      const r = b.resource as Record<string, unknown>;
+      if (
+        r === null || typeof r !== "object" || typeof r.uri !== "string" ||
+        (typeof r.text !== "string" && typeof r.blob !== "string")
+      ) {
+        throw bad(
+          `content[${i}] (type "resource") needs resource: { uri, text | blob, mimeType? }, got ${
+            describe(r)
+          }`,
+        );
+      }
+    }
+  });
+  const sc = value.structuredContent;
+  if (sc !== undefined && (sc === null || typeof sc !== "object" || Array.isArray(sc))) {
+    throw bad(`structuredContent must be a JSON object, got ${describe(sc)}`);
+  }
+  if (value.isError !== undefined && typeof value.isError !== "boolean") {
+    throw bad(`isError must be true or false, got ${describe(value.isError)}`);
+  }
+}
+
+/**
+ * A value as MCP's CallToolResult: a raw result as given; a string a text
+ * block; an object structured content and its JSON text.
+ */
 export function toolResult(value: unknown): Record<string, unknown> {
   if (value === undefined) return { content: [] };
+  // Checked where it was declared, or returned (checkRawResult): here only
+  // the copy a wire would carry (undefined keys dropped).
+  if (isRawResult(value)) return JSON.parse(JSON.stringify(value));
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
   const text = JSON.stringify(value);
   if (text === undefined) {

@@ -27,8 +27,16 @@ import {
   type ServerCore,
 } from "./_mcp_session.ts";
 import {
+  declareCompletions,
+  type DeclaredTemplate,
+  declareTemplate,
+  isTemplate,
+} from "./_mcp_resources.ts";
+import { McpClientCapabilityMissing, McpClientRequestFailed } from "./_mcp_client_requests.ts";
+import {
   type DeclaredTool,
   declareTool,
+  type FakeMcpLogLevel,
   type FakeMcpProgress,
   FakeMcpScript,
   type FakeMcpStep,
@@ -38,6 +46,7 @@ import {
 } from "./_mcp_tools.ts";
 
 export type {
+  FakeMcpLogLevel,
   FakeMcpProgress,
   FakeMcpStep,
   FakeMcpToolCall,
@@ -45,7 +54,7 @@ export type {
   FakeMcpTransport,
   SchemaInput,
 };
-export { FakeMcpScript };
+export { FakeMcpScript, McpClientCapabilityMissing, McpClientRequestFailed };
 
 /**
  * What a tool answers: a value (a string is a text block; a plain object is
@@ -94,12 +103,107 @@ export interface FakeMcpResource {
    * @default {the uri}
    */
   readonly name?: string;
+  /** What it is, in `resources/list`. */
+  readonly description?: string;
   /** Its MIME type. */
   readonly mimeType?: string;
   /** The text content. */
   readonly text?: string;
   /** The binary content, base64-encoded. */
   readonly blob?: string;
+  /**
+   * Accepts `resources/subscribe` / `unsubscribe` (and the server declares
+   * the `subscribe` capability); `server.updateResource(uri, ...)` notifies
+   * its subscribers.
+   * @default {false}
+   */
+  readonly subscribe?: boolean;
+}
+
+/**
+ * A resource template (MCP `ResourceTemplate`): listed by
+ * `resources/templates/list`; a `resources/read` of a URI that matches
+ * `uriTemplate` (RFC 6570 `{var}`, one path segment, or `{+var}`, anything)
+ * is answered by `read(uri, vars)`: a string (the text), one content
+ * `{ text | blob, mimeType? }`, or `{ contents: [...] }`.
+ */
+export interface FakeMcpResourceTemplate {
+  /** The URI template, `"test://template/{id}/data"`. */
+  readonly uriTemplate: string;
+  /** Its name. */
+  readonly name: string;
+  /** A display name. */
+  readonly title?: string;
+  /** What it is. */
+  readonly description?: string;
+  /** The MIME type of what it reads. */
+  readonly mimeType?: string;
+  /** Reads one URI; `vars` are the template's variables, decoded. */
+  readonly read: (uri: string, vars: Record<string, string>) => unknown;
+}
+
+/** One content of a resource: `{ text | blob, mimeType? }`. */
+export interface FakeMcpResourceContent {
+  /** Its URI (in a list; the resource's by default). */
+  readonly uri?: string;
+  /** The new text. */
+  readonly text?: string;
+  /** The new binary content, base64. */
+  readonly blob?: string;
+  /** The new MIME type. */
+  readonly mimeType?: string;
+}
+
+/**
+ * What `updateResource()` sets: the new text, one content
+ * `{ text | blob, mimeType? }`, or several (an array, or `{ contents }` as
+ * `resources/read` answers them).
+ */
+export type FakeMcpResourceContents =
+  | string
+  | FakeMcpResourceContent
+  | readonly (string | FakeMcpResourceContent)[]
+  | { readonly contents: readonly (string | FakeMcpResourceContent)[] };
+
+/**
+ * The completions of `completion/complete`: by prompt name or resource
+ * template (its `uriTemplate`), by argument, a list (the entries that begin
+ * with what the user typed are offered) or a function of the typed value.
+ */
+export type FakeMcpCompletions = Readonly<
+  Record<string, Readonly<Record<string, readonly string[] | ((value: string) => unknown)>>>
+>;
+
+/** Options for {@linkcode FakeMcpServer.listen}. */
+export interface FakeMcpListenOptions {
+  /**
+   * Origins a browser page may call from besides the server's own
+   * (`http://127.0.0.1:PORT`, `http://localhost:PORT`): any other `Origin`
+   * gets 403 (DNS rebinding protection).
+   * @default {[]}
+   */
+  readonly allowedOrigins?: readonly string[];
+}
+
+/**
+ * A request `listen()` refused as a possible DNS rebinding attack: 403,
+ * never served.
+ *
+ * @example
+ * ```ts
+ * import type { FakeMcpRefusedRequest } from "@agentkit/testing/testing";
+ * const r: FakeMcpRefusedRequest = { method: "POST", host: "evil.example.com", origin: "http://evil.example.com", reason: "Invalid Host header: evil.example.com" };
+ * ```
+ */
+export interface FakeMcpRefusedRequest {
+  /** The HTTP method. */
+  readonly method: string;
+  /** The `Host` header as sent. */
+  readonly host: string | null;
+  /** The `Origin` header as sent. */
+  readonly origin: string | null;
+  /** Why: `Invalid Host header: ...` or `Invalid Origin header: ...`. */
+  readonly reason: string;
 }
 
 /** One message of a prompt: a string is a user text message. */
@@ -132,8 +236,8 @@ export interface FakeMcpPrompt {
 export interface FakeMcpServerOptions {
   /** The tools it offers (at least zero). Required. */
   readonly tools: readonly FakeMcpTool[];
-  /** Resources; without them the server declares no `resources` capability. */
-  readonly resources?: readonly FakeMcpResource[];
+  /** Resources and resource templates; without them the server declares no `resources` capability. */
+  readonly resources?: readonly (FakeMcpResource | FakeMcpResourceTemplate)[];
   /** Prompts; without them the server declares no `prompts` capability. */
   readonly prompts?: readonly FakeMcpPrompt[];
   /**
@@ -165,6 +269,14 @@ export interface FakeMcpServerOptions {
    * @default {100}
    */
   readonly progressIntervalMs?: number;
+  /**
+   * Declares the `logging` capability: `logging/setLevel` is honoured and a
+   * tool function's `call.log(level, data)` sends `notifications/message`.
+   * @default {false}
+   */
+  readonly logging?: boolean;
+  /** Serves `completion/complete` (and declares the `completions` capability). */
+  readonly completions?: FakeMcpCompletions;
 }
 
 /**
@@ -292,6 +404,21 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
   strict: is.boolean,
   unknownTool: UNKNOWN_TOOL,
   progressIntervalMs: is.ms,
+  logging: is.boolean,
+  completions: is.any, // checked by declareCompletions, which names the entry
+};
+const ORIGINS: Rule = {
+  accepts: 'an array of origins ("http://host:port")',
+  test: (v) =>
+    Array.isArray(v) && v.every((o) => {
+        try {
+          return typeof o === "string" && new URL(o).origin === o;
+        } catch {
+          return false;
+        }
+      })
+      ? undefined
+      : { kind: "type" },
 };
 const WHERE = "new FakeMcpServer()";
 
@@ -309,22 +436,37 @@ function declareTools(tools: readonly unknown[], where: string): Map<string, Dec
   return map;
 }
 
-function declareResources(list: readonly unknown[]): DeclaredResource[] {
+function declareResources(
+  list: readonly unknown[],
+): { resources: DeclaredResource[]; templates: DeclaredTemplate[] } {
   const seen = new Set<string>();
-  return list.map((value, i) => {
+  const resources: DeclaredResource[] = [];
+  const templates: DeclaredTemplate[] = [];
+  list.forEach((value, i) => {
     const at = `${WHERE}: resources[${i}]`;
     const r = value as Record<string, unknown>;
     if (r === null || typeof r !== "object" || Array.isArray(r)) {
       throw new TypeError(
-        `${at} must be { uri, text | blob, mimeType?, name? }, got ${describe(value)}`,
+        `${at} must be { uri, text | blob, mimeType?, name? } or { uriTemplate, name, read }, got ${
+          describe(value)
+        }`,
       );
+    }
+    if (isTemplate(r)) {
+      const t = declareTemplate(r, at);
+      if (seen.has(t.uriTemplate)) throw new TypeError(`${at} repeats "${t.uriTemplate}"`);
+      seen.add(t.uriTemplate);
+      templates.push(t);
+      return;
     }
     checkOptions(at, r, {
       uri: is.text,
       name: is.text,
+      description: is.string,
       mimeType: is.text,
       text: is.string,
       blob: is.string,
+      subscribe: is.boolean,
     }, {
       required: ["uri"],
     });
@@ -333,8 +475,33 @@ function declareResources(list: readonly unknown[]): DeclaredResource[] {
     }
     if (seen.has(r.uri as string)) throw new TypeError(`${at} repeats the uri "${r.uri}"`);
     seen.add(r.uri as string);
-    return { ...r, name: (r.name as string | undefined) ?? (r.uri as string) } as DeclaredResource;
+    resources.push(
+      { ...r, name: (r.name as string | undefined) ?? (r.uri as string) } as DeclaredResource,
+    );
   });
+  return { resources, templates };
+}
+
+// One resource content given to updateResource(): a string (the text) or
+// { text | blob, mimeType? } (and, in a list, its own uri).
+function oneContent(value: unknown, where: string, uri: boolean): Record<string, unknown> {
+  const c = typeof value === "string" ? { text: value } : value as Record<string, unknown>;
+  if (c === null || typeof c !== "object" || Array.isArray(c)) {
+    throw new TypeError(
+      `${where} must be a string or { text | blob, mimeType? }, got ${describe(value)}`,
+    );
+  }
+  checkOptions(
+    where,
+    c,
+    uri
+      ? { uri: is.text, text: is.string, blob: is.string, mimeType: is.text }
+      : { text: is.string, blob: is.string, mimeType: is.text },
+  );
+  if ((c.text === undefined) === (c.blob === undefined)) {
+    throw new TypeError(`${where}: contents need exactly one of text and blob (base64)`);
+  }
+  return c;
 }
 
 function promptMessage(m: FakeMcpPromptMessage, at: string): Record<string, unknown> {
@@ -504,6 +671,7 @@ export class FakeMcpServer implements AsyncDisposable {
   readonly #sessions = new Set<McpSession>();
   readonly #endpoints = new Set<HttpEndpoint>();
   readonly #listeners = new Set<FakeMcpListener>();
+  readonly #refused: FakeMcpRefusedRequest[] = [];
   readonly #http: HttpEndpoint;
 
   /**
@@ -544,15 +712,21 @@ export class FakeMcpServer implements AsyncDisposable {
     this.#strict = options.strict ?? false;
     this.#token = options.auth?.token;
     this.#tools = this.#declare(options.tools, WHERE);
-    const resources = options.resources && declareResources(options.resources);
+    const declared = options.resources && declareResources(options.resources);
     const prompts = options.prompts && declarePrompts(options.prompts);
+    const completions = options.completions === undefined
+      ? undefined
+      : declareCompletions(options.completions, WHERE);
     this.#core = {
       serverInfo: { name: options.name ?? "fake-mcp-server", version: "1.0.0" },
       clock: this.clock,
       unknownTool: options.unknownTool ?? "error",
       progressIntervalMs: options.progressIntervalMs ?? 100,
-      resources,
+      resources: declared?.resources,
+      templates: declared?.templates,
       prompts,
+      logging: options.logging ?? false,
+      completions,
       tools: () => this.#tools,
       record: (entry) => void this.#calls.push(entry),
       unknownCall: (tool, args) => void this.#unknown.push({ tool, args }),
@@ -599,6 +773,14 @@ export class FakeMcpServer implements AsyncDisposable {
     return this.#calls;
   }
 
+  /**
+   * Every HTTP request `listen()` refused with 403 as a possible DNS
+   * rebinding attack (a `Host` or `Origin` not its own), in order.
+   */
+  get refusedRequests(): readonly FakeMcpRefusedRequest[] {
+    return this.#refused;
+  }
+
   /** Every call of a tool the server does not declare, in order. */
   get unknownToolCalls(): readonly FakeMcpUnknownToolCall[] {
     return this.#unknown;
@@ -632,8 +814,15 @@ export class FakeMcpServer implements AsyncDisposable {
 
   /**
    * Serves Streamable HTTP on 127.0.0.1, port 0 (a free one), under Deno or
-   * Node; the endpoint is `${url}/mcp`.
+   * Node; the endpoint is `${url}/mcp`. Guarded against DNS rebinding, as
+   * the MCP specification requires of a local server (basic/transports,
+   * "Security Warning"): a request whose `Host` is not
+   * `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, or whose `Origin`
+   * is present and neither `http://127.0.0.1:PORT`, `http://localhost:PORT`
+   * nor one of `allowedOrigins`, gets 403 and is recorded in
+   * `refusedRequests`, never served.
    *
+   * @param options `allowedOrigins`: more origins a page may call from.
    * @returns The running server; `await using` closes it.
    *
    * @example
@@ -645,11 +834,23 @@ export class FakeMcpServer implements AsyncDisposable {
    * console.log(`${http.url}/mcp`); // for a client that takes a URL
    * ```
    */
-  async listen(): Promise<FakeMcpListener> {
+  async listen(options?: FakeMcpListenOptions): Promise<FakeMcpListener> {
+    checkOptions("FakeMcpServer.listen()", options, { allowedOrigins: ORIGINS });
     const endpoint = this.#endpoint();
-    const served = await serve((request) => endpoint.handle(request), {
+    let hosts: ReadonlySet<string> = new Set();
+    let origins: ReadonlySet<string> = new Set();
+    const served = await serve(async (request) => {
+      const refused = this.#guard(request, hosts, origins);
+      return refused ?? await endpoint.handle(request);
+    }, {
       abortOpen: () => endpoint.close(),
     });
+    const port = served.port;
+    hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+    origins = new Set([
+      ...[...hosts].map((h) => `http://${h}`),
+      ...(options?.allowedOrigins ?? []),
+    ]);
     const url = `http://127.0.0.1:${served.port}`;
     let closed: Promise<void> | undefined;
     const listener: FakeMcpListener = {
@@ -665,6 +866,96 @@ export class FakeMcpServer implements AsyncDisposable {
     };
     this.#listeners.add(listener);
     return listener;
+  }
+
+  // The DNS rebinding guard of listen(): the SDK's wording and status
+  // (webStandardStreamableHttp.ts validateRequestHeaders: 403, -32000).
+  #guard(
+    request: Request,
+    hosts: ReadonlySet<string>,
+    origins: ReadonlySet<string>,
+  ): Response | undefined {
+    const host = request.headers.get("host");
+    const origin = request.headers.get("origin");
+    let reason: string | undefined;
+    if (host === null || !hosts.has(host.toLowerCase())) reason = `Invalid Host header: ${host}`;
+    else if (origin !== null && !origins.has(origin)) reason = `Invalid Origin header: ${origin}`;
+    if (reason === undefined) return undefined;
+    this.#refused.push({ method: request.method, host, origin, reason });
+    // The body is not read: the request is refused, not served.
+    request.body?.cancel().catch(() => {});
+    return new Response(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        error: {
+          code: -32000,
+          message:
+            `${reason} (refused: DNS rebinding protection; a page on another origin goes in listen({ allowedOrigins }))`,
+        },
+        id: null,
+      }),
+      { status: 403, headers: { "content-type": "application/json" } },
+    );
+  }
+
+  /**
+   * Replaces a resource's content and sends
+   * `notifications/resources/updated` to every client subscribed to it.
+   *
+   * @param uri A declared resource's URI.
+   * @param contents The new text, `{ text | blob, mimeType? }`, or a list of them.
+   * @throws {TypeError} For an undeclared URI or malformed contents.
+   *
+   * @example
+   * ```ts
+   * import { FakeMcpServer } from "@agentkit/testing/testing";
+   * import { assertEquals } from "@std/assert";
+   *
+   * await using server = new FakeMcpServer({
+   *   tools: [],
+   *   resources: [{ uri: "test://watched", text: "v1", subscribe: true }],
+   * });
+   * const t = server.transport();
+   * const seen: unknown[] = [];
+   * t.onmessage = (m) => seen.push(m);
+   * await t.start();
+   * await t.send({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: "test://watched" } });
+   * server.updateResource("test://watched", "v2");
+   * assertEquals(seen.at(-1), { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched" } });
+   * await t.close();
+   * ```
+   */
+  updateResource(uri: string, contents: FakeMcpResourceContents): void {
+    const where = "FakeMcpServer.updateResource()";
+    const found = this.#core.resources?.find((r) => r.uri === uri);
+    if (!found) {
+      throw new TypeError(
+        `${where}: no resource has the uri ${describe(uri)}; the resources are ${
+          this.#core.resources?.map((r) => `"${r.uri}"`).join(", ") || "none"
+        }`,
+      );
+    }
+    const list = Array.isArray(contents)
+      ? contents
+      : contents !== null && typeof contents === "object" && "contents" in contents
+      ? (contents as { contents: unknown }).contents
+      : undefined;
+    if (list !== undefined) {
+      if (!Array.isArray(list) || list.length === 0) {
+        throw new TypeError(`${where}: contents must be a non-empty array, got ${describe(list)}`);
+      }
+      found.contents = list.map((c, i) => ({
+        uri,
+        ...oneContent(c, `${where}: contents[${i}]`, true),
+      }));
+    } else {
+      const c = oneContent(contents, where, false);
+      found.contents = undefined;
+      found.text = c.text as string | undefined;
+      found.blob = c.blob as string | undefined;
+      if (c.mimeType !== undefined) found.mimeType = c.mimeType as string;
+    }
+    for (const s of [...this.#sessions]) s.resourceUpdated(uri);
   }
 
   /**

@@ -45,6 +45,11 @@ Deno.test("summarize() counts what each kind of stage reports", async (t) => {
     ["fmt", "Checked 312 files\n", "312 files"],
     ["check", "Check mod.ts\nCheck tests/a.ts\n", "2 entry points type-checked"],
     ["examples", "examples/a.ts ... ok\n6 example(s) ran\n", "6 examples ran"],
+    [
+      "mcp conformance",
+      "server scenarios (...): 32/32 scenarios pass\nMCP conformance: server 32/32, client 4/4 scenarios pass (64.8 s)\n",
+      "server 32/32, client 4/4 scenarios pass (64.8 s)",
+    ],
     ["score", "JSR score ok: 6 of 6 checkable factors hold\n", "ok: 6 of 6 checkable factors hold"],
     [
       "publish",

@@ -32,10 +32,15 @@ Deno.test("parseFrame() reads requests, notifications and responses, from text o
     method: "notifications/initialized",
     params: {},
   });
-  assertEquals(parseFrame({ jsonrpc: "2.0", id: 3, result: {} }), { kind: "response", id: 3 });
+  assertEquals(parseFrame({ jsonrpc: "2.0", id: 3, result: {} }), {
+    kind: "response",
+    id: 3,
+    result: {},
+  });
   assertEquals(parseFrame({ jsonrpc: "2.0", error: { code: 1, message: "x" } }), {
     kind: "response",
     id: undefined,
+    error: { code: 1, message: "x" },
   });
 });
 
@@ -46,7 +51,20 @@ Deno.test("parseFrame() answers what is not a JSON-RPC 2.0 message with -32700 o
   });
   assertEquals(
     parseFrame([]),
-    invalid("a batch (an array of messages) is not supported since protocol 2025-06-18"),
+    invalid("a batch (an array of messages) is supported only on protocol 2025-03-26"),
+  );
+  // On a 2025-03-26 session: a batch, each member classified; empty is -32600.
+  assertEquals(parseFrame([], true), invalid("an empty batch"));
+  assertEquals(
+    parseFrame('[{"jsonrpc":"2.0","id":1,"method":"ping"},7,[]]', true),
+    {
+      kind: "batch",
+      frames: [
+        { kind: "request", id: 1, method: "ping", params: {} },
+        invalid("a message must be a JSON object"),
+        invalid("a batch (an array of messages) is supported only on protocol 2025-03-26"),
+      ],
+    },
   );
   assertEquals(parseFrame(null), invalid("a message must be a JSON object"));
   assertEquals(parseFrame("7"), invalid("a message must be a JSON object"));

@@ -640,9 +640,15 @@ Deno.test("new FakeMcpServer() rejects unknown options and malformed declaration
     ],
     [
       "misspelled step key",
-      () => FakeMcpServer.script([{ latencyMS: 5 }, { isError: true, txt: "x" }]),
+      () => FakeMcpServer.script([{ isError: true, txt: "x" }]),
       InvalidScript,
       'did you mean "text"?',
+    ],
+    [
+      "a near miss of a step key is a step, not structured content (docs/mcp.md's latencyMS)",
+      () => FakeMcpServer.script([{ latencyMS: 5, result: "x" }]),
+      InvalidScript,
+      'unknown key "latencyMS" in FakeMcpServer.script step 1; did you mean "latencyMs"?',
     ],
     [
       "isError without text",
