@@ -241,6 +241,7 @@ export function geminiBody(
   maxTokens: number | undefined,
 ): Record<string, unknown> {
   const { system, contents } = contentsOf(req.messages);
+  if (/^(models\/)?gemini-3/.test(req.model)) signSteps(contents);
   const body: Record<string, unknown> = { contents };
   if (system !== undefined) body.systemInstruction = { parts: [{ text: system }] };
   if (req.tools && req.tools.length > 0) {
@@ -264,6 +265,27 @@ export function geminiBody(
   }
   if (Object.keys(config).length > 0) body.generationConfig = config;
   return body;
+}
+
+// Google's documented stand-in for a signature the transcript never had (a
+// call made by another model or written by hand): Gemini 3 refuses a step
+// whose first function call part is unsigned, and skips the check for this
+// value ("Thought signatures" guide, "FAQs": "you can set the thoughtSignature
+// field to ... 'skip_thought_signature_validator'").
+const DUMMY_SIGNATURE = "skip_thought_signature_validator";
+
+function signSteps(contents: Array<Record<string, unknown>>): void {
+  for (const content of contents) {
+    if (content.role !== "model" || !Array.isArray(content.parts)) continue;
+    const parts = content.parts as Array<Record<string, unknown>>;
+    const i = parts.findIndex((p) => p.functionCall);
+    // Copies: a kept part may be the transcript's own providerData.
+    if (i >= 0 && typeof parts[i].thoughtSignature !== "string") {
+      content.parts = parts.map((p, j) =>
+        j === i ? { ...p, thoughtSignature: DUMMY_SIGNATURE } : p
+      );
+    }
+  }
 }
 
 // The finish reasons that end a turn with no answer to use: the model's

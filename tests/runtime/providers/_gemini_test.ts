@@ -2,10 +2,12 @@
 // blocking answer and the fold of streamed chunks, edge by edge.
 import { assertEquals, assertInstanceOf, assertStringIncludes, assertThrows } from "@std/assert";
 import {
+  type Message,
   ProviderError,
   ProviderResponseError,
   RateLimitError,
   type StreamEvent,
+  toolCall,
 } from "@agentkit/testing/ports";
 import {
   chatResponseFromGemini,
@@ -738,4 +740,34 @@ Deno.test("RetryInfo in an error body is read wherever it comes: a 200 body, a s
     RateLimitError,
   );
   assertEquals(none.retryAfterMs, undefined);
+});
+
+Deno.test("geminiBody(): on gemini-3 a step's first unsigned call part gets Google's dummy signature, a real one is kept, 2.x untouched", () => {
+  const calls = [toolCall("a", "f", {}), toolCall("b", "g", {})];
+  const providerData = { gemini: { thoughtSignatures: { c: "real-sig" } } };
+  const messages: Message[] = [
+    { role: "user", content: "go" },
+    { role: "assistant", content: "", toolCalls: calls },
+    { role: "tool", toolCallId: "a", content: "1" },
+    { role: "tool", toolCallId: "b", content: "2" },
+    { role: "assistant", content: "", toolCalls: [toolCall("c", "f", {})], providerData },
+    { role: "tool", toolCallId: "c", content: "3" },
+  ];
+  const signatures = (model: string) =>
+    (geminiBody({ model, messages }, undefined).contents as Array<
+      { parts: Array<Record<string, unknown>> }
+    >)
+      .filter((c) => c.parts.some((p) => p.functionCall))
+      .map((c) => c.parts.map((p) => p.thoughtSignature));
+  assertEquals(signatures("gemini-3-pro-preview"), [
+    ["skip_thought_signature_validator", undefined],
+    ["real-sig"],
+  ]);
+  assertEquals(signatures("models/gemini-3-flash"), [
+    ["skip_thought_signature_validator", undefined],
+    ["real-sig"],
+  ]);
+  assertEquals(signatures("gemini-2.5-flash"), [[undefined, undefined], ["real-sig"]]);
+  // The transcript's own data is never written to.
+  assertEquals(providerData, { gemini: { thoughtSignatures: { c: "real-sig" } } });
 });

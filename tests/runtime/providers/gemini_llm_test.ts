@@ -126,6 +126,24 @@ Deno.test("GeminiLLM runs a two-step tool loop on gemini-3: the thought signatur
   }
 });
 
+Deno.test("GeminiLLM: a hand-written history on gemini-3 (no signatures) passes the strict wire with Google's dummy signature", async () => {
+  const provider = new FakeProvider({ llm: new FakeLLM("Both up.") });
+  const llm = new GeminiLLM({ apiKey: "AIza-test", fetch: provider.fetch });
+  const res = await llm.chat({
+    model: "gemini-3-pro-preview",
+    messages: [
+      { role: "user", content: "check a" },
+      { role: "assistant", content: "", toolCalls: [toolCall("c1", "lookup", { host: "a" })] },
+      { role: "tool", toolCallId: "c1", content: "up" },
+    ],
+    tools: [{ name: "lookup", description: "", parameters: { type: "object" } }],
+  });
+  assertEquals(res.content, "Both up.");
+  assertEquals(provider.rejections.length, 0);
+  const sent = provider.requests[0].body as Sent;
+  assertEquals(sent.contents[1].parts[0].thoughtSignature, "skip_thought_signature_validator");
+});
+
 Deno.test("GeminiLLM sends tools as functionDeclarations and a failed tool as { error }", async () => {
   const { provider, gemini } = port(FakeLLM.script(["ok"]));
   const parameters = { type: "object", properties: { host: { type: "string" } } };
