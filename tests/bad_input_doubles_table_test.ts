@@ -43,6 +43,9 @@ import { isInternalError, noHang } from "./fuzz/_fuzz.ts";
 import { ProviderResponseError as ScriptedProviderError } from "@agentkit/testing/ports";
 import { McpToolProvider, OpenAIChatLLM } from "@agentkit/testing/runtime";
 import { cassette, FakeProvider, transcript } from "@agentkit/testing/testing";
+// Issue 37's rows.
+import { mcpClientHandlers } from "@agentkit/testing/runtime";
+import { FakeMcpServer } from "@agentkit/testing/testing";
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -1614,6 +1617,63 @@ function cases(): Case[] {
     InvalidScenario,
     'invariant "never" did not settle',
     "hangMs",
+  );
+  // Issue 37's rows: the MCP surfaces SPEC §22 added.
+  const mcpClient = {
+    listTools: () => Promise.resolve({ tools: [] }),
+    callTool: () => Promise.resolve({ content: [] }),
+  };
+  add(
+    "new McpToolProvider()",
+    "timeoutMs: -1",
+    () => new McpToolProvider(mcpClient, { timeoutMs: -1 }),
+    RangeError,
+    '"timeoutMs"',
+    "got -1",
+  );
+  add(
+    "new McpToolProvider()",
+    'timeoutMs: "5"',
+    () => new McpToolProvider(mcpClient, { timeoutMs: "5" as never }),
+    TypeError,
+    '"timeoutMs"',
+    'got "5"',
+  );
+  add(
+    "mcpClientHandlers()",
+    "asker: 5",
+    () => mcpClientHandlers({ asker: 5 as never }),
+    TypeError,
+    '"asker"',
+    "AskerPort",
+    "got 5",
+  );
+  add(
+    "mcpClientHandlers()",
+    "a mistyped key",
+    () => mcpClientHandlers({ askr: new FakeAsker([]) } as never),
+    TypeError,
+    '"askr"',
+    'did you mean "asker"',
+  );
+  add(
+    "FakeMcpServer.script()",
+    'a step with "latencyMS"',
+    () => FakeMcpServer.script([{ latencyMS: 5, result: "x" } as never]),
+    InvalidScript,
+    '"latencyMS"',
+    'did you mean "latencyMs"',
+  );
+  add(
+    "new FakeMcpServer()",
+    "a raw image result whose data is 5",
+    () =>
+      new FakeMcpServer({
+        tools: [{ name: "t", result: { content: [{ type: "image", data: 5 }] } as never }],
+      }),
+    InvalidScript,
+    "needs data as a string",
+    "got 5",
   );
   return out;
 }
