@@ -96,3 +96,64 @@ Deno.test("specFor(): 7 takes v4, 6 takes v3, 5 and older none, a later major is
     undefined,
   ]);
 });
+
+// Swaps one property of a global object for the length of `body`.
+function swapped<T extends object, K extends keyof T>(
+  on: T,
+  key: K,
+  value: unknown,
+  body: () => void,
+): void {
+  const own = Object.getOwnPropertyDescriptor(on, key);
+  Object.defineProperty(on, key, { value, configurable: true, writable: true });
+  try {
+    body();
+  } finally {
+    if (own) Object.defineProperty(on, key, own);
+    else delete on[key];
+  }
+}
+
+Deno.test("installedAi(): without read permission it looks nowhere (and never prompts); a failing query counts as none", () => {
+  const probe = counting("6.0.0");
+  const restore = useAiLoader(probe.loader);
+  try {
+    swapped(Deno.permissions, "querySync", () => ({ state: "prompt" }), () => {
+      assertEquals(installedAi("/denied"), undefined);
+    });
+    swapped(Deno.permissions, "querySync", () => {
+      throw new Error("no permissions API");
+    }, () => {
+      assertEquals(installedAi("/throws"), undefined);
+    });
+    // A runtime with no permission query (Node, Bun) may read.
+    swapped(Deno.permissions, "querySync", undefined, () => {
+      assertEquals(installedAi("/node")?.major, 6);
+    });
+    assertEquals(probe.froms, ["/node"]);
+  } finally {
+    restore();
+  }
+});
+
+Deno.test("installedAi(): no working directory to ask, or one that throws, is nothing found", () => {
+  const probe = counting("6.0.0");
+  const restore = useAiLoader(probe.loader);
+  const process = (globalThis as unknown as { process: { cwd: () => string } }).process;
+  try {
+    swapped(process, "cwd", undefined, () => assertEquals(installedAi(), undefined));
+    swapped(process, "cwd", () => {
+      throw new Error("ENOENT: the working directory is gone");
+    }, () => assertEquals(installedAi(), undefined));
+    assertEquals(probe.froms, []);
+  } finally {
+    restore();
+  }
+});
+
+Deno.test("installedAi(): the real loader without Node's module API finds nothing", () => {
+  const process = (globalThis as unknown as { process: { getBuiltinModule: unknown } }).process;
+  swapped(process, "getBuiltinModule", () => undefined, () => {
+    assertEquals(installedAi("/no-module-api"), undefined);
+  });
+});
