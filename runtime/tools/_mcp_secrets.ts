@@ -10,13 +10,18 @@ import { registerHeaders, registerSecret } from "../_secrets/registry.ts";
 
 /** Registers `secrets` and the headers of `client`'s transport, when it has one. */
 export function registerMcpSecrets(client: object, secrets: readonly string[] | undefined): void {
-  for (const secret of secrets ?? []) registerSecret(secret);
+  if (secrets) { for (const secret of secrets) registerSecret(secret); }
+  let transport: unknown;
   try {
-    const transport = (client as { transport?: unknown }).transport as
-      | { _requestInit?: { headers?: unknown }; requestInit?: { headers?: unknown } }
-      | undefined;
-    registerHeaders(transport?._requestInit?.headers ?? transport?.requestInit?.headers);
+    transport = (client as { transport?: unknown }).transport;
   } catch {
     // A getter that throws (a client not connected yet) has no headers to give.
+    return;
   }
+  if (typeof transport !== "object" || transport === null) return;
+  const t = transport as {
+    _requestInit?: { headers?: unknown };
+    requestInit?: { headers?: unknown };
+  };
+  registerHeaders(t._requestInit?.headers ?? t.requestInit?.headers);
 }

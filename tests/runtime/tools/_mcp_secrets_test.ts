@@ -31,6 +31,8 @@ Deno.test("registerMcpSecrets(): a client without a transport, or one whose tran
   registerMcpSecrets({ transport: undefined }, [a]);
   registerMcpSecrets({ transport: {} }, undefined);
   registerMcpSecrets({ transport: { _requestInit: {} } }, undefined);
+  registerMcpSecrets({ transport: { requestInit: {} } }, undefined);
+  registerMcpSecrets({ transport: "not a transport" }, undefined);
   const throwing = {
     get transport(): never {
       throw new Error("not connected");
