@@ -5,6 +5,7 @@
 // scrubbed in place, so their class and fields (retryable, phase, status,
 // retryAfterMs, usage, finishReason) are what retry() and meter() read.
 import { isSecretHeader, isSecretName, Redactor } from "./_redact.ts";
+import { PUBLIC_HEADERS } from "./_secrets/registry.ts";
 
 // Shorter values would mask common words and digits in every message; a key
 // this short is masked by its header's name and the credential shapes.
@@ -12,16 +13,6 @@ const MIN_SECRET = 4;
 // A header value whose name says nothing is masked only when it is long
 // enough to be an id (an organisation, a project) rather than a flag.
 const MIN_VALUE = 8;
-// Protocol headers whose values are public: masking "application/json" or
-// "2023-06-01" would only garble the provider's messages.
-const PUBLIC_HEADERS = new Set([
-  "content-type",
-  "accept",
-  "user-agent",
-  "anthropic-version",
-  "anthropic-beta",
-  "openai-beta",
-]);
 // A cause chain longer than this is not a chain a provider built.
 const MAX_DEPTH = 16;
 

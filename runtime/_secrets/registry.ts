@@ -58,9 +58,12 @@ export const KEY_VARIABLES: readonly string[] = [
   "AWS_SESSION_TOKEN",
 ];
 
-// Protocol headers whose values are public: masking "application/json" or
-// "2023-06-01" would only garble messages.
-const PUBLIC_HEADERS = new Set([
+/**
+ * Protocol headers whose values are public: masking "application/json" or
+ * "2023-06-01" would only garble messages (the registry and a port's error
+ * scrubber both skip them).
+ */
+export const PUBLIC_HEADERS: ReadonlySet<string> = new Set([
   "content-type",
   "accept",
   "user-agent",
