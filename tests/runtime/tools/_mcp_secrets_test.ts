@@ -33,6 +33,7 @@ Deno.test("registerMcpSecrets(): a client without a transport, or one whose tran
   registerMcpSecrets({ transport: { _requestInit: {} } }, undefined);
   registerMcpSecrets({ transport: { requestInit: {} } }, undefined);
   registerMcpSecrets({ transport: "not a transport" }, undefined);
+  registerMcpSecrets({ transport: null }, undefined);
   const throwing = {
     get transport(): never {
       throw new Error("not connected");
