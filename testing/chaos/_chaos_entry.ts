@@ -98,6 +98,13 @@ export function chaos(
  * @returns What ran, when nothing broke.
  */
 export function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary>;
+/**
+ * The implementation behind both signatures: loads ./chaos.ts on first use.
+ *
+ * @param scenario Builds the agent on the world, runs it, returns its result.
+ * @param options The script, the faults, the runs, the limits, the invariants.
+ * @returns A `ChaosSummary`, or a `ChaosTrialsSummary` when `passHatK` is given.
+ */
 export async function chaos(scenario: ChaosScenario, options: ChaosOptions): Promise<ChaosSummary> {
   // The module cache makes every call after the first a lookup.
   const implementation = await import("./chaos.ts");

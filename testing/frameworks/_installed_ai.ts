@@ -13,8 +13,10 @@ export interface InstalledAi {
   readonly at: string;
 }
 
+type FsApi = { readFileSync(path: string, encoding: "utf8"): string };
+
 type ModuleApi = {
-  createRequire(from: string): { (id: string): unknown; resolve(id: string): string };
+  createRequire(from: string): { resolve(id: string): string };
 };
 
 /** Finds `ai`'s package.json from a directory: its parsed version and path. */
@@ -29,7 +31,13 @@ const nodeLoader: AiLoader = (from) => {
   if (!module) throw new Error("no Node module API");
   const require = module.createRequire(`${from.replace(/\/$/, "")}/`);
   const at = require.resolve("ai/package.json");
-  return { version: (require(at) as { version?: unknown }).version, at };
+  // Read as a file, not require()d: a require of a computed path is a
+  // dynamic import JSR cannot analyse at publish.
+  const fs = process!.getBuiltinModule!("fs") as FsApi;
+  return {
+    version: (JSON.parse(fs.readFileSync(at, "utf8")) as { version?: unknown }).version,
+    at,
+  };
 };
 
 let loader: AiLoader = nodeLoader;
