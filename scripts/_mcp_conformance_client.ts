@@ -38,6 +38,15 @@ function argsFor(schema: Schema): Record<string, unknown> {
   return out;
 }
 
+// The suite's CLI waits for this process to exit before it judges the next
+// scenario: a handle left open (an SSE stream the server keeps) must not
+// hang the test task, so the process ends itself, and a run that never
+// finishes ends with a failure after a minute.
+const watchdog = setTimeout(() => {
+  console.error("the conformance client did not finish within 60 s");
+  Deno.exit(1);
+}, 60_000);
+
 const url = Deno.args.at(-1);
 if (!url) throw new Error("usage: _mcp_conformance_client.ts <server url>");
 const client = new Client(
@@ -72,3 +81,5 @@ const result = await agent.run(
 );
 console.log(JSON.stringify(result.messages.filter((m) => m.role === "tool")));
 await client.close();
+clearTimeout(watchdog);
+Deno.exit(0);

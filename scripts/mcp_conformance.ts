@@ -148,6 +148,8 @@ if (import.meta.main) {
       const run = await new Deno.Command(node, {
         args: [cli, "server", "--url", `${listener.url}/mcp`, "--suite", "all", "-o", serverOut],
         cwd: work,
+        // No run of the suite may hang the test task: killed, it wrote no result, which fails.
+        signal: AbortSignal.timeout(600_000),
         stdout: "piped",
         stderr: "piped",
       }).output();
@@ -181,6 +183,7 @@ if (import.meta.main) {
       await new Deno.Command(node, {
         args: [cli, "client", "--command", command, "--scenario", scenario, "-o", clientOut],
         cwd: root,
+        signal: AbortSignal.timeout(180_000),
         stdout: "piped",
         stderr: "piped",
       }).output();
