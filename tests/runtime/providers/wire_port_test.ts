@@ -1,4 +1,4 @@
-// The calls both provider ports make, through the two ports: what each
+// The shell every port shares, through the ports: what each
 // request carries (headers, signal), which fetch and which clock it uses.
 import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
 import { type ChatRequest, RateLimitError } from "@agentkit/testing/ports";
@@ -20,7 +20,7 @@ const header = (init: RequestInit, name: string) => new Headers(init.headers).ge
 const sse = () =>
   new Response("data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
 
-Deno.test("WireClient: JSON headers on a blocking call, text/event-stream on a stream, the caller's headers last", async () => {
+Deno.test("WirePort: JSON headers on a blocking call, text/event-stream on a stream, the caller's headers last", async () => {
   const { fetch, seen } = recording(() =>
     Response.json({ choices: [{ message: { content: "ok" } }] })
   );
@@ -41,7 +41,7 @@ Deno.test("WireClient: JSON headers on a blocking call, text/event-stream on a s
   ]);
 });
 
-Deno.test("WireClient: the request's own signal wins over the context's", async () => {
+Deno.test("WirePort: the request's own signal wins over the context's", async () => {
   const { fetch, seen } = recording(() =>
     Response.json({ choices: [{ message: { content: "ok" } }] })
   );
@@ -54,7 +54,7 @@ Deno.test("WireClient: the request's own signal wins over the context's", async 
   assertStrictEquals(seen[1].init.signal, ctx.signal);
 });
 
-Deno.test("WireClient: a retry-after date is read against the response's Date, never the context's virtual clock", async () => {
+Deno.test("WirePort: a retry-after date is read against the response's Date, never the context's virtual clock", async () => {
   const clock = new FakeClock(); // at 0 ms: 1970, which no server's date is near
   const sent = Date.parse("2026-12-01T12:00:00Z");
   const { fetch } = recording(() =>
@@ -74,7 +74,7 @@ Deno.test("WireClient: a retry-after date is read against the response's Date, n
   assertEquals(e.retryAfterMs, 7_000);
 });
 
-Deno.test("WireClient: with no fetch given, the global fetch of the moment is used", async () => {
+Deno.test("WirePort: with no fetch given, the global fetch of the moment is used", async () => {
   const original = globalThis.fetch;
   const { fetch, seen } = recording(() =>
     Response.json({ choices: [{ message: { content: "g" } }] })
