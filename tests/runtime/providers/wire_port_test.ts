@@ -107,3 +107,22 @@ Deno.test("the ports read their key from the environment when none is given; com
   }
   assertThrows(() => new AnthropicLLM({ maxTokens: 1.5 }), RangeError);
 });
+
+Deno.test("WirePort: a key too short for the secret registry is still masked in the port's own errors", async () => {
+  // The registry masks values of 8 characters or more everywhere; the port
+  // masks its own key from 4, since a provider that rejects it quotes it.
+  const key = "k3y-5x";
+  const { fetch } = recording(() =>
+    Response.json({ error: { message: `invalid key ${key}` } }, { status: 401 })
+  );
+  for (
+    const llm of [
+      new OpenAIChatLLM({ apiKey: key, fetch }),
+      new AnthropicLLM({ apiKey: key, fetch }),
+    ]
+  ) {
+    const e = await assertRejects(() => llm.chat(hi));
+    assertEquals((e as Error).message.includes(key), false, (e as Error).message);
+    assertEquals((e as Error).message.includes("[REDACTED]"), true, (e as Error).message);
+  }
+});
