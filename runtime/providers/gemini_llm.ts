@@ -5,7 +5,6 @@
  */
 import type { LLMPort } from "../../ports/llm.ts";
 import { chatResponseFromGemini, geminiBody, GeminiStream, modelURL } from "./_gemini.ts";
-import { endpoint } from "./_http.ts";
 import type { PortCodec } from "./_port_codec.ts";
 import { WirePort, type WirePortOptions } from "./wire_port.ts";
 import { is } from "../_options.ts";
@@ -46,7 +45,7 @@ const GEMINI: PortCodec<GeminiLLMOptions> = {
     let calls = 0;
     const callId = (): string => `gemini_call_${++calls}`;
     return {
-      url: endpoint(base, ""),
+      url: base,
       endpoint: (model, stream) => modelURL(base, model, stream),
       encode: (request) => geminiBody(request, maxTokens),
       decode: (body, model) => chatResponseFromGemini(body, model, callId),

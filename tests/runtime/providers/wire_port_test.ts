@@ -1,9 +1,26 @@
 // The shell every port shares, through the ports: what each
 // request carries (headers, signal), which fetch and which clock it uses.
-import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
-import { type ChatRequest, RateLimitError } from "@agentkit/testing/ports";
-import { AnthropicLLM, OpenAIChatLLM, RunContext, Services } from "@agentkit/testing/runtime";
-import { FakeClock } from "@agentkit/testing/testing";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStrictEquals,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
+import { type ChatRequest, ProviderResponseError, RateLimitError } from "@agentkit/testing/ports";
+import {
+  AnthropicLLM,
+  GeminiLLM,
+  ModelRequestsDisallowed,
+  OpenAIChatLLM,
+  OpenAIResponsesLLM,
+  RunContext,
+  Services,
+  type WirePort,
+  type WirePortOptions,
+} from "@agentkit/testing/runtime";
+import { FakeClock, makeTestCtx } from "@agentkit/testing/testing";
 
 const hi: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }] };
 
@@ -124,5 +141,27 @@ Deno.test("WirePort: a key too short for the secret registry is still masked in 
     const e = await assertRejects(() => llm.chat(hi));
     assertEquals((e as Error).message.includes(key), false, (e as Error).message);
     assertEquals((e as Error).message.includes("[REDACTED]"), true, (e as Error).message);
+  }
+});
+
+Deno.test("WirePort: each port's codec names it in option errors and refusals, and its provider in answer errors", async () => {
+  const notJson = () => Promise.resolve(new Response("<html>", { status: 200 }));
+  const ports: [string, string, (o: WirePortOptions) => WirePort][] = [
+    ["OpenAIChatLLM", "OpenAI", (o) => new OpenAIChatLLM(o)],
+    ["OpenAIResponsesLLM", "OpenAI", (o) => new OpenAIResponsesLLM(o)],
+    ["AnthropicLLM", "Anthropic", (o) => new AnthropicLLM(o)],
+    ["GeminiLLM", "Gemini", (o) => new GeminiLLM(o)],
+  ];
+  for (const [port, provider, make] of ports) {
+    const bad = assertThrows(() => make({ bogus: 1 } as WirePortOptions), TypeError);
+    assertStringIncludes(bad.message, `new ${port}()`);
+    const llm = make({ apiKey: "sk-test", fetch: notJson });
+    const e = await assertRejects(() => llm.chat(hi), ProviderResponseError);
+    assert(
+      e.message.startsWith(`${provider} answered 200 with a body that is not JSON`),
+      e.message,
+    );
+    const refused = await assertRejects(() => llm.chat(hi, makeTestCtx()), ModelRequestsDisallowed);
+    assertEquals(refused.port, port);
   }
 });
