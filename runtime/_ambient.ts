@@ -17,7 +17,7 @@
 // it is made), with a constant policy; before that, a refusing call in
 // flight is counted, and a port called without a context while one is in
 // flight is refused (`ambientPolicy`), as is one made during one (a port
-// keeps the policy it was made under: see _wire_client.ts).
+// keeps the policy it was made under: see wire_port.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Now } from "./_now.ts";
 

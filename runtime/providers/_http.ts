@@ -196,6 +196,11 @@ export function madeUnder(fetchFn: FetchFn): RequestPolicy | undefined {
   return ambientPolicy();
 }
 
+/** The two OpenAI wires' key header; none without a key (a local server needs none). */
+export function bearer(key: string | undefined): Record<string, string> {
+  return key ? { authorization: `Bearer ${key}` } : {};
+}
+
 /** Stands for "no fetch option": the global fetch of the moment. */
 export const DEFAULT_FETCH: FetchFn = (input, init) => globalThis.fetch(input, init);
 

@@ -8,7 +8,8 @@ import type { SseMessage } from "./_sse.ts";
 import { WireStream } from "./_stream.ts";
 import { parseArgs } from "./_tool_args.ts";
 import { errorFromBody } from "./_http.ts";
-import { isObject, MalformedAnswer, objectAt, stringAt, tokensAt } from "./_wire_shape.ts";
+import { openAIUsageReader } from "./_openai_usage.ts";
+import { isObject, MalformedAnswer, objectAt, stringAt } from "./_wire_shape.ts";
 
 const P = "OpenAI";
 
@@ -62,46 +63,16 @@ export function finishFromOpenAI(reason: string | null | undefined): FinishReaso
 
 /**
  * The wire's usage in ours: `prompt_tokens` includes the cached prefix, ours
- * does not. A count that is not a non-negative integer, or a cached count
+ * does not; `completion_tokens_details.reasoning_tokens` is a part of the
+ * completion, left out where a compatible server counts more reasoning than
+ * completion. A count that is not a non-negative integer, or a cached count
  * above the prompt's, is a malformed answer.
  */
-export function usageFromOpenAI(u: unknown): Usage {
-  if (u === undefined || u === null) return { inputTokens: 0, outputTokens: 0 };
-  const usage = objectAt(P, "usage", u);
-  const input = tokensAt(P, "usage.prompt_tokens", usage.prompt_tokens) ?? 0;
-  const output = tokensAt(P, "usage.completion_tokens", usage.completion_tokens) ?? 0;
-  const details = usage.prompt_tokens_details;
-  const cached = details === undefined || details === null ? undefined : tokensAt(
-    P,
-    "usage.prompt_tokens_details.cached_tokens",
-    objectAt(P, "usage.prompt_tokens_details", details).cached_tokens,
-  );
-  // openai-node CompletionUsage.completion_tokens_details.reasoning_tokens: a part of completion_tokens.
-  const outDetails = usage.completion_tokens_details;
-  const reasoning = outDetails === undefined || outDetails === null ? undefined : tokensAt(
-    P,
-    "usage.completion_tokens_details.reasoning_tokens",
-    objectAt(P, "usage.completion_tokens_details", outDetails).reasoning_tokens,
-  );
-  if (cached !== undefined && cached > input) {
-    throw new MalformedAnswer(
-      P,
-      `usage.prompt_tokens_details.cached_tokens (${cached}) must not exceed usage.prompt_tokens (${input})`,
-      usage,
-    );
-  }
-  const out: {
-    inputTokens: number;
-    outputTokens: number;
-    cachedInputTokens?: number;
-    reasoningTokens?: number;
-  } = { inputTokens: input - (cached ?? 0), outputTokens: output };
-  if (cached !== undefined) out.cachedInputTokens = cached;
-  // Some compatible servers count reasoning beside the completion, not in it:
-  // a count above the total is not a part of it, and is left out.
-  if (reasoning && reasoning <= output) out.reasoningTokens = reasoning;
-  return out;
-}
+export const usageFromOpenAI: (u: unknown) => Usage = openAIUsageReader(
+  "prompt_tokens",
+  "completion_tokens",
+  false,
+);
 
 // The reasoning text compatible servers send beside the answer: DeepSeek and
 // Qwen (vLLM, SGLang) as `reasoning_content`, Groq, OpenRouter and Ollama's

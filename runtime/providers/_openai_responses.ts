@@ -12,7 +12,8 @@ import type { SseMessage } from "./_sse.ts";
 import { WireStream } from "./_stream.ts";
 import { parseArgs } from "./_tool_args.ts";
 import { errorFromBody } from "./_http.ts";
-import { isObject, MalformedAnswer, objectAt, stringAt, tokensAt } from "./_wire_shape.ts";
+import { openAIUsageReader } from "./_openai_usage.ts";
+import { isObject, MalformedAnswer, objectAt, stringAt } from "./_wire_shape.ts";
 
 const P = "OpenAI";
 
@@ -41,52 +42,14 @@ export interface ResponsesBodyOptions {
 /**
  * The wire's usage in ours (openai-node ResponseUsage): `input_tokens`
  * includes the cached prefix, ours does not; `output_tokens` includes the
- * reasoning tokens, and so does ours (`reasoningTokens` is a part of it).
+ * reasoning tokens, and so does ours (`reasoningTokens` is a part of it, and
+ * a count above it is malformed).
  */
-export function usageFromResponses(u: unknown): Usage {
-  if (u === undefined || u === null) return { inputTokens: 0, outputTokens: 0 };
-  const usage = objectAt(P, "usage", u);
-  const input = tokensAt(P, "usage.input_tokens", usage.input_tokens) ?? 0;
-  const output = tokensAt(P, "usage.output_tokens", usage.output_tokens) ?? 0;
-  const inDetails = usage.input_tokens_details;
-  const outDetails = usage.output_tokens_details;
-  const cached = inDetails === undefined || inDetails === null ? undefined : tokensAt(
-    P,
-    "usage.input_tokens_details.cached_tokens",
-    objectAt(P, "usage.input_tokens_details", inDetails).cached_tokens,
-  );
-  const reasoning = outDetails === undefined || outDetails === null ? undefined : tokensAt(
-    P,
-    "usage.output_tokens_details.reasoning_tokens",
-    objectAt(P, "usage.output_tokens_details", outDetails).reasoning_tokens,
-  );
-  if (cached !== undefined && cached > input) {
-    throw new MalformedAnswer(
-      P,
-      `usage.input_tokens_details.cached_tokens (${cached}) must not exceed usage.input_tokens (${input})`,
-      usage,
-    );
-  }
-  if (reasoning !== undefined && reasoning > output) {
-    throw new MalformedAnswer(
-      P,
-      `usage.output_tokens_details.reasoning_tokens (${reasoning}) must not exceed usage.output_tokens (${output})`,
-      usage,
-    );
-  }
-  const out: {
-    inputTokens: number;
-    outputTokens: number;
-    cachedInputTokens?: number;
-    reasoningTokens?: number;
-  } = {
-    inputTokens: input - (cached ?? 0),
-    outputTokens: output,
-  };
-  if (cached !== undefined) out.cachedInputTokens = cached;
-  if (reasoning) out.reasoningTokens = reasoning;
-  return out;
-}
+export const usageFromResponses: (u: unknown) => Usage = openAIUsageReader(
+  "input_tokens",
+  "output_tokens",
+  true,
+);
 
 /**
  * Why a response ended, in ours. A `completed` response ended normally (with

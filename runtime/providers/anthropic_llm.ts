@@ -3,23 +3,15 @@
  *
  * @module
  */
-import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
-import type { Ctx } from "../../ports/context.ts";
-import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
-import {
-  anthropicBody,
-  type AnthropicMessage,
-  AnthropicStream,
-  chatResponseFromAnthropic,
-} from "./_anthropic.ts";
-import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
-import { WireClient } from "./_wire_client.ts";
-import { registerPortSecrets } from "../_secrets/registry.ts";
+import type { LLMPort } from "../../ports/llm.ts";
+import { anthropicBody, AnthropicStream, chatResponseFromAnthropic } from "./_anthropic.ts";
+import { endpoint } from "./_http.ts";
+import type { PortCodec } from "./_port_codec.ts";
+import { WirePort, type WirePortOptions } from "./wire_port.ts";
 import { is } from "../_options.ts";
 
 /** Options for {@linkcode AnthropicLLM}. */
-export interface AnthropicLLMOptions {
+export interface AnthropicLLMOptions extends WirePortOptions {
   /**
    * The API key, sent as `x-api-key`.
    * @default {the ANTHROPIC_API_KEY environment variable}
@@ -31,20 +23,31 @@ export interface AnthropicLLMOptions {
    */
   readonly baseURL?: string;
   /**
-   * The fetch to send with: a `FakeProvider`'s in tests.
-   * @default {globalThis.fetch}
-   */
-  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-  /** Extra headers on every request (an `anthropic-beta` flag). */
-  readonly headers?: Readonly<Record<string, string>> | Headers;
-  /**
    * The output cap of a request whose settings give none (the API requires one).
    * @default {4096}
    */
   readonly maxTokens?: number;
 }
 
-const PORT = "AnthropicLLM";
+// The Messages wire: the key as `x-api-key`, the version pinned, and a
+// default output cap because the API requires one.
+const ANTHROPIC: PortCodec<AnthropicLLMOptions> = {
+  port: "AnthropicLLM",
+  provider: "Anthropic",
+  keyEnv: ["ANTHROPIC_API_KEY"],
+  baseURL: "https://api.anthropic.com",
+  options: { maxTokens: is.number({ min: 1, integer: true }) },
+  headers: (key) => ({ "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key } : {}) }),
+  wire: (options, base) => {
+    const maxTokens = options.maxTokens ?? 4096;
+    return {
+      url: endpoint(base, "/v1/messages"),
+      encode: (request, stream) => anthropicBody(request, stream, maxTokens),
+      decode: chatResponseFromAnthropic,
+      decodeStream: () => new AnthropicStream(),
+    };
+  },
+};
 
 /**
  * An {@linkcode LLMPort} on the Anthropic Messages API over web `fetch` (no
@@ -87,9 +90,7 @@ const PORT = "AnthropicLLM";
  * assertEquals((provider.requests[0].body as { system: string }).system, "Answer in French.");
  * ```
  */
-export class AnthropicLLM implements LLMPort {
-  readonly #client: WireClient<AnthropicMessage>;
-
+export class AnthropicLLM extends WirePort<AnthropicLLMOptions> implements LLMPort {
   /**
    * Reads `ANTHROPIC_API_KEY` here when no key is given; nothing is sent until the first call.
    *
@@ -98,58 +99,6 @@ export class AnthropicLLM implements LLMPort {
    * @throws {RangeError} For a `maxTokens` that is not a positive integer.
    */
   constructor(options: AnthropicLLMOptions = {}) {
-    checkPortOptions(PORT, options, { maxTokens: is.number({ min: 1, integer: true }) });
-    const maxTokens = options.maxTokens ?? 4096;
-    const key = options.apiKey ?? keyFromEnv(PORT, "ANTHROPIC_API_KEY");
-    registerPortSecrets(key, options.headers);
-    this.#client = new WireClient({
-      port: PORT,
-      provider: "Anthropic",
-      url: endpoint(options.baseURL ?? "https://api.anthropic.com", "/v1/messages"),
-      fetch: options.fetch,
-      headers: { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key } : {}) },
-      extraHeaders: options.headers,
-      body: (request, stream) => anthropicBody(request, stream, maxTokens),
-      answer: chatResponseFromAnthropic,
-      fold: () => new AnthropicStream(),
-    });
-  }
-
-  /**
-   * One blocking call.
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The answer.
-   * @throws {ProviderError} Classified as described on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.chat(request, ctx);
-  }
-
-  /**
-   * One streamed call: `message_start`, a `text_delta` per text delta, a
-   * `tool_call` per finished `tool_use` block, then `message_end`.
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The events.
-   * @throws {ProviderError} Before the first event, classified as on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    return this.#client.stream(request, ctx);
-  }
-
-  /**
-   * A system + user prompt, answered blocking.
-   *
-   * @param request The prompt.
-   * @param ctx The run.
-   * @returns The answer.
-   */
-  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.complete(request, ctx);
+    super(ANTHROPIC, options);
   }
 }

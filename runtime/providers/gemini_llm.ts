@@ -3,18 +3,14 @@
  *
  * @module
  */
-import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
-import type { Ctx } from "../../ports/context.ts";
-import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { LLMPort } from "../../ports/llm.ts";
 import { chatResponseFromGemini, geminiBody, GeminiStream, modelURL } from "./_gemini.ts";
-import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
-import { WireClient } from "./_wire_client.ts";
-import { registerPortSecrets } from "../_secrets/registry.ts";
+import type { PortCodec } from "./_port_codec.ts";
+import { WirePort, type WirePortOptions } from "./wire_port.ts";
 import { is } from "../_options.ts";
 
 /** Options for {@linkcode GeminiLLM}. */
-export interface GeminiLLMOptions {
+export interface GeminiLLMOptions extends WirePortOptions {
   /**
    * The API key, sent as `x-goog-api-key` (never in the URL).
    * @default {the GEMINI_API_KEY environment variable, else GOOGLE_API_KEY}
@@ -28,13 +24,6 @@ export interface GeminiLLMOptions {
    */
   readonly baseURL?: string;
   /**
-   * The fetch to send with: a `FakeProvider`'s in tests.
-   * @default {globalThis.fetch}
-   */
-  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-  /** Extra headers on every request. */
-  readonly headers?: Readonly<Record<string, string>> | Headers;
-  /**
    * The output cap (`generationConfig.maxOutputTokens`) of a request whose
    * settings give none; when neither does, none is sent and the model's own
    * limit applies.
@@ -42,7 +31,28 @@ export interface GeminiLLMOptions {
   readonly maxTokens?: number;
 }
 
-const PORT = "GeminiLLM";
+// The Gemini API wire: the key as `x-goog-api-key` (never in the URL), the
+// model in the URL, and call ids made up where Gemini 2 leaves them out (ours
+// need one to pair each result), counted per port.
+const GEMINI: PortCodec<GeminiLLMOptions> = {
+  port: "GeminiLLM",
+  provider: "Gemini",
+  keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+  baseURL: "https://generativelanguage.googleapis.com/v1beta",
+  options: { maxTokens: is.number({ min: 1, integer: true }) },
+  headers: (key): Record<string, string> => key ? { "x-goog-api-key": key } : {},
+  wire: ({ maxTokens }, base) => {
+    let calls = 0;
+    const callId = (): string => `gemini_call_${++calls}`;
+    return {
+      url: base,
+      endpoint: (model, stream) => modelURL(base, model, stream),
+      encode: (request) => geminiBody(request, maxTokens),
+      decode: (body, model) => chatResponseFromGemini(body, model, callId),
+      decodeStream: () => new GeminiStream(callId),
+    };
+  },
+};
 
 /**
  * An {@linkcode LLMPort} on the Gemini API (`generateContent`) over web
@@ -97,9 +107,7 @@ const PORT = "GeminiLLM";
  * assert(second.contents[1].parts[0].thoughtSignature);
  * ```
  */
-export class GeminiLLM implements LLMPort {
-  readonly #client: WireClient<unknown>;
-
+export class GeminiLLM extends WirePort<GeminiLLMOptions> implements LLMPort {
   /**
    * Reads `GEMINI_API_KEY` (else `GOOGLE_API_KEY`) here when no key is
    * given; nothing is sent until the first call.
@@ -109,65 +117,6 @@ export class GeminiLLM implements LLMPort {
    * @throws {RangeError} For a `maxTokens` that is not a positive integer.
    */
   constructor(options: GeminiLLMOptions = {}) {
-    checkPortOptions(PORT, options, { maxTokens: is.number({ min: 1, integer: true }) });
-    const maxTokens = options.maxTokens;
-    const key = options.apiKey ?? (keyFromEnv(PORT, "GEMINI_API_KEY") ||
-      keyFromEnv(PORT, "GOOGLE_API_KEY"));
-    registerPortSecrets(key, options.headers);
-    const base = options.baseURL ?? "https://generativelanguage.googleapis.com/v1beta";
-    // Gemini 2 leaves call ids out; ours need one to pair each result.
-    let calls = 0;
-    const callId = (): string => `gemini_call_${++calls}`;
-    this.#client = new WireClient({
-      port: PORT,
-      provider: "Gemini",
-      url: endpoint(base, ""),
-      endpoint: (model, stream) => modelURL(base, model, stream),
-      fetch: options.fetch,
-      headers: key ? { "x-goog-api-key": key } : {},
-      extraHeaders: options.headers,
-      body: (request) => geminiBody(request, maxTokens),
-      answer: (body, model) => chatResponseFromGemini(body, model, callId),
-      fold: () => new GeminiStream(callId),
-    });
-  }
-
-  /**
-   * One blocking call (`:generateContent`).
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The answer.
-   * @throws {ProviderError} Classified as described on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.chat(request, ctx);
-  }
-
-  /**
-   * One streamed call (`:streamGenerateContent?alt=sse`): `message_start`, a
-   * `text_delta` per text part, a `tool_call` per function call, then
-   * `message_end`.
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The events.
-   * @throws {ProviderError} Before the first event, classified as on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    return this.#client.stream(request, ctx);
-  }
-
-  /**
-   * A system + user prompt, answered blocking.
-   *
-   * @param request The prompt.
-   * @param ctx The run.
-   * @returns The answer.
-   */
-  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.complete(request, ctx);
+    super(GEMINI, options);
   }
 }

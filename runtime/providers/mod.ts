@@ -20,6 +20,7 @@
  * @module
  */
 export * from "./model_requests_disallowed.ts";
+export * from "./wire_port.ts";
 export * from "./openai_chat_llm.ts";
 export * from "./openai_responses_llm.ts";
 export * from "./anthropic_llm.ts";

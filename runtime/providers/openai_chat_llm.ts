@@ -3,22 +3,14 @@
  *
  * @module
  */
-import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
-import type { Ctx } from "../../ports/context.ts";
-import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
-import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
-import {
-  chatResponseFromOpenAI,
-  openAIChatBody,
-  OpenAIChatStream,
-  type OpenAICompletion,
-} from "./_openai_chat.ts";
-import { WireClient } from "./_wire_client.ts";
-import { registerPortSecrets } from "../_secrets/registry.ts";
+import type { LLMPort } from "../../ports/llm.ts";
+import { bearer, endpoint } from "./_http.ts";
+import { chatResponseFromOpenAI, openAIChatBody, OpenAIChatStream } from "./_openai_chat.ts";
+import type { PortCodec } from "./_port_codec.ts";
+import { WirePort, type WirePortOptions } from "./wire_port.ts";
 
 /** Options for {@linkcode OpenAIChatLLM}. */
-export interface OpenAIChatLLMOptions {
+export interface OpenAIChatLLMOptions extends WirePortOptions {
   /**
    * The API key, sent as `Authorization: Bearer`. Servers that need none
    * (a local Ollama) work without it.
@@ -32,17 +24,23 @@ export interface OpenAIChatLLMOptions {
    * @default {"https://api.openai.com/v1"}
    */
   readonly baseURL?: string;
-  /**
-   * The fetch to send with: a `FakeProvider`'s in tests, a proxying or
-   * instrumented fetch in production.
-   * @default {globalThis.fetch}
-   */
-  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-  /** Extra headers on every request (an organisation or project id). */
-  readonly headers?: Readonly<Record<string, string>> | Headers;
 }
 
-const PORT = "OpenAIChatLLM";
+// The Chat Completions wire: a bearer key that servers needing none go
+// without, and nothing of its own to configure.
+const OPENAI_CHAT: PortCodec<OpenAIChatLLMOptions> = {
+  port: "OpenAIChatLLM",
+  provider: "OpenAI",
+  keyEnv: ["OPENAI_API_KEY"],
+  baseURL: "https://api.openai.com/v1",
+  headers: bearer,
+  wire: (_options, base) => ({
+    url: endpoint(base, "/chat/completions"),
+    encode: openAIChatBody,
+    decode: chatResponseFromOpenAI,
+    decodeStream: () => new OpenAIChatStream(),
+  }),
+};
 
 /**
  * An {@linkcode LLMPort} on the OpenAI Chat Completions API over web `fetch`
@@ -83,9 +81,7 @@ const PORT = "OpenAIChatLLM";
  * assertEquals(provider.requests[0].path, "/v1/chat/completions");
  * ```
  */
-export class OpenAIChatLLM implements LLMPort {
-  readonly #client: WireClient<OpenAICompletion>;
-
+export class OpenAIChatLLM extends WirePort<OpenAIChatLLMOptions> implements LLMPort {
   /**
    * Reads `OPENAI_API_KEY` here when no key is given; nothing is sent until the first call.
    *
@@ -93,57 +89,6 @@ export class OpenAIChatLLM implements LLMPort {
    * @throws {TypeError} For an unknown option or a malformed value.
    */
   constructor(options: OpenAIChatLLMOptions = {}) {
-    checkPortOptions(PORT, options);
-    const key = options.apiKey ?? keyFromEnv(PORT, "OPENAI_API_KEY");
-    registerPortSecrets(key, options.headers);
-    this.#client = new WireClient({
-      port: PORT,
-      provider: "OpenAI",
-      url: endpoint(options.baseURL ?? "https://api.openai.com/v1", "/chat/completions"),
-      fetch: options.fetch,
-      headers: key ? { authorization: `Bearer ${key}` } : {},
-      extraHeaders: options.headers,
-      body: openAIChatBody,
-      answer: chatResponseFromOpenAI,
-      fold: () => new OpenAIChatStream(),
-    });
-  }
-
-  /**
-   * One blocking call.
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The answer.
-   * @throws {ProviderError} Classified as described on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.chat(request, ctx);
-  }
-
-  /**
-   * One streamed call: `message_start`, a `text_delta` per content chunk,
-   * a `tool_call` per finished call, then `message_end` with the usage.
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The events.
-   * @throws {ProviderError} Before the first event, classified as on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    return this.#client.stream(request, ctx);
-  }
-
-  /**
-   * A system + user prompt, answered blocking.
-   *
-   * @param request The prompt.
-   * @param ctx The run.
-   * @returns The answer.
-   */
-  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.complete(request, ctx);
+    super(OPENAI_CHAT, options);
   }
 }

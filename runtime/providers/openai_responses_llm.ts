@@ -3,22 +3,19 @@
  *
  * @module
  */
-import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
-import type { Ctx } from "../../ports/context.ts";
-import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { StreamEvent } from "../../ports/stream_event.ts";
+import type { LLMPort } from "../../ports/llm.ts";
 import { is } from "../_options.ts";
-import { registerPortSecrets } from "../_secrets/registry.ts";
-import { checkPortOptions, endpoint, keyFromEnv } from "./_http.ts";
+import { bearer, endpoint } from "./_http.ts";
 import {
   chatResponseFromResponses,
   openAIResponsesBody,
   OpenAIResponsesStream,
 } from "./_openai_responses.ts";
-import { WireClient } from "./_wire_client.ts";
+import type { PortCodec } from "./_port_codec.ts";
+import { WirePort, type WirePortOptions } from "./wire_port.ts";
 
 /** Options for {@linkcode OpenAIResponsesLLM}. */
-export interface OpenAIResponsesLLMOptions {
+export interface OpenAIResponsesLLMOptions extends WirePortOptions {
   /**
    * The API key, sent as `Authorization: Bearer`.
    * @default {the OPENAI_API_KEY environment variable}
@@ -29,14 +26,6 @@ export interface OpenAIResponsesLLMOptions {
    * @default {"https://api.openai.com/v1"}
    */
   readonly baseURL?: string;
-  /**
-   * The fetch to send with: a `FakeProvider`'s in tests, a proxying or
-   * instrumented fetch in production.
-   * @default {globalThis.fetch}
-   */
-  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-  /** Extra headers on every request (an organisation or project id). */
-  readonly headers?: Readonly<Record<string, string>> | Headers;
   /**
    * The output cap (`max_output_tokens`) of a request whose settings name
    * none; without it the model's own limit applies.
@@ -52,7 +41,25 @@ export interface OpenAIResponsesLLMOptions {
   readonly store?: boolean;
 }
 
-const PORT = "OpenAIResponsesLLM";
+// The Responses wire: the bearer key of the Chat wire, and two options of its
+// own, read once here (stateless unless `store` says otherwise).
+const OPENAI_RESPONSES: PortCodec<OpenAIResponsesLLMOptions> = {
+  port: "OpenAIResponsesLLM",
+  provider: "OpenAI",
+  keyEnv: ["OPENAI_API_KEY"],
+  baseURL: "https://api.openai.com/v1",
+  options: { maxTokens: is.number({ min: 1, integer: true }), store: is.boolean },
+  headers: bearer,
+  wire: (options, base) => {
+    const body = { maxTokens: options.maxTokens, store: options.store ?? false };
+    return {
+      url: endpoint(base, "/responses"),
+      encode: (request, stream) => openAIResponsesBody(request, stream, body),
+      decode: chatResponseFromResponses,
+      decodeStream: () => new OpenAIResponsesStream(),
+    };
+  },
+};
 
 /**
  * An {@linkcode LLMPort} on the OpenAI Responses API (`POST {baseURL}/responses`)
@@ -103,9 +110,7 @@ const PORT = "OpenAIResponsesLLM";
  * assertEquals([body.instructions, body.store], ["Be brief.", false]);
  * ```
  */
-export class OpenAIResponsesLLM implements LLMPort {
-  readonly #client: WireClient<unknown>;
-
+export class OpenAIResponsesLLM extends WirePort<OpenAIResponsesLLMOptions> implements LLMPort {
   /**
    * Reads `OPENAI_API_KEY` here when no key is given; nothing is sent until the first call.
    *
@@ -114,63 +119,6 @@ export class OpenAIResponsesLLM implements LLMPort {
    * @throws {RangeError} For a `maxTokens` that is not a positive integer.
    */
   constructor(options: OpenAIResponsesLLMOptions = {}) {
-    checkPortOptions(PORT, options, {
-      maxTokens: is.number({ min: 1, integer: true }),
-      store: is.boolean,
-    });
-    const key = options.apiKey ?? keyFromEnv(PORT, "OPENAI_API_KEY");
-    registerPortSecrets(key, options.headers);
-    const bodyOptions = { maxTokens: options.maxTokens, store: options.store ?? false };
-    this.#client = new WireClient({
-      port: PORT,
-      provider: "OpenAI",
-      url: endpoint(options.baseURL ?? "https://api.openai.com/v1", "/responses"),
-      fetch: options.fetch,
-      headers: key ? { authorization: `Bearer ${key}` } : {},
-      extraHeaders: options.headers,
-      body: (request, stream) => openAIResponsesBody(request, stream, bodyOptions),
-      answer: chatResponseFromResponses,
-      fold: () => new OpenAIResponsesStream(),
-    });
-  }
-
-  /**
-   * One blocking call.
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The answer.
-   * @throws {ProviderError} Classified as described on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  chat(request: ChatRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.chat(request, ctx);
-  }
-
-  /**
-   * One streamed call: `message_start`, a `reasoning_delta` per reasoning
-   * summary delta, a `text_delta` per text delta, a `tool_call` per finished
-   * `function_call` item, then `message_end` with the usage (and the items
-   * to send back, as `providerData`).
-   *
-   * @param request The request.
-   * @param ctx The run (cancellation, the test-context guard).
-   * @returns The events.
-   * @throws {ProviderError} Before the first event, classified as on the class.
-   * @throws {ModelRequestsDisallowed} Under a test context.
-   */
-  stream(request: ChatRequest, ctx?: Ctx): AsyncGenerator<StreamEvent, void, undefined> {
-    return this.#client.stream(request, ctx);
-  }
-
-  /**
-   * A system + user prompt, answered blocking.
-   *
-   * @param request The prompt.
-   * @param ctx The run.
-   * @returns The answer.
-   */
-  complete(request: CompleteRequest, ctx?: Ctx): Promise<ChatResponse> {
-    return this.#client.complete(request, ctx);
+    super(OPENAI_RESPONSES, options);
   }
 }

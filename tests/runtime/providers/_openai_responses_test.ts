@@ -54,6 +54,11 @@ function malformed(f: () => unknown, what: string): void {
   assertStringIncludes(e.message, what);
 }
 
+Deno.test("usageFromResponses(): what it refuses names the provider", () => {
+  const e = assertThrows(() => usageFromResponses("x"), ProviderResponseError);
+  assertStringIncludes(e.message, "OpenAI sent an answer that is not its API's shape");
+});
+
 Deno.test("usageFromResponses(): cached out of input, reasoning a part of output, bad counts named", () => {
   assertEquals(usageFromResponses(undefined), { inputTokens: 0, outputTokens: 0 });
   assertEquals(usageFromResponses(null), { inputTokens: 0, outputTokens: 0 });

@@ -1,9 +1,26 @@
-// The calls both provider ports make, through the two ports: what each
+// The shell every port shares, through the ports: what each
 // request carries (headers, signal), which fetch and which clock it uses.
-import { assertEquals, assertRejects, assertStrictEquals, assertThrows } from "@std/assert";
-import { type ChatRequest, RateLimitError } from "@agentkit/testing/ports";
-import { AnthropicLLM, OpenAIChatLLM, RunContext, Services } from "@agentkit/testing/runtime";
-import { FakeClock } from "@agentkit/testing/testing";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStrictEquals,
+  assertStringIncludes,
+  assertThrows,
+} from "@std/assert";
+import { type ChatRequest, ProviderResponseError, RateLimitError } from "@agentkit/testing/ports";
+import {
+  AnthropicLLM,
+  GeminiLLM,
+  ModelRequestsDisallowed,
+  OpenAIChatLLM,
+  OpenAIResponsesLLM,
+  RunContext,
+  Services,
+  type WirePort,
+  type WirePortOptions,
+} from "@agentkit/testing/runtime";
+import { FakeClock, makeTestCtx } from "@agentkit/testing/testing";
 
 const hi: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }] };
 
@@ -20,7 +37,7 @@ const header = (init: RequestInit, name: string) => new Headers(init.headers).ge
 const sse = () =>
   new Response("data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
 
-Deno.test("WireClient: JSON headers on a blocking call, text/event-stream on a stream, the caller's headers last", async () => {
+Deno.test("WirePort: JSON headers on a blocking call, text/event-stream on a stream, the caller's headers last", async () => {
   const { fetch, seen } = recording(() =>
     Response.json({ choices: [{ message: { content: "ok" } }] })
   );
@@ -41,7 +58,7 @@ Deno.test("WireClient: JSON headers on a blocking call, text/event-stream on a s
   ]);
 });
 
-Deno.test("WireClient: the request's own signal wins over the context's", async () => {
+Deno.test("WirePort: the request's own signal wins over the context's", async () => {
   const { fetch, seen } = recording(() =>
     Response.json({ choices: [{ message: { content: "ok" } }] })
   );
@@ -54,7 +71,7 @@ Deno.test("WireClient: the request's own signal wins over the context's", async 
   assertStrictEquals(seen[1].init.signal, ctx.signal);
 });
 
-Deno.test("WireClient: a retry-after date is read against the response's Date, never the context's virtual clock", async () => {
+Deno.test("WirePort: a retry-after date is read against the response's Date, never the context's virtual clock", async () => {
   const clock = new FakeClock(); // at 0 ms: 1970, which no server's date is near
   const sent = Date.parse("2026-12-01T12:00:00Z");
   const { fetch } = recording(() =>
@@ -74,7 +91,7 @@ Deno.test("WireClient: a retry-after date is read against the response's Date, n
   assertEquals(e.retryAfterMs, 7_000);
 });
 
-Deno.test("WireClient: with no fetch given, the global fetch of the moment is used", async () => {
+Deno.test("WirePort: with no fetch given, the global fetch of the moment is used", async () => {
   const original = globalThis.fetch;
   const { fetch, seen } = recording(() =>
     Response.json({ choices: [{ message: { content: "g" } }] })
@@ -106,4 +123,45 @@ Deno.test("the ports read their key from the environment when none is given; com
     Deno.env.delete("ANTHROPIC_API_KEY");
   }
   assertThrows(() => new AnthropicLLM({ maxTokens: 1.5 }), RangeError);
+});
+
+Deno.test("WirePort: a key too short for the secret registry is still masked in the port's own errors", async () => {
+  // The registry masks values of 8 characters or more everywhere; the port
+  // masks its own key from 4, since a provider that rejects it quotes it.
+  const key = "k3y-5x";
+  const { fetch } = recording(() =>
+    Response.json({ error: { message: `invalid key ${key}` } }, { status: 401 })
+  );
+  for (
+    const llm of [
+      new OpenAIChatLLM({ apiKey: key, fetch }),
+      new AnthropicLLM({ apiKey: key, fetch }),
+    ]
+  ) {
+    const e = await assertRejects(() => llm.chat(hi));
+    assertEquals((e as Error).message.includes(key), false, (e as Error).message);
+    assertEquals((e as Error).message.includes("[REDACTED]"), true, (e as Error).message);
+  }
+});
+
+Deno.test("WirePort: each port's codec names it in option errors and refusals, and its provider in answer errors", async () => {
+  const notJson = () => Promise.resolve(new Response("<html>", { status: 200 }));
+  const ports: [string, string, (o: WirePortOptions) => WirePort][] = [
+    ["OpenAIChatLLM", "OpenAI", (o) => new OpenAIChatLLM(o)],
+    ["OpenAIResponsesLLM", "OpenAI", (o) => new OpenAIResponsesLLM(o)],
+    ["AnthropicLLM", "Anthropic", (o) => new AnthropicLLM(o)],
+    ["GeminiLLM", "Gemini", (o) => new GeminiLLM(o)],
+  ];
+  for (const [port, provider, make] of ports) {
+    const bad = assertThrows(() => make({ bogus: 1 } as WirePortOptions), TypeError);
+    assertStringIncludes(bad.message, `new ${port}()`);
+    const llm = make({ apiKey: "sk-test", fetch: notJson });
+    const e = await assertRejects(() => llm.chat(hi), ProviderResponseError);
+    assert(
+      e.message.startsWith(`${provider} answered 200 with a body that is not JSON`),
+      e.message,
+    );
+    const refused = await assertRejects(() => llm.chat(hi, makeTestCtx()), ModelRequestsDisallowed);
+    assertEquals(refused.port, port);
+  }
 });
