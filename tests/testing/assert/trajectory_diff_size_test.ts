@@ -204,3 +204,22 @@ Deno.test("a strict diff pairs the common head and tail and aligns only the midd
     ["  h {}", "  i {}", "- z {}", "+ x {}", "  t {}", "  u {}"],
   );
 });
+
+Deno.test("a strict comparison of 2,000 calls with one wrong argument compares each call about once", () => {
+  let compared = 0;
+  // A matcher that counts how often the comparison asks it.
+  const is = (i: number) => ({
+    asymmetricMatch: (v: unknown) => {
+      compared++;
+      return v === i;
+    },
+  });
+  const expected = Array.from({ length: 2_000 }, (_, i) => ({
+    name: "t",
+    args: { i: is(i === 1_000 ? -1 : i) },
+  }));
+  const e = assertThrows(() => assertTrajectory(calls(2_000), expected), AssertionError);
+  assertStringIncludes(e.message, "1 expected call was not made and 1 call was not expected");
+  // The common head and tail pair in one pass each; only the one call between them is aligned.
+  assert(compared < 5_000, `${compared} comparisons`);
+});
