@@ -19,8 +19,23 @@ Deno.test("chaos() fails with InvalidScenario when an async invariant never sett
       }),
     InvalidScenario,
   );
-  assertStringIncludes(error.message, 'invariant "waitsForever" did not settle');
-  assertStringIncludes(error.message, "hangMs (5 ms");
+  assertEquals(
+    error.message,
+    `chaos(): invariant "waitsForever" did not settle: it sat idle for twice hangMs (5 ms of real time each) with nothing left to wait for on the world's clock; an invariant must return, throw, or resolve: await only what settles by itself (the outcome, the world's clock), or raise hangMs if it waits on real work`,
+  );
+});
+
+Deno.test("an invariant given up on may reject later without an unhandled rejection", async () => {
+  let reject: (e: Error) => void = () => {};
+  const late = () => new Promise<void>((_, r) => reject = r);
+  await assertRejects(
+    () => chaos(run, { script: ["ok"], runs: 1, seed: 1, hangMs: 5, invariants: { late } }),
+    InvalidScenario,
+    'invariant "late" did not settle',
+  );
+  reject(new Error("too late"));
+  // A macrotask: an unhandled rejection would be reported by now and fail the test.
+  await new Promise((resolve) => setTimeout(resolve, 0));
 });
 
 Deno.test("chaos() awaits an async invariant that settles, and the runs pass", async () => {
