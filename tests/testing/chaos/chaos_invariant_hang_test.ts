@@ -76,6 +76,8 @@ Deno.test("chaos() still reports a throwing invariant, sync or async, as a Chaos
       );
       assertEquals((error as Error).name, "ChaosFailure");
       assertStringIncludes((error as Error).message, 'invariant "mine" broke: no');
+      // No fault was injected (maxFaults: 0): the schedule says so.
+      assertStringIncludes((error as Error).message, "\nshrunk to the faults: none\n");
     });
   }
 });
