@@ -55,7 +55,6 @@ Deno.test("chaos() awaits an async invariant that settles, and the runs pass", a
   assertEquals([summary.runs, checked], [2, 2]);
 });
 
-// One test, no steps: the mutation runner judges a mutant by whole tests.
 Deno.test("chaos() still reports a throwing invariant, sync or async, as a ChaosFailure", async () => {
   for (
     const [label, invariant] of [
