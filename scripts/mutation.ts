@@ -8,7 +8,8 @@
 //                                       modules named after the flags: only those)
 //   deno task mutation --blame A..B [modules]              only the lines whose last change
 //                                       is a commit of A..B (one issue's branch, after
-//                                       later merges moved or touched its modules)
+//                                       later merges moved or touched its modules;
+//                                       default: the modules A..B changed)
 //   deno task mutation                                    every module in targets.json
 //   deno task mutation --together [modules]               one run for all of them (default:
 //                                       every module in runtime/ and testing/), each
@@ -132,7 +133,13 @@ let runs: Array<{ module: string; mutate: string[] }>;
 for (const m of positionals) if (!isModule(m)) throw new TypeError(`Not a module: ${m}`);
 if (values.changed || values.blame) {
   const ranges = values.blame
-    ? await blamed(values.blame, positionals)
+    ? await blamed(
+      values.blame,
+      positionals.length
+        ? positionals
+        : (await git("diff", "--name-only", values.blame, "--", "runtime", "testing"))
+          .split("\n").filter(isModule),
+    )
     : await changed(values.base ?? "main");
   runs = [...ranges]
     .filter(([module]) => positionals.length === 0 || positionals.includes(module))
