@@ -4,7 +4,12 @@
 //
 //   deno task mutation runtime/money/budget.ts [more modules]   one Stryker run each
 //   deno task mutation --changed [--base REF] [--lines]   modules changed since REF
-//                                       (default main; --lines: only the changed lines)
+//                                       (default main; --lines: only the changed lines;
+//                                       modules named after the flags: only those)
+//   deno task mutation --blame A..B [modules]              only the lines whose last change
+//                                       is a commit of A..B (one issue's branch, after
+//                                       later merges moved or touched its modules;
+//                                       default: the modules A..B changed)
 //   deno task mutation                                    every module in targets.json
 //   deno task mutation --together [modules]               one run for all of them (default:
 //                                       every module in runtime/ and testing/), each
@@ -43,6 +48,7 @@ const { values, positionals } = parseArgs({
     changed: { type: "boolean", default: false },
     base: { type: "string" },
     lines: { type: "boolean", default: false },
+    blame: { type: "string" },
     runner: { type: "string", default: "deno" },
     together: { type: "boolean", default: false },
     "ignore-static": { type: "boolean", default: false },
@@ -102,13 +108,45 @@ async function changed(base: string): Promise<Map<string, string[]>> {
   return ranges;
 }
 
+// Line ranges of HEAD whose last change (git blame) is one of the commits of
+// `range`: a branch's own lines, wherever later merges moved them.
+async function blamed(range: string, modules: string[]): Promise<Map<string, string[]>> {
+  const commits = new Set((await git("rev-list", range)).split("\n").filter(Boolean));
+  const ranges = new Map<string, string[]>();
+  for (const file of modules) {
+    const lines: number[] = [];
+    for (const l of (await git("blame", "--porcelain", "HEAD", "--", file)).split("\n")) {
+      const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(l);
+      if (header && commits.has(header[1])) lines.push(Number(header[2]));
+    }
+    for (let i = 0; i < lines.length;) {
+      let j = i;
+      while (j + 1 < lines.length && lines[j + 1] === lines[j] + 1) j++;
+      ranges.set(file, [...ranges.get(file) ?? [], `${file}:${lines[i]}-${lines[j]}`]);
+      i = j + 1;
+    }
+  }
+  return ranges;
+}
+
 let runs: Array<{ module: string; mutate: string[] }>;
-if (values.changed) {
-  const ranges = await changed(values.base ?? "main");
-  runs = [...ranges].map(([module, lines]) => ({
-    module,
-    mutate: values.lines ? lines : [module],
-  }));
+for (const m of positionals) if (!isModule(m)) throw new TypeError(`Not a module: ${m}`);
+if (values.changed || values.blame) {
+  const ranges = values.blame
+    ? await blamed(
+      values.blame,
+      positionals.length
+        ? positionals
+        : (await git("diff", "--name-only", values.blame, "--", "runtime", "testing"))
+          .split("\n").filter(isModule),
+    )
+    : await changed(values.base ?? "main");
+  runs = [...ranges]
+    .filter(([module]) => positionals.length === 0 || positionals.includes(module))
+    .map(([module, lines]) => ({
+      module,
+      mutate: values.lines || values.blame ? lines : [module],
+    }));
   if (runs.length === 0) console.log("No module under runtime/ or testing/ changed.");
 } else {
   const modules = positionals.length

@@ -18,6 +18,39 @@ Deno.test("clip() keeps a short text whole and cuts a long one, counting the res
   assertEquals(clip("abc def", 5), "abc ... (4 more characters left out)");
 });
 
+Deno.test("clip() cuts at the last space before the limit, or at the limit itself", () => {
+  // The limit falls on a space: cut there, not at an earlier one.
+  assertEquals(clip("ab cd ef", 5), "ab cd ... (3 more characters left out)");
+  // Inside a word: back to the last space of several, not the first.
+  assertEquals(clip("aa bb cc dd", 10), "aa bb cc ... (3 more characters left out)");
+  assertEquals(clip("aa bb cc dddd", 11), "aa bb cc ... (5 more characters left out)");
+  // One long word: cut at the limit.
+  assertEquals(clip("abcdefgh", 4), "abcd ... (4 more characters left out)");
+});
+
+Deno.test("clip() looks back 200 characters for a space, no further", () => {
+  const a = (n: number) => "a".repeat(n);
+  const b = (n: number) => "b".repeat(n);
+  // A space inside the window: the cut is there.
+  assertEquals(clip(`${a(1_900)} ${b(500)}`), `${a(1_900)} ... (501 more characters left out)`);
+  // A space 201 characters back is out of the window: cut at the limit.
+  assertEquals(
+    clip(`${a(1_799)} ${b(700)}`),
+    `${a(1_799)} ${b(200)} ... (500 more characters left out)`,
+  );
+  // A space just at the window's edge would leave the window empty: cut at the limit.
+  assertEquals(
+    clip(`${a(1_800)} ${b(500)}`),
+    `${a(1_800)} ${b(199)} ... (301 more characters left out)`,
+  );
+  // The window is measured back from the limit a caller gives.
+  assertEquals(clip(`${a(250)} ${b(100)}`, 300), `${a(250)} ... (101 more characters left out)`);
+  assertEquals(
+    clip(`${a(50)} ${b(400)}`, 300),
+    `${a(50)} ${b(249)} ... (151 more characters left out)`,
+  );
+});
+
 Deno.test("clip() never ends inside a word when a space is near the limit (property)", () => {
   fc.assert(
     fc.property(

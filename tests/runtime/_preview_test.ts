@@ -7,6 +7,9 @@ Deno.test("preview() renders each kind of value for a message", () => {
   assertEquals(preview('a"b'), '"a\\"b"');
   assertEquals(preview(""), '""');
   assertEquals(preview(42), "42");
+  // JSON would print these as null, hiding what was given.
+  assertEquals(preview(NaN), "NaN");
+  assertEquals(preview(-Infinity), "-Infinity");
   assertEquals(preview(true), "true");
   assertEquals(preview(12n), "12n");
   assertEquals(preview(Symbol("tag")), "Symbol(tag)");

@@ -744,3 +744,47 @@ Deno.test("Agent.stream(): a next() asked for while return() or throw() is closi
     });
   }
 });
+
+Deno.test("agent.run() checks each context message as a session does, naming the first bad one", async () => {
+  const agent = new Agent("a", { model: "m" });
+  const run = (context: unknown) =>
+    agent.run("x", makeTestCtx({ llm: new FakeLLM("ok") }), { context } as never);
+  const where = 'agent.run() of agent "a"';
+  for (
+    const [context, message] of [
+      [5, `${where}: option "context" must be an array of messages ({ role, content }), got 5`],
+      [
+        { role: "user", content: "a" },
+        `${where}: option "context" must be an array of messages ({ role, content }), got {"role":"user","content":"a"}`,
+      ],
+      [
+        [{ role: "user", content: "a" }, "hi"],
+        `${where}: context: message 2 is not a message object ({ role, content })`,
+      ],
+      [
+        [{ role: "user", content: "a" }, { role: "user", content: "b" }, {
+          role: "tool",
+          content: 7,
+        }],
+        `${where}: context: message 3 has content 7; content must be a string ("" for a turn that only calls tools)`,
+      ],
+      [
+        [{ role: "robot", content: "a" }],
+        `${where}: context: message 1 has role "robot"; the roles are system, user, assistant, tool`,
+      ],
+    ] as const
+  ) {
+    const e = await assertRejects(() => run(context), TypeError);
+    assertEquals(e.message, message);
+  }
+  // Good messages, every role among them, are the run's earlier turns.
+  const context = [
+    { role: "system", content: "s" },
+    { role: "user", content: "u" },
+    { role: "assistant", content: "" },
+    { role: "user", content: "again" },
+  ];
+  const result = await run(context);
+  assertEquals(result.messages.slice(0, 4), context);
+  assertEquals((await run([])).messages[0], { role: "user", content: "x" });
+});

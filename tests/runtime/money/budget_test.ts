@@ -225,10 +225,14 @@ Deno.test("Budget keeps a spend below a micro-dollar exactly, never as $0", () =
 
 Deno.test("Budget and Quota refuse a cost limit finer than a micro-dollar, with the rounded one", () => {
   for (
-    const [value, rounded] of [["0.0000001", "0.000001"], [1e-7, "0.000001"], [
-      "0.1234567",
-      "0.123457",
-    ]] as const
+    const [value, rounded] of [
+      ["0.0000001", "0.000001"],
+      [1e-7, "0.000001"],
+      ["0.1234567", "0.123457"],
+      // Rounded up to the next micro-dollar, not past it.
+      ["0.000001999999", "0.000002"],
+      ["2.000000000001", "2.000001"],
+    ] as const
   ) {
     for (
       const make of [

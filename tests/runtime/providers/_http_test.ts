@@ -491,3 +491,43 @@ Deno.test("ModelRequestsDisallowed: the wrapper note only when the port was give
   );
   assertEquals([plain.port, plain.name], ["OpenAIChatLLM", "ModelRequestsDisallowed"]);
 });
+
+Deno.test("errorFromBody(): blank words are no message, and long ones are cut with a count", () => {
+  const of = (error: unknown) => errorFromBody("P", error, "pre_stream").message;
+  assertEquals(of({ message: " \n " }), "P reported an error: no message");
+  assertEquals(of(" \t "), "P reported an error: no message");
+  assertEquals(of({ message: " words " }), "P reported an error:  words ");
+  assertEquals(
+    of({ message: "w".repeat(2_500) }),
+    `P reported an error: ${"w".repeat(2_000)} ... (500 more characters left out)`,
+  );
+  assertEquals(
+    of("s".repeat(2_001)),
+    `P reported an error: ${"s".repeat(2_000)} ... (1 more characters left out)`,
+  );
+});
+
+Deno.test("errorForStatus(): the provider's words up to 2,000 characters, a raw body up to 500", () => {
+  const of = (text: string) => errorForStatus("P", 400, new Headers(), text).message;
+  const json = (message: string) => JSON.stringify({ error: { message } });
+  assertEquals(of(json("  bad model  ")), "P answered 400: bad model");
+  assertEquals(
+    of(json("m".repeat(2_100))),
+    `P answered 400: ${"m".repeat(2_000)} ... (100 more characters left out)`,
+  );
+  // Not the provider's JSON: the body itself, trimmed, and cut sooner.
+  assertEquals(
+    of(`  <html>${"h".repeat(600)}</html>\n`),
+    `P answered 400: <html>${"h".repeat(494)} ... (113 more characters left out)`,
+  );
+  assertEquals(of(" \n "), "P answered 400: no message");
+  assertEquals(of(""), "P answered 400: no message");
+  // Blank words in the provider's JSON: the body is what there is to show.
+  assertEquals(of(json("   ")), `P answered 400: ${json("   ")}`);
+});
+
+Deno.test("checkPortOptions(): a Headers is taken as it is; its own checks ran when it was built", () => {
+  checkPortOptions("P", { headers: new Headers({ "x-route": "a", authorization: "Bearer t" }) });
+  checkPortOptions("P", { headers: new Headers() });
+  assertThrows(() => new Headers({ "bad name": "x" }), TypeError);
+});

@@ -282,3 +282,19 @@ Deno.test("a port's happy path is not changed by scrubbing", async () => {
   const [openai] = ports(() => Promise.resolve(Response.json(completion)));
   assertEquals((await openai.chat(hi, ctx())).content, "ok");
 });
+
+Deno.test("a port masks its own short credentials, too short for the process's registry, in its errors", async () => {
+  // 4 to 7 characters, no vendor shape: only the port's own redactor knows them.
+  for (const headers of [{ "x-api-key": "zq7wx" }, new Headers({ "x-api-key": "zq7wx" })]) {
+    for (
+      const port of [
+        new OpenAIChatLLM({ apiKey: "k7zq2x", headers, fetch: echo(400, "bare zq7wx, k7zq2x") }),
+        new AnthropicLLM({ apiKey: "k7zq2x", headers, fetch: echo(400, "bare zq7wx, k7zq2x") }),
+      ]
+    ) {
+      const error = await assertRejects(() => port.chat(hi, ctx()), ProviderError);
+      assertClean(error, ["k7zq2x", "zq7wx"]);
+      assert(error.message.includes("[REDACTED]"), error.message);
+    }
+  }
+});

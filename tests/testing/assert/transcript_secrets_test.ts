@@ -3,7 +3,7 @@
 import { assertEquals, assertFalse, assertStringIncludes, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { type Message, ProviderError, type StreamEvent, toolCall } from "@agentkit/testing/ports";
-import type { AgentResult } from "@agentkit/testing/runtime";
+import { type AgentResult, registerSecret } from "@agentkit/testing/runtime";
 import { FakeLLM, FakeTool, makeTestCtx, transcript } from "@agentkit/testing/testing";
 import { hiddenSecret, PROSE, SECRET_CASES } from "../../_secret_cases.ts";
 
@@ -135,4 +135,43 @@ Deno.test("transcript() shows no generated secret hidden in text (property)", ()
     }),
     { numRuns: 200 },
   );
+});
+
+Deno.test("transcript() names where it refused: the messages, or a result's messages", () => {
+  const robot = [{ role: "robot", content: "x" }] as unknown as Message[];
+  const roles = 'message 1 has role "robot"; the roles are system, user, assistant, tool';
+  const e = assertThrows(() => transcript(robot), TypeError);
+  assertEquals(e.message, `Cannot make a transcript: ${roles}`);
+  const result = {
+    messages: robot,
+    stopReason: "stop",
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
+  const r = assertThrows(() => transcript(result as never), TypeError);
+  assertEquals(r.message, `Cannot make a transcript of the result: ${roles}`);
+});
+
+Deno.test("transcript()'s refusal masks a registered secret by value; a getter's own error passes as it is", () => {
+  // No vendor shape: only the registry knows it is a secret.
+  const secret = `plainword${crypto.randomUUID().slice(0, 8)}`;
+  registerSecret(secret);
+  const shown = [{ role: "user", content: { note: secret } }] as unknown as Message[];
+  const e = assertThrows(() => transcript(shown), TypeError);
+  assertFalse(e.message.includes(secret), e.message);
+  assertStringIncludes(e.message, "Cannot make a transcript: message 1 has content {");
+  const result = {
+    messages: shown,
+    stopReason: "stop",
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
+  const r = assertThrows(() => transcript(result as never), TypeError);
+  assertFalse(r.message.includes(secret), r.message);
+  const own = new RangeError("the getter's own failure");
+  const getter = [{
+    role: "user",
+    get content(): string {
+      throw own;
+    },
+  }] as unknown as Message[];
+  assertEquals(assertThrows(() => transcript(getter)), own);
 });

@@ -964,3 +964,33 @@ Deno.test("FakeLLM.chat(), complete() and stream() refuse a request that is not 
   }
   assertEquals(llm.calls, 0, "a refused request is not a call");
 });
+
+Deno.test("FakeLLM: a scripted error without words says so, in chat and in stream", async () => {
+  const empty =
+    "a FakeLLM turn's scripted error with an empty message (give the turn's error words, e.g. { error: \"overloaded\" })";
+  const llm = FakeLLM.script([
+    { error: "" },
+    { error: " \n\t" },
+    { error: "" },
+    { error: " x " },
+    { error: "", finishReason: "length", usage: { inputTokens: 2, outputTokens: 1 } },
+  ]);
+  for (let i = 0; i < 2; i++) {
+    const e = await assertRejects(() => llm.chat(req("x")), ProviderError);
+    assertEquals([e.name, e.message, e.phase], ["ProviderResponseError", empty, "pre_stream"]);
+  }
+  const event = (await collect(llm.stream(req("x")))).at(-1);
+  const streamed = event?.type === "error" ? event.error : undefined;
+  assertInstanceOf(streamed, ProviderError);
+  assertEquals([(streamed as ProviderError).message, (streamed as ProviderError).phase], [
+    empty,
+    "mid_stream",
+  ]);
+  // Words, even with space around them, are the message as scripted.
+  assertEquals((await assertRejects(() => llm.chat(req("x")), ProviderError)).message, " x ");
+  const kept = await assertRejects(() => llm.chat(req("x")), ProviderError);
+  assertEquals([kept.message, kept.finishReason, kept.usage], [empty, "length", {
+    inputTokens: 2,
+    outputTokens: 1,
+  }]);
+});

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
 import { z } from "zod";
-import { toolParameters } from "../../../testing/tools/_tool_parameters.ts";
+import { objectParameters, toolParameters } from "../../../testing/tools/_tool_parameters.ts";
 
 Deno.test("toolParameters: a zod schema or a JSON-Schema object is accepted", () => {
   for (
@@ -46,4 +46,63 @@ Deno.test("toolParameters: what is not a JSON Schema is a TypeError naming the p
     if (message) assertEquals(f?.message?.startsWith(message), true, f?.message);
   }
   assertEquals(toolParameters.accepts.includes("a zod schema or a JSON Schema object"), true);
+});
+
+// A tool's arguments are one JSON object (OpenAI function `parameters`,
+// Anthropic `input_schema`, MCP `Tool.inputSchema`): the root must be one.
+Deno.test("objectParameters: a schema whose root is an object, or says no type, is accepted", () => {
+  for (
+    const ok of [
+      z.object({ a: z.string() }),
+      {},
+      { properties: { a: { type: "string" } } },
+      { type: "object" },
+      { type: ["object", "null"] },
+      { type: ["null", "object"] },
+    ]
+  ) {
+    assertEquals(objectParameters.test(ok, "parameters"), undefined, JSON.stringify(ok));
+  }
+  assertEquals(objectParameters.accepts, toolParameters.accepts);
+});
+
+Deno.test("objectParameters: another root type is a TypeError naming the type and the fix", () => {
+  const json = 'give it type "object" and the arguments as properties: ' +
+    '{ type: "object", properties: { ... } }';
+  const cases: [unknown, string][] = [
+    [
+      { type: "string" },
+      `parameters has type "string", but a tool's arguments are one object: ${json}`,
+    ],
+    [
+      { type: "array", items: { type: "integer" } },
+      `parameters has type "array", but a tool's arguments are one object: ${json}`,
+    ],
+    [
+      { type: ["string", "null"] },
+      `parameters has type an array (["string","null"]), but a tool's arguments are one object: ${json}`,
+    ],
+    [
+      z.string(),
+      `parameters has type "string", but a tool's arguments are one object: use z.object({ ... })`,
+    ],
+    [
+      z.array(z.number()),
+      `parameters has type "array", but a tool's arguments are one object: use z.object({ ... })`,
+    ],
+  ];
+  for (const [value, message] of cases) {
+    assertEquals(objectParameters.test(value, "parameters"), { kind: "type", message }, message);
+  }
+});
+
+Deno.test("objectParameters: what toolParameters refuses is refused first, as it says", () => {
+  for (const bad of ["x", [], null, { type: "bogus" }, { properties: 5 }]) {
+    assertEquals(
+      objectParameters.test(bad, "tool.parameters"),
+      toolParameters.test(bad, "tool.parameters"),
+      JSON.stringify(bad),
+    );
+    assertEquals(objectParameters.test(bad, "tool.parameters")?.kind, "type");
+  }
 });
