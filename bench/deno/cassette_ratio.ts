@@ -8,13 +8,16 @@
 // 2. a round trip through a recording FakeProvider / through a forwarding
 //    FakeProvider serving the same port without recording (target ≤ 1.1).
 //
-//   deno run --allow-read --allow-write --allow-env bench/deno/cassette_ratio.ts [rounds] [batch]
+//   deno run --allow-read --allow-write --allow-env bench/deno/cassette_ratio.ts [rounds] [batch] [replay|proxy]
+//
+// The third argument runs only the replay ratios or only the proxy's (both by default).
 import { OpenAIChatLLM } from "@agentkit/testing/runtime";
 import { cassette, FakeLLM, FakeProvider } from "@agentkit/testing/testing";
 import type { ChatRequest, Message } from "@agentkit/testing/ports";
 
 const ROUNDS = Number(Deno.args[0] ?? 31);
 const BATCH = Number(Deno.args[1] ?? 20);
+const ONLY = Deno.args[2];
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const dir = Deno.makeTempDirSync({ prefix: "cassette_ratio_" });
 
@@ -121,15 +124,19 @@ async function ratio(
   );
 }
 
-await ratio("20-turn replay, content / order", () => replay("content"), () => replay("order"));
-await ratio(
-  "20-turn replay, content (asked last first: every request by key) / order",
-  () => replay("content", true),
-  () => replay("order"),
-);
-await ratio(
-  "round trip, recording proxy / forwarding FakeProvider",
-  () => roundTrips(true),
-  () => roundTrips(false),
-);
+if (ONLY !== "proxy") {
+  await ratio("20-turn replay, content / order", () => replay("content"), () => replay("order"));
+  await ratio(
+    "20-turn replay, content (asked last first: every request by key) / order",
+    () => replay("content", true),
+    () => replay("order"),
+  );
+}
+if (ONLY !== "replay") {
+  await ratio(
+    "round trip, recording proxy / forwarding FakeProvider",
+    () => roundTrips(true),
+    () => roundTrips(false),
+  );
+}
 Deno.removeSync(dir, { recursive: true });

@@ -43,7 +43,7 @@ import {
 import { checkCanary, makeCanary } from "./_canary.ts";
 import { registerSecretSink } from "./_cassette_secrets.ts";
 import { Scrubber } from "./_scrub.ts";
-import { globalCopy, hash, KeyWriter } from "./_canonical_key.ts";
+import { globalCopy, keyHash, KeyWriter } from "./_canonical_key.ts";
 import { nearestOf } from "./_nearest.ts";
 import { provenanceOf, providerName, staleReason } from "./_provenance.ts";
 import {
@@ -533,7 +533,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   // through the scrubbed, normalised copy.
   #keyOf(request: ChatRequest | RecordedCall): string {
     const text = this.#writer?.text(request);
-    if (text !== undefined) return hash(text).slice(0, 24);
+    if (text !== undefined) return keyHash(text);
     const scrubbed = this.#scrubber.json(recordedCall(request as ChatRequest)) as RecordedCall;
     return keyOf(normalizeRequest(scrubbed, this.#rules));
   }
@@ -751,11 +751,12 @@ export class Cassette implements LLMPort, AsyncDisposable {
     let response: ChatResponse;
     const started = performance.now();
     try {
-      // Recording is the opt-in: allowed even for a caller with no ctx (aiSdkModel's).
-      response = await underPolicy(
-        ALLOWING,
-        () => this.#upstreamPort().chat(request, allowing(ctx)),
-      );
+      // Recording is the opt-in: allowed even for a caller with no ctx
+      // (aiSdkModel's), through the ambient policy; a caller's ctx is
+      // allowed in itself, and the guard reads it before any ambient one.
+      response = ctx
+        ? await this.#upstreamPort().chat(request, allowing(ctx))
+        : await underPolicy(ALLOWING, () => this.#upstreamPort().chat(request, undefined));
     } catch (error) {
       this.#recordFailure(request, error, "pre_stream", {});
       throw error;
@@ -786,7 +787,10 @@ export class Cassette implements LLMPort, AsyncDisposable {
         : { firstChunkMs: Math.round(times[0] - sent) };
     };
     try {
-      for await (const event of allowedSteps(this.#upstreamPort().stream(request, allowing(ctx)))) {
+      const upstream = ctx
+        ? this.#upstreamPort().stream(request, allowing(ctx))
+        : allowedSteps(this.#upstreamPort().stream(request, undefined));
+      for await (const event of upstream) {
         started = true;
         if (isChunk(event)) times.push(performance.now());
         if (event.type === "text_delta") {
@@ -924,7 +928,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
       key,
       provenance,
       ...(timing ? { timing } : {}),
-    });
+    }, true);
     this.#write(text, true);
     this.#written++;
     if (this.mode === "newEpisodes") {
@@ -941,13 +945,17 @@ export class Cassette implements LLMPort, AsyncDisposable {
   // The one path every line is written through (and the canary check runs
   // through): the request, turn and fault scrubbed; `ours` (key, provenance,
   // timing: not the provider's, and a "key" field is no secret) as it is.
-  #serialize(value: unknown, ours: Record<string, unknown> = {}): string {
+  // (`requestScrubbed`: the request is this scrubber's output already.)
+  #serialize(value: unknown, ours: Record<string, unknown> = {}, requestScrubbed = false): string {
     const v = value as { request?: unknown; turn?: unknown; fault?: unknown };
     const line: Record<string, unknown> = { version: CASSETTE_VERSION };
-    if (v.request !== undefined) line.request = this.#scrubber.json(v.request);
+    if (v.request !== undefined) {
+      line.request = requestScrubbed ? v.request : this.#scrubber.json(v.request);
+    }
     if (v.turn !== undefined) line.turn = this.#scrubber.json(v.turn);
     if (v.fault !== undefined) line.fault = this.#scrubber.json(v.fault);
-    return JSON.stringify({ ...line, ...ours }) + "\n";
+    for (const k in ours) line[k] = ours[k];
+    return JSON.stringify(line) + "\n";
   }
 
   #write(text: string, append: boolean): void {
@@ -993,7 +1001,7 @@ const fakeOf = (entry: Entry): FakeLLM =>
   entry.fake ??= FakeLLM.script([replayTurn(entry.line)], { usage: NO_USAGE });
 
 function keyOf(normalized: RecordedCall): string {
-  return hash(canonicalJson(normalized)).slice(0, 24);
+  return keyHash(canonicalJson(normalized));
 }
 
 const isChunk = (e: StreamEvent): boolean =>
@@ -1134,13 +1142,19 @@ function allowedSteps(events: AsyncIterable<StreamEvent>): AsyncIterable<StreamE
 // The context the upstream port gets while recording: the caller's, with
 // real model requests allowed (recording is the opt-in). Methods stay bound
 // to the original, whose private state they read.
-function allowing(ctx: Ctx | undefined): Ctx | undefined {
-  if (!ctx) return ctx;
+function allowing(ctx: Ctx): Ctx {
+  // Each method is bound once per context, not at every read.
+  const bound = new Map<PropertyKey, { fn: unknown; bound: unknown }>();
   return new Proxy(ctx, {
     get(target, key) {
       if (key === "allowModelRequests") return true;
       const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (typeof value !== "function") return value;
+      const known = bound.get(key);
+      if (known !== undefined && known.fn === value) return known.bound;
+      const b = value.bind(target);
+      bound.set(key, { fn: value, bound: b });
+      return b;
     },
   });
 }
