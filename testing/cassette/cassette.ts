@@ -11,7 +11,7 @@ import type * as Url from "node:url";
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { Message, ToolCall } from "../../ports/message.ts";
+import type { Message, ProviderData, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
@@ -198,12 +198,14 @@ const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 /**
  * A model port that replays recorded answers from a JSONL file, or records
  * them through a real port. The file has one JSON line per entry: `{
- * version, request, turn, key, provenance, timing }` (a line without
+ * version, request, turn, key, provenance, timing, providerData }` (a line without
  * `version` is format 1, written before the format was versioned, and is
  * read as before): the request as sent (model, messages, tools, settings), the
  * answer in the `FakeLLM.script` turn format (streamed chunks, tool calls,
  * usage, finish reason, errors), so a cassette reads like a script and can
- * be edited as one, and where, when and how fast it was recorded.
+ * be edited as one, where, when and how fast it was recorded, and what the
+ * answer asked the next request to send back (`providerData`: thought
+ * signatures, reasoning items), which the replayed answer carries again.
  *
  * A request finds its entry by content (see {@linkcode cassetteKey}): the
  * same request in another order, or with other generated ids or
@@ -375,7 +377,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
       const total = timing.firstChunkMs + (timing.gapsMs ?? []).reduce((a, b) => a + b, 0);
       await pace(total * this.#scale, ctx, request.signal);
     }
-    return await fakeOf(entry).chat(request, ctx);
+    return withProviderData(await fakeOf(entry).chat(request, ctx), entry.line.providerData);
   }
 
   /**
@@ -721,7 +723,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
       await fake.chat(request, ctx);
       return;
     }
-    const events = fake.stream(request, ctx);
+    const events = line.providerData
+      ? withEndProviderData(fake.stream(request, ctx), line.providerData)
+      : fake.stream(request, ctx);
     const timing = line.timing;
     if (!timing || this.#scale === 0) {
       yield* events;
@@ -761,9 +765,15 @@ export class Cassette implements LLMPort, AsyncDisposable {
       this.#recordFailure(request, error, "pre_stream", {});
       throw error;
     }
-    this.#append(request, turnOf(request, response.content, [], response), {
-      firstChunkMs: elapsed(started),
-    }, response.model);
+    this.#append(
+      request,
+      turnOf(request, response.content, [], response),
+      {
+        firstChunkMs: elapsed(started),
+      },
+      response.model,
+      response.providerData,
+    );
     return response;
   }
 
@@ -812,6 +822,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
             }),
             timing(),
             undefined,
+            event.providerData,
           );
         } else if (event.type === "error") {
           done = true;
@@ -904,8 +915,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
     turn: Record<string, unknown>,
     timing: Timing | undefined,
     answeredBy: string | undefined,
+    providerData?: ProviderData,
   ): void {
-    this.#entry(request, turn, timing, answeredBy, undefined);
+    this.#entry(request, turn, timing, answeredBy, undefined, providerData);
   }
 
   #entry(
@@ -914,6 +926,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     timing: Timing | undefined,
     answeredBy: string | undefined,
     fault: Fault | undefined,
+    providerData?: ProviderData,
   ): void {
     // The request as it is written, so its key is the one a replay computes.
     const call = this.#scrubber.json(recordedCall(request)) as RecordedCall;
@@ -928,6 +941,8 @@ export class Cassette implements LLMPort, AsyncDisposable {
       key,
       provenance,
       ...(timing ? { timing } : {}),
+      // Opaque to us, and scrubbed like the answer: what reaches the file is masked.
+      ...(providerData ? { providerData: this.#scrubber.json(providerData) } : {}),
     }, true);
     this.#write(text, true);
     this.#written++;
@@ -1002,6 +1017,24 @@ const fakeOf = (entry: Entry): FakeLLM =>
 
 function keyOf(normalized: RecordedCall): string {
   return keyHash(canonicalJson(normalized));
+}
+
+// The recorded providerData, given back with the answer it came with (a
+// FakeLLM turn has no place for it: it is the line's).
+function withProviderData(
+  response: ChatResponse,
+  providerData: ProviderData | undefined,
+): ChatResponse {
+  return providerData ? { ...response, providerData } : response;
+}
+
+async function* withEndProviderData(
+  events: AsyncIterable<StreamEvent>,
+  providerData: ProviderData,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  for await (const event of events) {
+    yield event.type === "message_end" ? { ...event, providerData } : event;
+  }
 }
 
 const isChunk = (e: StreamEvent): boolean =>
