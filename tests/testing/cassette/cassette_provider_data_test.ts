@@ -127,3 +127,50 @@ Deno.test("cassette: a secret inside providerData is masked in the file", async 
     assertStringIncludes(text, '"providerData"');
   });
 });
+
+Deno.test("cassette: an agent replayed in order sends the recorded providerData back, as it did live", async () => {
+  const { Agent, ReActCognition } = await import("@agentkit/testing/runtime");
+  const { FakeLLM, FakeTool, makeTestCtx } = await import("@agentkit/testing/testing");
+  const { toolCall } = await import("@agentkit/testing/ports");
+  // A model that signs each answer (as Gemini's thought signatures do).
+  const signing = (): LLMPort => {
+    const fake = FakeLLM.script([
+      { toolCalls: [toolCall("c1", "lookup", {})] },
+      "done",
+    ]);
+    let n = 0;
+    const sign = () => ({ gemini: { thoughtSignatures: { [`turn${++n}`]: "c2ln" } } });
+    return {
+      chat: async (r, ctx) => ({ ...await fake.chat(r, ctx), providerData: sign() }),
+      complete: (r, ctx) => fake.complete(r, ctx),
+      async *stream(r, ctx) {
+        for await (const e of fake.stream(r, ctx)) {
+          yield e.type === "message_end" ? { ...e, providerData: sign() } : e;
+        }
+      },
+    };
+  };
+  const agent = () =>
+    new Agent("a", {
+      model: "fake-model",
+      cognition: new ReActCognition({
+        tools: [new FakeTool({ name: "lookup", responder: () => "42" })],
+      }),
+    });
+  await inFile(async (path) => {
+    {
+      await using llm = cassette(path, { mode: "record", upstream: signing });
+      assertEquals((await agent().run("go", makeTestCtx({ llm }))).output, "done");
+    }
+    const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+    // The second request carried the first answer's signature back.
+    assertEquals(
+      lines[1].request.messages.find((m: { role: string }) => m.role === "assistant").providerData,
+      { gemini: { thoughtSignatures: { turn1: "c2ln" } } },
+    );
+    // Replayed in strict order, field for field: the signature must come back to be sent again.
+    await using replay = cassette(path, { mode: "replay", match: "order" });
+    assertEquals((await agent().run("go", makeTestCtx({ llm: replay }))).output, "done");
+    replay.verify();
+  });
+});
