@@ -74,8 +74,18 @@ export function toolsHash(request: RecordedCall): string {
   return memoHash(tools === undefined || tools.length === 0 ? "[]" : canonicalJson(tools));
 }
 
-/** The port's name as provenance gives it: its `provider` string, else its class, else `"unknown"`. */
-export function providerName(port: unknown): string {
+/**
+ * The port's name as provenance gives it: what its `providerFor(request)`
+ * says for this request (a recording proxy's dispatch, whose requests go to
+ * different ports), else its `provider` string, else its class, else
+ * `"unknown"`.
+ */
+export function providerName(port: unknown, request?: object): string {
+  const providerFor = (port as { providerFor?: unknown } | null)?.providerFor;
+  if (request && typeof providerFor === "function") {
+    const named = providerFor.call(port, request);
+    if (typeof named === "string" && named !== "") return named;
+  }
   const own = (port as { provider?: unknown } | null)?.provider;
   if (typeof own === "string" && own !== "") return own;
   const name = (port as { constructor?: { name?: unknown } } | null)?.constructor?.name;

@@ -932,7 +932,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
     const call = this.#scrubber.json(recordedCall(request)) as RecordedCall;
     const key = this.#keyOf(call);
     const provenance = provenanceOf(
-      providerName(this.#port),
+      providerName(this.#port, request),
       call,
       answeredBy ?? (turn.model as string | undefined),
       Date.now(),

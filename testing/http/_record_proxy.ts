@@ -79,6 +79,7 @@ export class RecordingProxy implements LLMPort {
   readonly #upstream: string;
   readonly #fetch: FakeProviderRecord["fetch"];
   readonly #scopes = new WeakMap<object, Scope>();
+  readonly #kinds = new WeakMap<object, string>();
   readonly #ports = new Map<string, LLMPort>();
   #last = "unknown";
 
@@ -89,10 +90,17 @@ export class RecordingProxy implements LLMPort {
     this.#upstream = String(record.upstream).replace(/\/+$/, "");
     this.#fetch = record.fetch;
     const last = () => this.#last;
-    const dispatch: LLMPort & { readonly provider: string } = {
+    const kinds = this.#kinds;
+    const dispatch: LLMPort & {
+      readonly provider: string;
+      providerFor(request: object): string | undefined;
+    } = {
       get provider() {
         return last();
       },
+      // Provenance names the port this request went through, not the last
+      // one chosen: requests to two APIs may be in flight at once.
+      providerFor: (request) => kinds.get(request),
       chat: (request, ctx) => this.#port(request).chat(request, ctx),
       stream: (request, ctx) => this.#port(request).stream(request, ctx),
       complete: (request, ctx) => this.#port(request).complete(request, ctx),
@@ -189,6 +197,7 @@ export class RecordingProxy implements LLMPort {
       this.#ports.set(id, port);
     }
     this.#last = kind;
+    this.#kinds.set(request, kind);
     return port;
   }
 }

@@ -111,3 +111,28 @@ Deno.test("provenanceOf() dates the entry with isoAt()", () => {
   assertEquals(p.recordedAt, "2025-12-06T05:46:40.042Z");
   assertEquals(p.model, "m");
 });
+
+Deno.test("providerName(): a port's providerFor(request) first, for that request only", () => {
+  const a = {};
+  const b = {};
+  const port = {
+    provider: "Last",
+    providerFor(this: { provider: string }, request: object) {
+      // Called on the port itself.
+      return request === a ? "AnthropicLLM" : request === b ? "" : undefined;
+    },
+  };
+  assertEquals(providerName(port, a), "AnthropicLLM");
+  // An empty or missing answer falls back to the port's own name; no request, no question.
+  assertEquals(providerName(port, b), "Last");
+  assertEquals(providerName(port, {}), "Last");
+  assertEquals(providerName(port), "Last");
+  assertEquals(providerName({ provider: "P", providerFor: "not a function" }, a), "P");
+  const self = {
+    provider: "Self",
+    providerFor(this: { provider: string }) {
+      return `${this.provider}!`;
+    },
+  };
+  assertEquals(providerName(self, a), "Self!");
+});

@@ -212,3 +212,31 @@ Deno.test("new FakeProvider({ record }) checks upstream and path where they are 
     }
   });
 });
+
+Deno.test("FakeProvider({ record }) names each entry's provider right when two APIs are in flight at once", async () => {
+  await inDir(async (dir) => {
+    const real = realApi();
+    using _api = real.api;
+    using proxy = new FakeProvider({
+      record: { upstream: "https://gw.example", path: `${dir}/c.jsonl`, fetch: real.fetch },
+    });
+    const [chat, , anthropic] = cases;
+    // Each API asks its own model, so an entry shows which API it came from.
+    const sends = [chat, anthropic, chat, anthropic].map((c) =>
+      proxy.fetch(`https://proxy.test${c.path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...c.headers },
+        body: JSON.stringify({ ...(c.body as object), model: `model-of-${c.provider}` }),
+      }).then((r) => r.text())
+    );
+    await Promise.all(sends);
+    const lines = (await Deno.readTextFile(`${dir}/c.jsonl`)).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+    assertEquals(lines.length, 4);
+    for (const line of lines) {
+      assertEquals(`model-of-${line.provenance.provider}`, line.request.model);
+    }
+    assertEquals(lines.filter((l) => l.provenance.provider === "AnthropicLLM").length, 2);
+  });
+});
