@@ -8,13 +8,18 @@
 // 2. a round trip through a recording FakeProvider / through a forwarding
 //    FakeProvider serving the same port without recording (target ≤ 1.1).
 //
-//   deno run --allow-read --allow-write --allow-env bench/deno/cassette_ratio.ts [rounds] [batch]
+//   deno run --allow-read --allow-write --allow-env bench/deno/cassette_ratio.ts [rounds] [batch] [replay|proxy|served|all]
+//
+// The third argument runs only the replay ratios, only the proxy's in-process
+// round trip, or only its round trip served over 127.0.0.1 (`served`, which
+// needs --allow-net=127.0.0.1); `all` runs all three. Default: the first two.
 import { OpenAIChatLLM } from "@agentkit/testing/runtime";
 import { cassette, FakeLLM, FakeProvider } from "@agentkit/testing/testing";
 import type { ChatRequest, Message } from "@agentkit/testing/ports";
 
 const ROUNDS = Number(Deno.args[0] ?? 31);
 const BATCH = Number(Deno.args[1] ?? 20);
+const ONLY = Deno.args[2];
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const dir = Deno.makeTempDirSync({ prefix: "cassette_ratio_" });
 
@@ -92,6 +97,19 @@ async function roundTrips(recording: boolean): Promise<number> {
   return ((performance.now() - t0) * 1000) / (BATCH * 10);
 }
 
+// The same round trip as a client that only takes a base URL makes it (the
+// AI SDK's, LangChain's): over HTTP to the provider served on 127.0.0.1.
+async function servedRoundTrips(recording: boolean): Promise<number> {
+  await using server = await provider(recording).listen();
+  const url = `${server.url}/v1/chat/completions`;
+  const t0 = performance.now();
+  for (let i = 0; i < BATCH * 5; i++) {
+    const res = await fetch(url, { method: "POST", headers, body });
+    await res.text();
+  }
+  return ((performance.now() - t0) * 1000) / (BATCH * 5);
+}
+
 async function ratio(
   name: string,
   caseFn: () => Promise<number>,
@@ -121,15 +139,27 @@ async function ratio(
   );
 }
 
-await ratio("20-turn replay, content / order", () => replay("content"), () => replay("order"));
-await ratio(
-  "20-turn replay, content (asked last first: every request by key) / order",
-  () => replay("content", true),
-  () => replay("order"),
-);
-await ratio(
-  "round trip, recording proxy / forwarding FakeProvider",
-  () => roundTrips(true),
-  () => roundTrips(false),
-);
+if (ONLY !== "proxy" && ONLY !== "served") {
+  await ratio("20-turn replay, content / order", () => replay("content"), () => replay("order"));
+  await ratio(
+    "20-turn replay, content (asked last first: every request by key) / order",
+    () => replay("content", true),
+    () => replay("order"),
+  );
+}
+if (ONLY !== "replay" && ONLY !== "served") {
+  await ratio(
+    "round trip, recording proxy / forwarding FakeProvider",
+    () => roundTrips(true),
+    () => roundTrips(false),
+  );
+}
+// Needs --allow-net=127.0.0.1.
+if (ONLY === "served" || ONLY === "all") {
+  await ratio(
+    "round trip over 127.0.0.1, recording proxy / forwarding FakeProvider",
+    () => servedRoundTrips(true),
+    () => servedRoundTrips(false),
+  );
+}
 Deno.removeSync(dir, { recursive: true });

@@ -10,6 +10,33 @@
 import type * as Crypto from "node:crypto";
 import { builtin } from "../../runtime/internal.ts";
 
+/**
+ * The content key of a canonical text: 24 hex digits (96 bits) of a fast
+ * non-cryptographic hash, cyrb53's construction widened to three lanes. A
+ * key only finds entries (a lookup, among at most thousands of entries of a
+ * file anyone can edit), so it needs spread, not collision resistance; a
+ * recording proxy keys every exchange, and SHA-256 through node:crypto cost
+ * it more than the rest of the key.
+ */
+export function keyHash(text: string): string {
+  let a = 0xdeadbeef ^ text.length;
+  let b = 0x41c6ce57 ^ text.length;
+  let c = 0x2545f491 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    a = Math.imul(a ^ ch, 2654435761);
+    b = Math.imul(b ^ ch, 1597334677);
+    c = Math.imul(c ^ ch, 2246822519);
+  }
+  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(c ^ (c >>> 13), 3266489909);
+  c = Math.imul(c ^ (c >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  a ^= Math.imul(c ^ (c >>> 15), 2654435761);
+  return hex8(a) + hex8(b) + hex8(c);
+}
+
+const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, "0");
+
 /** SHA-256 of `text`, in hex. */
 export function hash(text: string): string {
   cryptoModule ??= builtin<typeof Crypto>("node:crypto", "A cassette's key");

@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { zod } from "../../runtime/internal.ts";
 import type { ChatRequest } from "../../ports/chat.ts";
+import type { ProviderData } from "../../ports/message.ts";
 import {
   ProviderError,
   ProviderResponseError,
@@ -74,6 +75,11 @@ export interface CassetteLine {
   readonly key?: string;
   readonly provenance?: Provenance;
   readonly timing?: Timing;
+  /**
+   * What the answer asked the next request to send back (`ChatResponse.providerData`:
+   * thought signatures, reasoning items), given back with the replayed answer.
+   */
+  readonly providerData?: ProviderData;
   /** The line's text as it is in the file (so pruning rewrites what was there). */
   readonly source: string;
   /** The 1-based line number in the file. */
@@ -133,6 +139,7 @@ function buildSchemas() {
       firstChunkMs: z.number().nonnegative().finite(),
       gapsMs: z.array(z.number().nonnegative().finite()).optional(),
     }).optional(),
+    providerData: z.record(z.string(), z.unknown()).optional(),
   });
   return { lineSchema };
 }
@@ -142,7 +149,7 @@ const schemas = (): ReturnType<typeof buildSchemas> => built ??= buildSchemas();
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 
-const PLAIN_KEYS = new Set(["request", "turn", "key", "provenance", "timing"]);
+const PLAIN_KEYS = new Set(["request", "turn", "key", "provenance", "timing", "providerData"]);
 const PROVENANCE_KEYS = [
   "provider",
   "model",
@@ -176,6 +183,7 @@ function plainLine(
   if (value.key !== undefined && typeof value.key !== "string") return undefined;
   if (value.provenance !== undefined && !plainProvenance(value.provenance)) return undefined;
   if (value.timing !== undefined && !plainTiming(value.timing)) return undefined;
+  if (value.providerData !== undefined && !isObject(value.providerData)) return undefined;
   const r = value.request;
   if (!isObject(r) || typeof r.model !== "string" || !Array.isArray(r.messages)) return undefined;
   for (const key in r) {
@@ -228,6 +236,7 @@ export function parseCassette(text: string, path: string): ParsedCassette {
     if (line.key !== undefined) entry.key = line.key;
     if (line.provenance) entry.provenance = line.provenance;
     if (line.timing) entry.timing = line.timing;
+    if (line.providerData) entry.providerData = line.providerData;
     lines.push(entry);
   }
   return { version, lines };

@@ -11,7 +11,7 @@ import type * as Url from "node:url";
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
-import type { Message, ToolCall } from "../../ports/message.ts";
+import type { Message, ProviderData, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { Usage } from "../../ports/usage.ts";
 import type { HarnessError } from "../../runtime/harness_error.ts";
@@ -43,7 +43,7 @@ import {
 import { checkCanary, makeCanary } from "./_canary.ts";
 import { registerSecretSink } from "./_cassette_secrets.ts";
 import { Scrubber } from "./_scrub.ts";
-import { globalCopy, hash, KeyWriter } from "./_canonical_key.ts";
+import { globalCopy, keyHash, KeyWriter } from "./_canonical_key.ts";
 import { nearestOf } from "./_nearest.ts";
 import { provenanceOf, providerName, staleReason } from "./_provenance.ts";
 import {
@@ -198,12 +198,14 @@ const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 /**
  * A model port that replays recorded answers from a JSONL file, or records
  * them through a real port. The file has one JSON line per entry: `{
- * version, request, turn, key, provenance, timing }` (a line without
+ * version, request, turn, key, provenance, timing, providerData }` (a line without
  * `version` is format 1, written before the format was versioned, and is
  * read as before): the request as sent (model, messages, tools, settings), the
  * answer in the `FakeLLM.script` turn format (streamed chunks, tool calls,
  * usage, finish reason, errors), so a cassette reads like a script and can
- * be edited as one, and where, when and how fast it was recorded.
+ * be edited as one, where, when and how fast it was recorded, and what the
+ * answer asked the next request to send back (`providerData`: thought
+ * signatures, reasoning items), which the replayed answer carries again.
  *
  * A request finds its entry by content (see {@linkcode cassetteKey}): the
  * same request in another order, or with other generated ids or
@@ -375,7 +377,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
       const total = timing.firstChunkMs + (timing.gapsMs ?? []).reduce((a, b) => a + b, 0);
       await pace(total * this.#scale, ctx, request.signal);
     }
-    return await fakeOf(entry).chat(request, ctx);
+    return withProviderData(await fakeOf(entry).chat(request, ctx), entry.line.providerData);
   }
 
   /**
@@ -533,7 +535,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
   // through the scrubbed, normalised copy.
   #keyOf(request: ChatRequest | RecordedCall): string {
     const text = this.#writer?.text(request);
-    if (text !== undefined) return hash(text).slice(0, 24);
+    if (text !== undefined) return keyHash(text);
     const scrubbed = this.#scrubber.json(recordedCall(request as ChatRequest)) as RecordedCall;
     return keyOf(normalizeRequest(scrubbed, this.#rules));
   }
@@ -721,7 +723,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
       await fake.chat(request, ctx);
       return;
     }
-    const events = fake.stream(request, ctx);
+    const events = line.providerData
+      ? withEndProviderData(fake.stream(request, ctx), line.providerData)
+      : fake.stream(request, ctx);
     const timing = line.timing;
     if (!timing || this.#scale === 0) {
       yield* events;
@@ -751,18 +755,25 @@ export class Cassette implements LLMPort, AsyncDisposable {
     let response: ChatResponse;
     const started = performance.now();
     try {
-      // Recording is the opt-in: allowed even for a caller with no ctx (aiSdkModel's).
-      response = await underPolicy(
-        ALLOWING,
-        () => this.#upstreamPort().chat(request, allowing(ctx)),
-      );
+      // Recording is the opt-in: allowed even for a caller with no ctx
+      // (aiSdkModel's), through the ambient policy; a caller's ctx is
+      // allowed in itself, and the guard reads it before any ambient one.
+      response = ctx
+        ? await this.#upstreamPort().chat(request, allowing(ctx))
+        : await underPolicy(ALLOWING, () => this.#upstreamPort().chat(request, undefined));
     } catch (error) {
       this.#recordFailure(request, error, "pre_stream", {});
       throw error;
     }
-    this.#append(request, turnOf(request, response.content, [], response), {
-      firstChunkMs: elapsed(started),
-    }, response.model);
+    this.#append(
+      request,
+      turnOf(request, response.content, [], response),
+      {
+        firstChunkMs: elapsed(started),
+      },
+      response.model,
+      response.providerData,
+    );
     return response;
   }
 
@@ -786,7 +797,10 @@ export class Cassette implements LLMPort, AsyncDisposable {
         : { firstChunkMs: Math.round(times[0] - sent) };
     };
     try {
-      for await (const event of allowedSteps(this.#upstreamPort().stream(request, allowing(ctx)))) {
+      const upstream = ctx
+        ? this.#upstreamPort().stream(request, allowing(ctx))
+        : allowedSteps(this.#upstreamPort().stream(request, undefined));
+      for await (const event of upstream) {
         started = true;
         if (isChunk(event)) times.push(performance.now());
         if (event.type === "text_delta") {
@@ -808,6 +822,7 @@ export class Cassette implements LLMPort, AsyncDisposable {
             }),
             timing(),
             undefined,
+            event.providerData,
           );
         } else if (event.type === "error") {
           done = true;
@@ -900,8 +915,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
     turn: Record<string, unknown>,
     timing: Timing | undefined,
     answeredBy: string | undefined,
+    providerData?: ProviderData,
   ): void {
-    this.#entry(request, turn, timing, answeredBy, undefined);
+    this.#entry(request, turn, timing, answeredBy, undefined, providerData);
   }
 
   #entry(
@@ -910,12 +926,13 @@ export class Cassette implements LLMPort, AsyncDisposable {
     timing: Timing | undefined,
     answeredBy: string | undefined,
     fault: Fault | undefined,
+    providerData?: ProviderData,
   ): void {
     // The request as it is written, so its key is the one a replay computes.
     const call = this.#scrubber.json(recordedCall(request)) as RecordedCall;
     const key = this.#keyOf(call);
     const provenance = provenanceOf(
-      providerName(this.#port),
+      providerName(this.#port, request),
       call,
       answeredBy ?? (turn.model as string | undefined),
       Date.now(),
@@ -924,7 +941,9 @@ export class Cassette implements LLMPort, AsyncDisposable {
       key,
       provenance,
       ...(timing ? { timing } : {}),
-    });
+      // Opaque to us, and scrubbed like the answer: what reaches the file is masked.
+      ...(providerData ? { providerData: this.#scrubber.json(providerData) } : {}),
+    }, true);
     this.#write(text, true);
     this.#written++;
     if (this.mode === "newEpisodes") {
@@ -941,13 +960,17 @@ export class Cassette implements LLMPort, AsyncDisposable {
   // The one path every line is written through (and the canary check runs
   // through): the request, turn and fault scrubbed; `ours` (key, provenance,
   // timing: not the provider's, and a "key" field is no secret) as it is.
-  #serialize(value: unknown, ours: Record<string, unknown> = {}): string {
+  // (`requestScrubbed`: the request is this scrubber's output already.)
+  #serialize(value: unknown, ours: Record<string, unknown> = {}, requestScrubbed = false): string {
     const v = value as { request?: unknown; turn?: unknown; fault?: unknown };
     const line: Record<string, unknown> = { version: CASSETTE_VERSION };
-    if (v.request !== undefined) line.request = this.#scrubber.json(v.request);
+    if (v.request !== undefined) {
+      line.request = requestScrubbed ? v.request : this.#scrubber.json(v.request);
+    }
     if (v.turn !== undefined) line.turn = this.#scrubber.json(v.turn);
     if (v.fault !== undefined) line.fault = this.#scrubber.json(v.fault);
-    return JSON.stringify({ ...line, ...ours }) + "\n";
+    for (const k in ours) line[k] = ours[k];
+    return JSON.stringify(line) + "\n";
   }
 
   #write(text: string, append: boolean): void {
@@ -993,7 +1016,25 @@ const fakeOf = (entry: Entry): FakeLLM =>
   entry.fake ??= FakeLLM.script([replayTurn(entry.line)], { usage: NO_USAGE });
 
 function keyOf(normalized: RecordedCall): string {
-  return hash(canonicalJson(normalized)).slice(0, 24);
+  return keyHash(canonicalJson(normalized));
+}
+
+// The recorded providerData, given back with the answer it came with (a
+// FakeLLM turn has no place for it: it is the line's).
+function withProviderData(
+  response: ChatResponse,
+  providerData: ProviderData | undefined,
+): ChatResponse {
+  return providerData ? { ...response, providerData } : response;
+}
+
+async function* withEndProviderData(
+  events: AsyncIterable<StreamEvent>,
+  providerData: ProviderData,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  for await (const event of events) {
+    yield event.type === "message_end" ? { ...event, providerData } : event;
+  }
 }
 
 const isChunk = (e: StreamEvent): boolean =>
@@ -1134,13 +1175,19 @@ function allowedSteps(events: AsyncIterable<StreamEvent>): AsyncIterable<StreamE
 // The context the upstream port gets while recording: the caller's, with
 // real model requests allowed (recording is the opt-in). Methods stay bound
 // to the original, whose private state they read.
-function allowing(ctx: Ctx | undefined): Ctx | undefined {
-  if (!ctx) return ctx;
+function allowing(ctx: Ctx): Ctx {
+  // Each method is bound once per context, not at every read.
+  const bound = new Map<PropertyKey, { fn: unknown; bound: unknown }>();
   return new Proxy(ctx, {
     get(target, key) {
       if (key === "allowModelRequests") return true;
       const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (typeof value !== "function") return value;
+      const known = bound.get(key);
+      if (known !== undefined && known.fn === value) return known.bound;
+      const b = value.bind(target);
+      bound.set(key, { fn: value, bound: b });
+      return b;
     },
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { ChatRequest } from "../../ports/chat.ts";
 import { type RecordedCall, recordedCall } from "./_cassette_line.ts";
-import { globalCopy, hash, KeyWriter } from "./_canonical_key.ts";
+import { globalCopy, keyHash, KeyWriter } from "./_canonical_key.ts";
 
 /** A request as a cassette records and keys it: model, messages, tools, settings. */
 export type CassetteRequest = RecordedCall;
@@ -95,8 +95,8 @@ export function normalizeRequest(
 }
 
 /**
- * The content key of a request: a SHA-256 (first 24 hex digits) of its
- * canonical JSON (keys sorted, `undefined` dropped) after
+ * The content key of a request: a 96-bit hash (24 hex digits; a lookup
+ * key, not a cryptographic digest) of its canonical JSON (keys sorted, `undefined` dropped) after
  * {@linkcode normalizeRequest}. Two requests that differ only in generated
  * ids, timestamps, key order or `providerData` have the same key; any other
  * change of model, messages, tools or settings gives another.
@@ -124,9 +124,9 @@ export function cassetteKey(
     const text = new KeyWriter(undefined, (rules as RegExp[]).map(globalCopy)).text(
       recordedCall(request as ChatRequest),
     );
-    if (text !== undefined) return hash(text).slice(0, 24);
+    if (text !== undefined) return keyHash(text);
   }
-  return hash(canonicalJson(normalizeRequest(request, rules))).slice(0, 24);
+  return keyHash(canonicalJson(normalizeRequest(request, rules)));
 }
 
 /** Canonical JSON: object keys sorted, `undefined` properties dropped, as JSON.stringify otherwise. */

@@ -17,20 +17,22 @@ import {
 import { AnthropicLLM } from "../../runtime/providers/anthropic_llm.ts";
 import { GeminiLLM } from "../../runtime/providers/gemini_llm.ts";
 import { OpenAIChatLLM } from "../../runtime/providers/openai_chat_llm.ts";
+import { OpenAIResponsesLLM } from "../../runtime/providers/openai_responses_llm.ts";
 import { FakeLLM } from "../llm/fake_llm.ts";
 import { FakeProvider } from "../http/fake_provider.ts";
 import { type CassetteLine, parseCassette, replayTurn } from "./_cassette_line.ts";
 import { PACKAGE_VERSION } from "./_provenance.ts";
+import { sseFrames } from "./_sse_frames.ts";
 
 /** Which wire a cassette's entries are written as. */
-export type HarApi = "chat.completions" | "messages" | "generateContent";
+export type HarApi = "chat.completions" | "responses" | "messages" | "generateContent";
 
 /** Options for {@linkcode toHar}. */
 export interface ToHarOptions {
   /**
    * The wire to write each entry as; by default the one its provenance
-   * names (`AnthropicLLM` → Messages, `GeminiLLM` → Gemini), else OpenAI
-   * Chat Completions.
+   * names (`AnthropicLLM` → Messages, `GeminiLLM` → Gemini,
+   * `OpenAIResponsesLLM` → OpenAI Responses), else OpenAI Chat Completions.
    */
   readonly api?: HarApi;
   /**
@@ -114,7 +116,7 @@ export interface Har {
 }
 
 const RULES = {
-  api: is.oneOf(["chat.completions", "messages", "generateContent"]),
+  api: is.oneOf(["chat.completions", "responses", "messages", "generateContent"]),
   stream: is.boolean,
 };
 const KEY = "sk-har-placeholder";
@@ -173,6 +175,7 @@ function apiOf(line: CassetteLine, options: ToHarOptions): HarApi {
   const provider = line.provenance?.provider;
   if (provider === "AnthropicLLM") return "messages";
   if (provider === "GeminiLLM") return "generateContent";
+  if (provider === "OpenAIResponsesLLM") return "responses";
   return "chat.completions";
 }
 
@@ -218,6 +221,8 @@ async function exchange(line: CassetteLine, options: ToHarOptions): Promise<HarE
     ? new AnthropicLLM({ apiKey: KEY, fetch })
     : api === "generateContent"
     ? new GeminiLLM({ apiKey: KEY, fetch })
+    : api === "responses"
+    ? new OpenAIResponsesLLM({ apiKey: KEY, fetch })
     : new OpenAIChatLLM({ apiKey: KEY, fetch });
   const request = { ...line.request } as unknown as ChatRequest;
   const streamed = options.stream ??
@@ -263,7 +268,7 @@ async function exchange(line: CassetteLine, options: ToHarOptions): Promise<HarE
         size: encoder.encode(c.responseText).length,
         mimeType,
         text: c.responseText,
-        ...(sse ? { _eventSourceMessages: frames(c.responseText, started, wait, gaps) } : {}),
+        ...(sse ? { _eventSourceMessages: sseFrames(c.responseText, started, wait, gaps) } : {}),
       },
       redirectURL: "",
       headersSize: -1,
@@ -280,40 +285,5 @@ function pairs(headers: Headers): HarPair[] {
   headers.forEach((value, name) => {
     out.push({ name, value: isSecretHeader(name) ? "[REDACTED]" : value });
   });
-  return out;
-}
-
-/**
- * The SSE frames of `text` (WHATWG HTML, "Interpreting an event stream"):
- * `event:`, `data:` (joined by newlines) and `id:` fields, a blank line
- * ending each; comments and frames without data are not events. Each is
- * timed at the recorded first chunk plus the gaps so far.
- */
-function frames(
-  text: string,
-  startedMs: number,
-  firstChunkMs: number,
-  gapsMs: readonly number[],
-): HarEventSourceMessage[] {
-  const out: HarEventSourceMessage[] = [];
-  let at = startedMs + firstChunkMs;
-  for (const block of text.replace(/\r\n?/g, "\n").split("\n\n")) {
-    let type = "message";
-    let eventId = "";
-    const data: string[] = [];
-    for (const raw of block.split("\n")) {
-      if (raw === "" || raw.startsWith(":")) continue;
-      const colon = raw.indexOf(":");
-      const field = colon < 0 ? raw : raw.slice(0, colon);
-      let value = colon < 0 ? "" : raw.slice(colon + 1);
-      if (value.startsWith(" ")) value = value.slice(1);
-      if (field === "event") type = value;
-      else if (field === "data") data.push(value);
-      else if (field === "id") eventId = value;
-    }
-    if (data.length === 0) continue;
-    if (out.length > 0) at += gapsMs[out.length - 1] ?? 0;
-    out.push({ type, time: at / 1000, eventId, data: data.join("\n") });
-  }
   return out;
 }

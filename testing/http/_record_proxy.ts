@@ -6,16 +6,19 @@
 // the same wire and is written as a cassette entry, which
 // `new FakeProvider({ llm: cassette(path) })` replays to any client.
 //
-// The client's key travels with the request only (an AsyncLocalStorage
-// scope around its handling); it is handed to the cassette as a by-value
-// secret before anything is sent, so neither it nor a header reaches the file.
-import type * as AsyncHooks from "node:async_hooks";
+// The client's key travels with the request only: the FakeProvider binds the
+// incoming request's path and headers to the ChatRequest it hands the
+// cassette, which passes that same object on to the port (a WeakMap, not an
+// AsyncLocalStorage scope: entering a store for each request cost a recording
+// round trip a tenth of its time). The key is handed to the cassette as a
+// by-value secret before anything is sent, so neither it nor a header reaches
+// the file.
 import type { ChatRequest, ChatResponse } from "../../ports/chat.ts";
 import type { Ctx } from "../../ports/context.ts";
 import type { CompleteRequest, LLMPort } from "../../ports/llm.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { HarnessError } from "../../runtime/harness_error.ts";
-import { builtin, checkOptions, is } from "../../runtime/internal.ts";
+import { checkOptions, is } from "../../runtime/internal.ts";
 import { AnthropicLLM } from "../../runtime/providers/anthropic_llm.ts";
 import { GeminiLLM } from "../../runtime/providers/gemini_llm.ts";
 import { OpenAIChatLLM } from "../../runtime/providers/openai_chat_llm.ts";
@@ -75,7 +78,8 @@ export class RecordingProxy implements LLMPort {
   readonly cassette: Cassette;
   readonly #upstream: string;
   readonly #fetch: FakeProviderRecord["fetch"];
-  readonly #scope: AsyncHooks.AsyncLocalStorage<Scope>;
+  readonly #scopes = new WeakMap<object, Scope>();
+  readonly #kinds = new WeakMap<object, string>();
   readonly #ports = new Map<string, LLMPort>();
   #last = "unknown";
 
@@ -85,19 +89,21 @@ export class RecordingProxy implements LLMPort {
     });
     this.#upstream = String(record.upstream).replace(/\/+$/, "");
     this.#fetch = record.fetch;
-    const { AsyncLocalStorage } = builtin<typeof AsyncHooks>(
-      "node:async_hooks",
-      "A recording FakeProvider",
-    );
-    this.#scope = new AsyncLocalStorage<Scope>();
     const last = () => this.#last;
-    const dispatch: LLMPort & { readonly provider: string } = {
+    const kinds = this.#kinds;
+    const dispatch: LLMPort & {
+      readonly provider: string;
+      providerFor(request: object): string | undefined;
+    } = {
       get provider() {
         return last();
       },
-      chat: (request, ctx) => this.#port().chat(request, ctx),
-      stream: (request, ctx) => this.#port().stream(request, ctx),
-      complete: (request, ctx) => this.#port().complete(request, ctx),
+      // Provenance names the port this request went through, not the last
+      // one chosen: requests to two APIs may be in flight at once.
+      providerFor: (request) => kinds.get(request),
+      chat: (request, ctx) => this.#port(request).chat(request, ctx),
+      stream: (request, ctx) => this.#port(request).stream(request, ctx),
+      complete: (request, ctx) => this.#port(request).complete(request, ctx),
     };
     this.cassette = new Cassette(record.path, {
       mode: "record",
@@ -106,12 +112,14 @@ export class RecordingProxy implements LLMPort {
     });
   }
 
-  /** Handles one incoming request with its path and headers in scope. */
-  run<T>(request: { path: string; url: URL; headers: Headers }, handle: () => T): T {
-    return this.#scope.run(
-      { path: request.path, url: request.url, headers: request.headers },
-      handle,
-    );
+  /**
+   * Binds the incoming request's path, URL and headers to the ChatRequest
+   * made of it: the cassette hands that object to the port unchanged, which
+   * is how the port knows the API and the key.
+   */
+  bind<T extends object>(chat: T, incoming: { path: string; url: URL; headers: Headers }): T {
+    this.#scopes.set(chat, { path: incoming.path, url: incoming.url, headers: incoming.headers });
+    return chat;
   }
 
   /** Forwards and records one blocking call. */
@@ -135,8 +143,8 @@ export class RecordingProxy implements LLMPort {
   }
 
   // Our port for the API the current request spoke, aimed at upstream with its key.
-  #port(): LLMPort {
-    const scope = this.#scope.getStore();
+  #port(request: object): LLMPort {
+    const scope = this.#scopes.get(request);
     if (!scope) {
       throw new HarnessError(
         "A recording FakeProvider's model was called outside a request: call it through provider.fetch or a served URL",
@@ -189,6 +197,7 @@ export class RecordingProxy implements LLMPort {
       this.#ports.set(id, port);
     }
     this.#last = kind;
+    this.#kinds.set(request, kind);
     return port;
   }
 }

@@ -279,7 +279,7 @@ export class FakeProvider implements Disposable {
     this.clock = clock ?? new FakeClock();
     this.#services = new Services({ clock: this.clock });
     const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-      read(input, init).then((request) => this.#enter(request, undefined));
+      read(input, init).then((request) => this.#handle(request, undefined));
     markInProcess(fetch);
     this.fetch = fetch;
   }
@@ -329,7 +329,7 @@ export class FakeProvider implements Disposable {
   async listen(): Promise<FakeProviderServer> {
     const open = new Set<AbortController>();
     const served = await serve(
-      (request, signal) => read(request, undefined, { signal }).then((r) => this.#enter(r, open)),
+      (request, signal) => read(request, undefined, { signal }).then((r) => this.#handle(r, open)),
       {
         abortOpen: () => {
           for (const c of open) c.abort(new DOMException("The FakeProvider closed", "AbortError"));
@@ -374,14 +374,6 @@ export class FakeProvider implements Disposable {
    */
   [Symbol.dispose](): void {
     verifyAtDispose(() => this.verify(), undefined, this.#servedAt);
-  }
-
-  // A recording provider handles each request with its path and key in scope.
-  #enter(request: Incoming, open: Set<AbortController> | undefined): Promise<Response> {
-    const proxy = this.#proxy;
-    return proxy
-      ? proxy.run(request, () => this.#handle(request, open))
-      : this.#handle(request, open);
   }
 
   async #handle(request: Incoming, open: Set<AbortController> | undefined): Promise<Response> {
@@ -461,6 +453,8 @@ export class FakeProvider implements Disposable {
       allowModelRequests: false,
     });
     const chat = { ...wireRequest.chat, signal: controller.signal };
+    // A recording provider's port reads the path and key off the request.
+    this.#proxy?.bind(chat, request);
     const created = Math.floor(this.clock.now() / 1000);
     if (!wireRequest.stream) {
       try {

@@ -1,7 +1,14 @@
 // The one-pass key writer, case by case (its equality with the object path
 // is a property in cassette_key_test.ts).
-import { assertEquals } from "@std/assert";
-import { globalCopy, hash, KeyWriter, stable } from "../../../testing/cassette/_canonical_key.ts";
+import { assert, assertEquals, assertNotEquals } from "@std/assert";
+import fc from "fast-check";
+import {
+  globalCopy,
+  hash,
+  keyHash,
+  KeyWriter,
+  stable,
+} from "../../../testing/cassette/_canonical_key.ts";
 
 const plain = new KeyWriter(undefined, []);
 const text = (request: Record<string, unknown>, writer = plain) => writer.text(request as never);
@@ -151,4 +158,35 @@ Deno.test("stable(), hash() and globalCopy()", () => {
   assertEquals(hash("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   const g = globalCopy(/a/iy);
   assertEquals([g.flags, g.source], ["gi", "a"]);
+});
+
+Deno.test("keyHash(): 24 hex digits, fixed values, every lane moved by one character", () => {
+  // Pinned: a key in a committed file must not change under a refactor.
+  assertEquals(keyHash(""), "49cb3d4e28a22acd6fb14cbf");
+  assertEquals(keyHash("abc"), keyHash("abc"));
+  const a = keyHash('{"messages":[],"model":"m"}');
+  const b = keyHash('{"messages":[],"model":"n"}');
+  assert(/^[0-9a-f]{24}$/.test(a));
+  // Each 8-digit lane differs: no lane is a constant or a copy of another.
+  for (let i = 0; i < 24; i += 8) assertNotEquals(a.slice(i, i + 8), b.slice(i, i + 8));
+  assertNotEquals(a.slice(0, 8), a.slice(8, 16));
+  assertNotEquals(a.slice(8, 16), a.slice(16, 24));
+  // The length is mixed in: a trailing NUL is another text.
+  assertNotEquals(keyHash("a"), keyHash("a\0"));
+});
+
+Deno.test("keyHash(): distinct texts, distinct keys; a one-character change moves every lane (property)", () => {
+  fc.assert(
+    fc.property(fc.string({ minLength: 1, maxLength: 200 }), fc.nat(), (s, at) => {
+      const i = at % s.length;
+      const changed = s.slice(0, i) + String.fromCharCode(s.charCodeAt(i) ^ 1) + s.slice(i + 1);
+      const x = keyHash(s);
+      const y = keyHash(changed);
+      for (let j = 0; j < 24; j += 8) assertNotEquals(x.slice(j, j + 8), y.slice(j, j + 8));
+    }),
+    { numRuns: 300 },
+  );
+  const seen = new Set<string>();
+  for (let i = 0; i < 20_000; i++) seen.add(keyHash(`{"n":${i}}`));
+  assertEquals(seen.size, 20_000);
 });

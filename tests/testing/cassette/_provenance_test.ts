@@ -1,6 +1,10 @@
 // Provenance pieces: the prompt and tool hashes, the provider's name, staleness.
 import { assert, assertEquals, assertNotEquals, assertStringIncludes } from "@std/assert";
+import { canonicalJson } from "../../../testing/cassette/cassette_key.ts";
+import { hash } from "../../../testing/cassette/_canonical_key.ts";
+import fc from "fast-check";
 import {
+  isoAt,
   PACKAGE_VERSION,
   provenanceOf,
   providerName,
@@ -67,4 +71,68 @@ Deno.test("staleReason(): older than the limit is stale, at the limit is not, un
   assertEquals([p.provider, p.model, p.packageVersion], ["P", "m", PACKAGE_VERSION]);
   assertEquals(provenanceOf("P", req([]), "m-2026", now).model, "m-2026");
   assertEquals(p.recordedAt, "2026-12-06T00:00:00.000Z");
+});
+
+Deno.test("isoAt() is toISOString(), kept per second, for any instant (property)", () => {
+  const edges = [0, 999, 1000, 1_765_000_000_000, 1_765_000_000_999, 1_765_000_001_000];
+  for (const ms of [...edges, 253_402_300_799_999, 253_402_300_800_000, -1, -86_400_001]) {
+    assertEquals(isoAt(ms), new Date(ms).toISOString(), String(ms));
+  }
+  // Within one second the kept prefix is reused; the next second is new.
+  assertEquals(isoAt(1_765_000_000_005), "2025-12-06T05:46:40.005Z");
+  assertEquals(isoAt(1_765_000_000_050), "2025-12-06T05:46:40.050Z");
+  assertEquals(isoAt(1_765_000_001_000), "2025-12-06T05:46:41.000Z");
+  fc.assert(
+    fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => {
+      assertEquals(isoAt(ms), new Date(ms).toISOString());
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("systemHash() and toolsHash() are SHA-256 of the canonical JSON, on the short paths too", () => {
+  const sha = (v: unknown) => hash(canonicalJson(v)).slice(0, 24);
+  assertEquals(systemHash(req(["Be brief."])), sha(["Be brief."]));
+  assertEquals(systemHash(req(['say "hi"\n'])), sha(['say "hi"\n']));
+  assertEquals(systemHash(req(["a", "b"])), sha(["a", "b"]));
+  assertEquals(systemHash(req([])), sha([]));
+  const parts = [{ type: "text", text: "x" }];
+  assertEquals(
+    systemHash({ model: "m", messages: [{ role: "system", content: parts }] } as never),
+    sha([parts]),
+  );
+  assertEquals(toolsHash(req([])), sha([]));
+  assertEquals(toolsHash(req([], "hi", [])), sha([]));
+  assertEquals(toolsHash(req([], "hi", [{ name: "t" }])), sha([{ name: "t" }]));
+});
+
+Deno.test("provenanceOf() dates the entry with isoAt()", () => {
+  const p = provenanceOf("P", req(["s"]) as never, undefined, 1_765_000_000_042);
+  assertEquals(p.recordedAt, "2025-12-06T05:46:40.042Z");
+  assertEquals(p.model, "m");
+});
+
+Deno.test("providerName(): a port's providerFor(request) first, for that request only", () => {
+  const a = {};
+  const b = {};
+  const port = {
+    provider: "Last",
+    providerFor(this: { provider: string }, request: object) {
+      // Called on the port itself.
+      return request === a ? "AnthropicLLM" : request === b ? "" : undefined;
+    },
+  };
+  assertEquals(providerName(port, a), "AnthropicLLM");
+  // An empty or missing answer falls back to the port's own name; no request, no question.
+  assertEquals(providerName(port, b), "Last");
+  assertEquals(providerName(port, {}), "Last");
+  assertEquals(providerName(port), "Last");
+  assertEquals(providerName({ provider: "P", providerFor: "not a function" }, a), "P");
+  const self = {
+    provider: "Self",
+    providerFor(this: { provider: string }) {
+      return `${this.provider}!`;
+    },
+  };
+  assertEquals(providerName(self, a), "Self!");
 });

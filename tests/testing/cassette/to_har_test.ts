@@ -119,7 +119,7 @@ Deno.test("toHar() checks its options", async () => {
     const path = `${dir}/c.jsonl`;
     await Deno.writeTextFile(path, JSON.stringify({ request: ask, turn: "x" }) + "\n");
     for (
-      const [options, message] of [[{ api: "responses" }, '"api"'], [{ streams: true }, "stream"]]
+      const [options, message] of [[{ api: "completions" }, '"api"'], [{ streams: true }, "stream"]]
     ) {
       const e = await toHar(path, options as never).catch((e) => e);
       assert(e instanceof TypeError, String(e));
