@@ -170,3 +170,14 @@ Deno.test("close() ends the listener: its port no longer answers", async () => {
   await server.close();
   await assertRejects(() => Deno.connect({ hostname: "127.0.0.1", port: http.port }));
 });
+
+Deno.test("a listener disposed before its server stops answering at the end of its own scope", async () => {
+  await using server = new FakeMcpServer({ tools: [] });
+  let port: number;
+  {
+    await using http = await server.listen();
+    port = http.port;
+    assertEquals((await post(port, { Host: `127.0.0.1:${port}` })).status, 200);
+  }
+  await assertRejects(() => Deno.connect({ hostname: "127.0.0.1", port }));
+});
