@@ -75,6 +75,11 @@ Deno.test("parseFrame() answers what is not a JSON-RPC 2.0 message with -32700 o
     (parseFrame(pings(100), true) as { readonly frames: readonly unknown[] }).frames.length,
     100,
   );
+  // A notification is never answered (JSON-RPC 2.0 §4.1), whatever its method.
+  assertEquals(parseFrame([{ jsonrpc: "2.0", method: "initialize" }], true), {
+    kind: "batch",
+    frames: [{ kind: "notification", method: "initialize", params: {} }],
+  });
   assertEquals(
     parseFrame([{ jsonrpc: "2.0", id: "i", method: "initialize", params: {} }], true),
     {
