@@ -57,6 +57,12 @@ export interface ErrorAnswer {
 }
 
 const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
+/**
+ * The most messages one batch may hold: the SDK server transport's
+ * `MAX_BATCH_SIZE` (1.32.2, src/server/requestBody.ts), so a hostile batch
+ * cannot make the server start thousands of calls at once.
+ */
+export const MAX_BATCH_SIZE = 100;
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result", "error"]);
 
@@ -112,7 +118,10 @@ function classify(message: unknown, batch: boolean): Frame {
     }
     // JSON-RPC 2.0 §6: an empty batch is one Invalid Request.
     if (message.length === 0) return invalid("an empty batch");
-    return { kind: "batch", frames: message.map((m) => classify(m, false)) };
+    if (message.length > MAX_BATCH_SIZE) {
+      return invalid(`Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    }
+    return { kind: "batch", frames: message.map(member) };
   }
   if (!isRecord(message)) return invalid("a message must be a JSON object");
   const id = isId(message.id) ? message.id : undefined;
@@ -148,4 +157,16 @@ function classify(message: unknown, batch: boolean): Frame {
   return "error" in message
     ? { kind: "response", id, error: message.error }
     : { kind: "response", id, result: message.result };
+}
+
+// One message of a batch: never a batch itself (JSON-RPC 2.0 §6), never
+// `initialize` ("The initialize request MUST NOT be part of a JSON-RPC
+// batch", 2025-03-26 basic/lifecycle).
+function member(message: unknown): Frame {
+  if (Array.isArray(message)) return invalid("a batch's member must be a message, not an array");
+  const frame = classify(message, false);
+  if (frame.kind === "request" && frame.method === "initialize") {
+    return invalid("initialize may not be part of a batch (protocol 2025-03-26)", frame.id);
+  }
+  return frame;
 }

@@ -16,6 +16,38 @@ const SSE_HEADERS = {
   connection: "keep-alive",
 };
 
+/**
+ * The largest request body read, in bytes: the SDK server transport's
+ * `DEFAULT_MAX_REQUEST_BODY_SIZE` (4 MiB, 1.32.2, src/server/requestBody.ts).
+ * A larger one is answered 413 without being read whole.
+ */
+export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+
+// The body as text, or undefined once it is larger than `max` (a declared
+// Content-Length over it is refused before reading), as the SDK's
+// readRequestBody does.
+async function readBody(request: Request, max: number): Promise<string | undefined> {
+  if (Number(request.headers.get("content-length")) > max) {
+    await request.body?.cancel();
+    return undefined;
+  }
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let received = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    received += value.byteLength;
+    if (received > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
 /** Where the endpoint lives, under any origin. */
 export const ENDPOINT = "/mcp";
 
@@ -289,7 +321,14 @@ export class HttpEndpoint {
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const text = await request.text();
+    const text = await readBody(request, MAX_REQUEST_BODY_BYTES);
+    if (text === undefined) {
+      return jsonError(
+        413,
+        -32000,
+        `Payload Too Large: Request body must not exceed ${MAX_REQUEST_BODY_BYTES} bytes`,
+      );
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

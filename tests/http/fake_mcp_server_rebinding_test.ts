@@ -123,3 +123,61 @@ Deno.test("server.fetch stays open to any origin: it is in process", async () =>
   await r.body?.cancel();
   assertEquals(server.refusedRequests, []);
 });
+
+Deno.test("listen(): the refusal is the SDK's JSON-RPC error body, and a request with no Host is refused too", async () => {
+  await using server = new FakeMcpServer({ tools: [] });
+  await using http = await server.listen();
+  const p = http.port;
+  const evil = await post(p, { Host: "evil.example.com" });
+  assertEquals(JSON.parse(evil.body), {
+    jsonrpc: "2.0",
+    error: {
+      code: -32000,
+      message:
+        "Invalid Host header: evil.example.com (refused: DNS rebinding protection; a page on another origin goes in listen({ allowedOrigins }))",
+    },
+    id: null,
+  });
+  const none = await post(p, {});
+  assertEquals(none.status, 403);
+  assertStringIncludes(none.body, "Invalid Host header: null");
+  assertEquals(server.refusedRequests.map((r) => r.host), ["evil.example.com", null]);
+  assertEquals(server.calls, []);
+});
+
+Deno.test("listen({ allowedOrigins }): each entry must be an origin exactly, a path, a non-URL or a non-string is refused", async () => {
+  await using server = new FakeMcpServer({ tools: [] });
+  for (
+    const bad of [
+      ["https://app.example.com/path"],
+      ["https://app.example.com", "not a url"],
+      ["https://app.example.com", 7],
+      "https://app.example.com",
+    ]
+  ) {
+    await assertRejects(
+      () => server.listen({ allowedOrigins: bad as never }),
+      TypeError,
+      'FakeMcpServer.listen(): option "allowedOrigins" must be an array of origins',
+    );
+  }
+});
+
+Deno.test("close() ends the listener: its port no longer answers", async () => {
+  const server = new FakeMcpServer({ tools: [] });
+  const http = await server.listen();
+  assertEquals((await post(http.port, { Host: `127.0.0.1:${http.port}` })).status, 200);
+  await server.close();
+  await assertRejects(() => Deno.connect({ hostname: "127.0.0.1", port: http.port }));
+});
+
+Deno.test("a listener disposed before its server stops answering at the end of its own scope", async () => {
+  await using server = new FakeMcpServer({ tools: [] });
+  let port: number;
+  {
+    await using http = await server.listen();
+    port = http.port;
+    assertEquals((await post(port, { Host: `127.0.0.1:${port}` })).status, 200);
+  }
+  await assertRejects(() => Deno.connect({ hostname: "127.0.0.1", port }));
+});

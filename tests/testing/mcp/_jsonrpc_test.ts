@@ -62,8 +62,29 @@ Deno.test("parseFrame() answers what is not a JSON-RPC 2.0 message with -32700 o
       frames: [
         { kind: "request", id: 1, method: "ping", params: {} },
         invalid("a message must be a JSON object"),
-        invalid("a batch (an array of messages) is supported only on protocol 2025-03-26"),
+        invalid("a batch's member must be a message, not an array"),
       ],
+    },
+  );
+  // At most 100 members (the SDK server's MAX_BATCH_SIZE); initialize never
+  // in a batch (2025-03-26 basic/lifecycle), refused with its id.
+  const pings = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }));
+  assertEquals(parseFrame(pings(101), true), invalid("Batch must not exceed 100 messages"));
+  assertEquals(
+    (parseFrame(pings(100), true) as { readonly frames: readonly unknown[] }).frames.length,
+    100,
+  );
+  // A notification is never answered (JSON-RPC 2.0 §4.1), whatever its method.
+  assertEquals(parseFrame([{ jsonrpc: "2.0", method: "initialize" }], true), {
+    kind: "batch",
+    frames: [{ kind: "notification", method: "initialize", params: {} }],
+  });
+  assertEquals(
+    parseFrame([{ jsonrpc: "2.0", id: "i", method: "initialize", params: {} }], true),
+    {
+      kind: "batch",
+      frames: [invalid("initialize may not be part of a batch (protocol 2025-03-26)", "i")],
     },
   );
   assertEquals(parseFrame(null), invalid("a message must be a JSON object"));

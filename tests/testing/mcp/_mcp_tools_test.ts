@@ -9,6 +9,7 @@ import {
   checkStep,
   declareTool,
   FakeMcpScript,
+  isRawResult,
   isStep,
   takeStep,
   toolResult,
@@ -255,4 +256,118 @@ Deno.test("toolResult: null and arrays are text only; what JSON cannot hold is i
     structuredContent: { a: 1 },
   });
   assertEquals(toolResult(undefined), { content: [] });
+});
+
+Deno.test("isStep: a near miss of a fault key alone makes a step (case, _ and - aside, one edit), a short or far key does not", () => {
+  // docs/mcp.md's own example: a mistyped latency is InvalidScript, never a
+  // structured result the test would silently answer with.
+  const near = [
+    "latencyMS",
+    "is_error",
+    "rpc-error",
+    "progres_s_",
+    "latncyMs",
+    "gste",
+    "Disconect",
+  ];
+  for (const key of near) assertEquals(isStep({ [key]: 1 }), true, key);
+  // Too far (two edits), or too short to tell from a field of a result.
+  for (const key of ["latency", "gat", "isErr"]) assertEquals(isStep({ [key]: 1 }), false, key);
+  assertThrows(
+    () => new FakeMcpScript([{ latencyMS: 5000 }], false),
+    InvalidScript,
+    'unknown key "latencyMS" in FakeMcpServer.script step 1; did you mean "latencyMs"?',
+  );
+});
+
+Deno.test("checkStep: a null rpcError, a null progress entry and a malformed raw result are InvalidScript, not a TypeError", () => {
+  assertThrows(
+    () => checkStep({ rpcError: null }, "step 1"),
+    InvalidScript,
+    "rpcError must be { code: an integer, message: a string }, got null",
+  );
+  assertThrows(() => checkStep({ progress: [null] }, "step 1"), InvalidScript, "progress");
+  assertThrows(
+    () =>
+      checkStep({ latencyMs: 5, result: { content: [{ type: "image", data: "AA==" }] } }, "step 1"),
+    InvalidScript,
+    'step 1: result: content[0] (type "image") needs mimeType as a string, got undefined',
+  );
+});
+
+Deno.test("isRawResult: a content array with only the CallToolResult keys, _meta among them; any other key makes it structured content", () => {
+  const raw = { content: [{ type: "text", text: "x" }], _meta: { trace: "1" } };
+  assertEquals(isRawResult(raw), true);
+  assertEquals(toolResult(raw), raw);
+  const structured = { content: [], note: "a field of the tool's own data" };
+  assertEquals(isRawResult(structured), false);
+  assertEquals(toolResult(structured).structuredContent, structured);
+});
+
+Deno.test("declareTool raw results: every malformed block, resource, structuredContent and isError is InvalidScript naming where", () => {
+  const at = `${W} ("t").result`;
+  const cases: [unknown, string][] = [
+    [{ content: [null] }, "content[0] must be a content block ({ type, ... }), got null"],
+    [{ content: [[{ type: "text" }]] }, "content[0] must be a content block ({ type, ... }), got"],
+    [{ content: ["hello"] }, 'content[0] must be a content block ({ type, ... }), got "hello"'],
+    [{ content: [{ text: "no type" }] }, "content[0] must be a content block"],
+    [
+      { content: [{ type: "text", text: "ok" }, { type: "text" }] },
+      'content[1] (type "text") needs text',
+    ],
+    [{ content: [{ type: "audio", data: "AA==" }] }, 'content[0] (type "audio") needs mimeType'],
+    [
+      { content: [{ type: "resource_link", uri: "file:///a" }] },
+      'content[0] (type "resource_link") needs name',
+    ],
+    [
+      { content: [{ type: "resource", resource: null }] },
+      'content[0] (type "resource") needs resource: { uri, text | blob, mimeType? }, got null',
+    ],
+    [
+      { content: [{ type: "resource", resource: "file:///a" }] },
+      'content[0] (type "resource") needs resource',
+    ],
+    [
+      { content: [{ type: "resource", resource: { text: "x" } }] },
+      'content[0] (type "resource") needs resource',
+    ],
+    [
+      { content: [{ type: "resource", resource: { uri: "file:///a" } }] },
+      'content[0] (type "resource") needs resource',
+    ],
+    [{ content: [], structuredContent: null }, "structuredContent must be a JSON object, got null"],
+    [{ content: [], structuredContent: [1] }, "structuredContent must be a JSON object, got"],
+    [{ content: [], structuredContent: "x" }, "structuredContent must be a JSON object, got"],
+    [{ content: [], isError: "yes" }, 'isError must be true or false, got "yes"'],
+  ];
+  for (const [result, message] of cases) {
+    const e = assertThrows(() => declareTool({ name: "t", result }, W), InvalidScript);
+    assertEquals(e.message.startsWith(`${at}: ${message}`), true, `${e.message} / ${message}`);
+  }
+  // Each well-formed form is accepted, and sent as given.
+  for (
+    const block of [
+      { type: "resource", resource: { uri: "file:///a", blob: "AA==" } },
+      { type: "resource", resource: { uri: "file:///a", text: "x" } },
+      { type: "audio", data: "AA==", mimeType: "audio/wav" },
+      { type: "resource_link", uri: "file:///a", name: "a" },
+      { type: "a_later_block", anything: 1 },
+    ]
+  ) {
+    const result = { content: [block], structuredContent: { ok: true }, isError: false };
+    assertEquals(declareTool({ name: "t", result }, W).answer, { value: result });
+  }
+});
+
+Deno.test("declareTool JSON Schema problems: a $ref's failure is told once, as its leaf", () => {
+  const schema = {
+    type: "object",
+    properties: { a: { $ref: "#/$defs/s" } },
+    $defs: { s: { type: "string" } },
+  };
+  assertEquals(
+    problem(schema, { a: 5 }),
+    'Instance type "number" is invalid. Expected "string". at #/a',
+  );
 });
