@@ -406,23 +406,35 @@ function parse(value: unknown, url: URL): WireRequest | Problem {
 }
 
 /**
- * Ours to the wire's usage: `promptTokenCount` includes the cached content.
- * In the API's order, with the prompt's breakdown by modality, which every
- * answer carries (UsageMetadata.promptTokensDetails, ModalityTokenCount in
- * ai.google.dev/api/generate-content; recorded answers: promptTokenCount,
- * candidatesTokenCount, totalTokenCount, promptTokensDetails).
+ * Ours to the wire's usage: `promptTokenCount` includes the cached content,
+ * and `candidatesTokenCount` excludes the thinking, which has its own count
+ * (`thoughtsTokenCount`, sent only when the script says the turn thought:
+ * a turn that did not think carries none). In the API's order, with the
+ * prompt's breakdown by modality, which every answer carries, and the tier
+ * that ran last (UsageMetadata in ai.google.dev/api/generate-content;
+ * recorded gemini-2.5-flash and gemini-3.1-pro answers of 2026:
+ * promptTokenCount, candidatesTokenCount, totalTokenCount,
+ * promptTokensDetails, thoughtsTokenCount, serviceTier "standard").
+ * `candidatesTokensDetails` is not sent: recorded gemini-2.0 answers carry
+ * it, the 2.5 and 3 ones on generateContent do not.
  */
 function usageMetadata(u: Usage): Record<string, unknown> {
   const cached = u.cachedInputTokens;
   const prompt = u.inputTokens + (cached ?? 0);
+  const thoughts = u.reasoningTokens !== undefined && u.reasoningTokens > 0 &&
+      u.reasoningTokens <= u.outputTokens
+    ? u.reasoningTokens
+    : 0;
   const out: Record<string, unknown> = {
     promptTokenCount: prompt,
-    candidatesTokenCount: u.outputTokens,
+    candidatesTokenCount: u.outputTokens - thoughts,
     totalTokenCount: prompt + u.outputTokens,
   };
   if (cached !== undefined) out.cachedContentTokenCount = cached;
   out.promptTokensDetails = [{ modality: "TEXT", tokenCount: prompt }];
   if (cached !== undefined) out.cacheTokensDetails = [{ modality: "TEXT", tokenCount: cached }];
+  if (thoughts > 0) out.thoughtsTokenCount = thoughts;
+  out.serviceTier = "standard";
   return out;
 }
 
@@ -434,6 +446,7 @@ const NO_USAGE_YET = Object.freeze({
   promptTokenCount: 0,
   totalTokenCount: 0,
   promptTokensDetails: Object.freeze([Object.freeze({ modality: "TEXT", tokenCount: 0 })]),
+  serviceTier: "standard",
 });
 
 /**

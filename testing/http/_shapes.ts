@@ -60,11 +60,17 @@ const ANT = "@anthropic-ai/sdk 1.10.0 resources/messages/messages.d.ts";
 const ANT_STREAM =
   "Anthropic API reference, Streaming Messages: the event flow (message_start, content_block_start, ping, deltas, content_block_stop, message_delta, message_stop)";
 const ANT_ERR = 'Anthropic API reference, Errors: { type: "error", error: { type, message } }';
+const ANT_ERR_BODY =
+  "@anthropic-ai/sdk 1.10.0 resources/shared.d.ts ErrorResponse (type, error, request_id: required; the id of the request-id header)";
+const ANT_REC =
+  'a recorded claude-sonnet-4-5 stream (message_start usage: ..., "service_tier":"standard","inference_geo":"not_available"; no server_tool_use, output_tokens_details or speed)';
 const GEM = "@google/genai 3.1.0 dist/genai.d.ts GenerateContentResponse";
 const GEM_REF =
   "ai.google.dev/api/generate-content: GenerateContentResponse, Candidate, UsageMetadata, ModalityTokenCount";
 const GEM_REC =
   "recorded Gemini traffic: usageMetadata with promptTokensDetails on every chunk, modelVersion and responseId on every chunk";
+const GEM_REC_2026 =
+  'recorded gemini-2.5-flash and gemini-3.1-pro answers of 2026: usageMetadata ends "serviceTier": "standard"; thoughtsTokenCount when the model thought; no candidatesTokensDetails (gemini-2.0 answers carry it)';
 const GEM_ERR =
   "ai.google.dev/gemini-api/docs/troubleshooting: { error: { code, message, status } }";
 
@@ -367,11 +373,31 @@ const antUsage = (prefix: string): Row[] => [
   [`${prefix}cache_creation.ephemeral_5m_input_tokens`, "integer", true, `${ANT} CacheCreation`],
   [`${prefix}cache_creation.ephemeral_1h_input_tokens`, "integer", true, `${ANT} CacheCreation`],
   [`${prefix}service_tier`, "string", true, `${ANT} Usage.service_tier`],
+  [`${prefix}inference_geo`, "string|null", true, `${ANT} Usage.inference_geo; ${ANT_REC}`],
+  [
+    `${prefix}server_tool_use`,
+    "object|null",
+    false,
+    `${ANT} Usage.server_tool_use (with server tools only: ${ANT_REC})`,
+  ],
+  [
+    `${prefix}output_tokens_details`,
+    "object|null",
+    false,
+    `${ANT} Usage.output_tokens_details (newer models only: ${ANT_REC})`,
+  ],
+  [`${prefix}speed`, "string|null", false, `${ANT} Usage.speed (${ANT_REC})`],
 ];
 
 const antBlock: Row[] = [
   ["type", "string", true, `${ANT} ContentBlock`],
   ["text", "string", false, `${ANT} TextBlock`],
+  [
+    "citations",
+    "array|null",
+    false,
+    `${ANT} TextBlock.citations (with citations on only: ${ANT_REC}'s text block is { type, text })`,
+  ],
   ["id", "string", false, `${ANT} ToolUseBlock`],
   ["name", "string", false, `${ANT} ToolUseBlock`],
   ["input", "object", false, `${ANT} ToolUseBlock`],
@@ -429,7 +455,13 @@ const ANTHROPIC: Shape[] = [
     true,
     ANT_STREAM,
   ]]),
-  shape("messages", "error", "a refused or failed request (a body, or a stream's error event)", [
+  shape("messages", "error", "a refused or failed request (an HTTP error's body)", [
+    ["type", "string", true, ANT_ERR],
+    ["error.type", "string", true, ANT_ERR],
+    ["error.message", "string", true, ANT_ERR],
+    ["request_id", "string|null", true, ANT_ERR_BODY],
+  ]),
+  shape("messages", "error (event)", "a stream's error event, after the 200", [
     ["type", "string", true, ANT_ERR],
     ["error.type", "string", true, ANT_ERR],
     ["error.message", "string", true, ANT_ERR],
@@ -456,8 +488,21 @@ const gemUsage: Row[] = [
     "usageMetadata.thoughtsTokenCount",
     "integer",
     false,
-    `${GEM_REF} UsageMetadata (thinking models)`,
+    `${GEM_REF} UsageMetadata (thinking models, when they thought); ${GEM_REC_2026}`,
   ],
+  [
+    "usageMetadata.candidatesTokensDetails[].modality",
+    "string",
+    false,
+    `${GEM} UsageMetadata.candidatesTokensDetails; ${GEM_REC_2026}`,
+  ],
+  [
+    "usageMetadata.cacheTokensDetails[].tokenCount",
+    "integer",
+    false,
+    `${GEM} UsageMetadata.cacheTokensDetails (a cache hit)`,
+  ],
+  ["usageMetadata.serviceTier", "string", true, GEM_REC_2026],
   [
     "usageMetadata.cachedContentTokenCount",
     "integer",

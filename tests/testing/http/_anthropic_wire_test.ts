@@ -31,7 +31,7 @@ function lenient(...turns: Array<Turn | string>): { llm: FakeLLM; provider: Fake
 }
 
 // The usage object as the API always sends it: cache counts 0 (never null),
-// their breakdown, the tier (@anthropic-ai/sdk Usage).
+// their breakdown, the tier and where it ran (@anthropic-ai/sdk Usage).
 const usage = (input: number, output: number, cached = 0) => ({
   input_tokens: input,
   cache_creation_input_tokens: 0,
@@ -39,6 +39,7 @@ const usage = (input: number, output: number, cached = 0) => ({
   cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
   output_tokens: output,
   service_tier: "standard",
+  inference_geo: "not_available",
 });
 
 // message_delta's cumulative counts.
@@ -276,10 +277,13 @@ Deno.test("messages wire: error bodies carry Anthropic's type for each status", 
       : new ProviderResponseError("nope", { status });
     const { provider: p } = provider({ error });
     const res = await post(p, PATH, base);
+    // The body names the request, as the request-id header does.
     assertEquals([res.status, await res.json()], [status, {
       type: "error",
       error: { type, message: "nope" },
+      request_id: res.headers.get("request-id"),
     }]);
+    assert(res.headers.get("request-id")?.startsWith("req_"));
   }
 });
 
