@@ -222,6 +222,17 @@ function parseSettings(value: unknown): ChatSettings | Problem | undefined {
   return Object.keys(s).length ? s : undefined;
 }
 
+const OTHER_PARTS = [
+  "inlineData",
+  "fileData",
+  "executableCode",
+  "codeExecutionResult",
+  "inline_data",
+  "file_data",
+  "executable_code",
+  "code_execution_result",
+];
+
 function parsePart(value: unknown, where: string): GeminiPart | Problem {
   const p = record(value);
   if (!p) return bad(`${where}: Invalid value, expected a Part object`);
@@ -267,9 +278,9 @@ function parsePart(value: unknown, where: string): GeminiPart | Problem {
     };
   }
   if (typeof p.text === "string") return { ...common, text: p.text };
-  const other = ["inlineData", "fileData", "executableCode", "codeExecutionResult"].find((k) =>
-    p[k] !== undefined
-  );
+  // The API's proto JSON reads snake_case names too (inline_data, as
+  // Google's REST samples write it).
+  const other = OTHER_PARTS.find((k) => p[k] !== undefined);
   if (other) return { ...common, other };
   // Google's own message for a part with no data field set.
   return bad(`${where}.data: required oneof field 'data' must have one initialized field`);
