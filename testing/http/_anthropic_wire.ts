@@ -71,6 +71,14 @@ function deltaUsage(u: Usage): Record<string, unknown> {
   };
 }
 
+// Who called a tool: the model itself, every call of a turn without
+// programmatic tool calling (@anthropic-ai/sdk 1.10.0 ToolUseBlock.caller,
+// required: DirectCaller { type: "direct" }; recorded claude-opus-5 and
+// claude-sonnet tool_use blocks of 2026 carry `"caller":{"type":"direct"}`).
+// Message.diagnostics is required there too, null "when the request did not
+// supply `diagnostics`".
+const DIRECT = Object.freeze({ type: "direct" });
+
 // message_start's usage: the counts are known at the end, in message_delta.
 const START_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 
@@ -255,6 +263,7 @@ class MessagesEncoder implements StreamEncoder {
             stop_details: null,
             container: null,
             usage: anthropicUsage(START_USAGE),
+            diagnostics: null,
           },
         });
       case "reasoning_delta": {
@@ -285,7 +294,13 @@ class MessagesEncoder implements StreamEncoder {
       case "tool_call": {
         const closed = this.#closeText();
         const c = e.call;
-        const start = this.#start({ type: "tool_use", id: c.id, name: c.name, input: {} });
+        const start = this.#start({
+          type: "tool_use",
+          id: c.id,
+          name: c.name,
+          input: {},
+          caller: DIRECT,
+        });
         const index = this.#index;
         return closed + start + named("content_block_delta", {
           type: "content_block_delta",
@@ -381,6 +396,7 @@ export const anthropicWire: Wire = {
         id: c.id,
         name: c.name,
         input: c.rawArgs === undefined ? c.args : parseArgs(c.id, c.name, c.rawArgs).args,
+        caller: DIRECT,
       });
     }
     return {
@@ -394,6 +410,7 @@ export const anthropicWire: Wire = {
       stop_details: stopDetails(res.finishReason),
       container: null,
       usage: anthropicUsage(res.usage),
+      diagnostics: null,
     };
   },
   encoder: (request) => new MessagesEncoder(request),

@@ -153,6 +153,9 @@ function responseObject(
   const e = request.echo ?? {};
   return {
     id: responsesId("resp_", id),
+    // openai-node 7.55.0 Response.access_programs (required): "An implicit
+    // Standard fallback is represented by null".
+    access_programs: null,
     object: "response",
     created_at: created,
     status: "in_progress",

@@ -176,6 +176,12 @@ const RESPONSES: Shape[] = [
     "a blocking answer, and the `response` of response.created / in_progress / completed / incomplete",
     [
       ["id", "string", true, `${OAI_RESP} Response; resp_ + 50 hex`],
+      [
+        "access_programs",
+        "object|null",
+        true,
+        `${OAI_RESP} Response.access_programs (required; null for the implicit Standard program)`,
+      ],
       ["object", "string", true, OAI_RESP],
       ["created_at", "integer", true, OAI_RESP],
       ["status", "string", true, OAI_RESP_EX],
@@ -382,6 +388,12 @@ const antBlock: Row[] = [
   ["id", "string", false, `${ANT} ToolUseBlock`],
   ["name", "string", false, `${ANT} ToolUseBlock`],
   ["input", "object", false, `${ANT} ToolUseBlock`],
+  [
+    "caller.type",
+    "string",
+    false,
+    `${ANT} ToolUseBlock.caller (required on a tool_use block: DirectCaller { type: "direct" }; recorded 2026 tool_use blocks)`,
+  ],
   ["thinking", "string", false, `${ANT} ThinkingBlock`],
   ["signature", "string", false, `${ANT} ThinkingBlock`],
 ];
@@ -394,10 +406,17 @@ const ANTHROPIC: Shape[] = [
     ["model", "string", true, ANT],
     ["content", "array", true, ANT],
     ...at("content[].", antBlock),
+    ["content[type=tool_use].caller.type", "string", true, `${ANT} ToolUseBlock.caller`],
     ["stop_reason", "string|null", true, ANT],
     ["stop_sequence", "string|null", true, ANT],
     ["usage", "object", true, ANT],
     ...antUsage("usage."),
+    [
+      "diagnostics",
+      "object|null",
+      true,
+      `${ANT} Message.diagnostics (required; null unless asked)`,
+    ],
   ]),
   shape("messages", "message_start", "a stream's first event", [
     ["type", "string", true, ANT_STREAM],

@@ -68,14 +68,15 @@ Deno.test("messages wire: a blocking answer is the whole message, text then tool
     model: "claude-x",
     content: [
       { type: "text", text: "Let me check." },
-      { type: "tool_use", id: "toolu_1", name: "f", input: { a: 1 } },
-      { type: "tool_use", id: "toolu_2", name: "g", input: { b: 2 } },
+      { type: "tool_use", id: "toolu_1", name: "f", input: { a: 1 }, caller: { type: "direct" } },
+      { type: "tool_use", id: "toolu_2", name: "g", input: { b: 2 }, caller: { type: "direct" } },
     ],
     stop_reason: "tool_use",
     stop_sequence: null,
     stop_details: null,
     container: null,
     usage: usage(3, 2, 5),
+    diagnostics: null,
   });
   assert(/^msg_01[A-Za-z0-9]{22}$/.test(body.id as string), "msg_ + 24, as the API's");
 });
@@ -95,6 +96,7 @@ Deno.test("messages wire: a text block only when there is text or nothing else; 
     id: "toolu_1",
     name: "f",
     input: {},
+    caller: { type: "direct" },
   }]);
   const empty = await answer();
   assertEquals([empty.content, empty.stop_reason, empty.usage], [
@@ -122,7 +124,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
   const tool = (index: number, id: string, name: string, json: string) => [
     ev("content_block_start", {
       index,
-      content_block: { type: "tool_use", id, name, input: {} },
+      content_block: { type: "tool_use", id, name, input: {}, caller: { type: "direct" } },
     }),
     ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: json } }),
     ev("content_block_stop", { index }),
@@ -140,6 +142,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
         stop_details: null,
         container: null,
         usage: usage(0, 0),
+        diagnostics: null,
       },
     }),
     // The API pings after the first content_block_start.
