@@ -3,8 +3,9 @@
 // module those tests pin down.
 //
 //   deno task mutation runtime/money/budget.ts [more modules]   one Stryker run each
-//   deno task mutation --changed [--base REF] [--lines]   modules changed since REF
-//                                       (default main; --lines: only the changed lines)
+//   deno task mutation --changed [--base REF] [--lines] [modules]   modules changed since REF
+//                                       (default main; --lines: only the changed lines;
+//                                       modules named: only those of them)
 //   deno task mutation                                    every module in targets.json
 //   deno task mutation --together [modules]               one run for all of them (default:
 //                                       every module in runtime/ and testing/), each
@@ -105,6 +106,10 @@ async function changed(base: string): Promise<Map<string, string[]>> {
 let runs: Array<{ module: string; mutate: string[] }>;
 if (values.changed) {
   const ranges = await changed(values.base ?? "main");
+  // Modules named too: only those of the changed ones.
+  if (positionals.length) {
+    for (const m of [...ranges.keys()]) if (!positionals.includes(m)) ranges.delete(m);
+  }
   runs = [...ranges].map(([module, lines]) => ({
     module,
     mutate: values.lines ? lines : [module],
