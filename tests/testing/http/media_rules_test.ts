@@ -6,6 +6,11 @@ import OpenAI from "openai";
 import { GoogleGenAI } from "@google/genai";
 import { assertEquals } from "@std/assert";
 import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+import {
+  chatMediaProblem,
+  geminiMediaProblem,
+  responsesMediaProblem,
+} from "../../../testing/http/_media_rules.ts";
 import { refuses, serves } from "./_strict_cases.ts";
 
 const OPENAI_TEXT =
@@ -159,4 +164,96 @@ Deno.test("media-type on Gemini: every image type it takes, and other media, ser
       parts: [{ inline_data: { mime_type: "image/png", data: "AAAA" } }],
     }],
   });
+});
+
+Deno.test("media-type checks walk any body: odd shapes are left to the other rules, data URLs read to their first ; or ,", () => {
+  const none: ReadonlySet<string> = new Set();
+  const off: ReadonlySet<string> = new Set(["media-type"]);
+  const bmp = { type: "image_url", image_url: { url: "data:image/bmp;base64,Qk0=" } };
+  for (
+    const messages of [undefined, null, "hi", [null, 3, { content: "text" }, { content: null }]]
+  ) {
+    assertEquals(chatMediaProblem({ messages }, none), undefined);
+  }
+  assertEquals(
+    chatMediaProblem({
+      messages: [{
+        role: "user",
+        content: [
+          null,
+          "x",
+          { type: "text", text: "data:image/bmp," },
+          {
+            type: "image_url",
+          },
+          { type: "image_url", image_url: null },
+          { type: "input_image", image_url: "data:image/bmp," },
+          bmp,
+        ],
+      }],
+    }, none)?.path,
+    "messages[0].content[6].image_url.url",
+  );
+  assertEquals(chatMediaProblem({ messages: [{ content: [bmp] }] }, off), undefined);
+  // The declared type ends at the first ; or , (or runs to the end), any case.
+  const chat = (url: string) =>
+    chatMediaProblem(
+      { messages: [{ content: [{ type: "image_url", image_url: { url } }] }] },
+      none,
+    );
+  for (
+    const ok of [
+      "data:image/png,AAAA",
+      "data:image/GIF;base64,R0lG",
+      "https://x/a.bmp",
+      "data:image/webp",
+    ]
+  ) {
+    assertEquals(chat(ok), undefined, ok);
+  }
+  for (
+    const bad of [
+      "data:image/bmp,AAAA",
+      "data:image/pngx;base64,AAAA",
+      "data:image/bmp",
+      "data:,AAAA",
+    ]
+  ) {
+    assertEquals(chat(bad)?.rule, "media-type", bad);
+  }
+  assertEquals(responsesMediaProblem({ input: "data:image/bmp," }, none), undefined);
+  assertEquals(
+    responsesMediaProblem({
+      input: [{ content: "x" }, {
+        content: [{ type: "image_url", image_url: { url: "data:image/bmp," } }, {
+          type: "input_image",
+          image_url: "data:image/png,",
+        }, { type: "input_image", image_url: "data:image/bmp," }],
+      }],
+    }, none)?.path,
+    "input[1].content[2].image_url",
+  );
+  assertEquals(
+    responsesMediaProblem({
+      input: [{ content: [{ type: "input_image", image_url: "data:image/bmp," }] }],
+    }, off),
+    undefined,
+  );
+  const gif = { inlineData: { mimeType: "image/gif", data: "R0lG" } };
+  for (
+    const contents of [undefined, "hi", [null, { parts: "x" }, { parts: [null, { text: "a" }] }]]
+  ) {
+    assertEquals(geminiMediaProblem({ contents }, none), undefined);
+  }
+  assertEquals(
+    geminiMediaProblem({
+      contents: [{ parts: [{ text: "a" }] }, {
+        parts: [{ inlineData: { data: "x" } }, { inlineData: { mimeType: 3 } }, {
+          inline_data: { mime_type: "image/png" },
+        }, gif],
+      }],
+    }, none)?.path,
+    "contents[1].parts[3].inlineData.mimeType",
+  );
+  assertEquals(geminiMediaProblem({ contents: [{ parts: [gif] }] }, off), undefined);
 });
