@@ -5,7 +5,7 @@
 import OpenAI from "openai";
 import { GoogleGenAI } from "@google/genai";
 import { assertEquals } from "@std/assert";
-import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
+import { FakeLLM, FakeProvider, WIRE_RULES } from "@agentkit/testing/testing";
 import {
   chatMediaProblem,
   geminiMediaProblem,
@@ -256,4 +256,30 @@ Deno.test("media-type checks walk any body: odd shapes are left to the other rul
     "contents[1].parts[3].inlineData.mimeType",
   );
   assertEquals(geminiMediaProblem({ contents: [{ parts: [gif] }] }, off), undefined);
+});
+
+Deno.test("media-type is in WIRE_RULES for all four APIs, each with what it refuses and its source", () => {
+  const rule = WIRE_RULES["media-type"];
+  assertEquals([...rule.api].sort(), [
+    "chat.completions",
+    "generateContent",
+    "messages",
+    "responses",
+  ]);
+  const lines = (text: string) =>
+    Object.fromEntries(text.split("\n").map((l) => [l.slice(0, l.indexOf(":")), l]));
+  const described = lines(rule.description);
+  const sourced = lines(rule.source);
+  for (
+    const [api, words] of [
+      ["chat.completions", ["image_url", "image/webp"]],
+      ["responses", ["input_image", "image/gif"]],
+      ["generateContent", ["inlineData", "image/heif"]],
+    ] as const
+  ) {
+    for (const w of words) assertEquals(described[api].includes(w), true, `${api}: ${w}`);
+  }
+  assertEquals(sourced["chat.completions"].includes("invalid_image_format"), true);
+  assertEquals(sourced["responses"].includes("Image input requirements"), true);
+  assertEquals(sourced["generateContent"].includes("Unsupported MIME type: image/gif"), true);
 });
