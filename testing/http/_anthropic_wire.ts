@@ -30,35 +30,54 @@ const ERROR_TYPES: Record<number, string> = {
 
 /**
  * Ours to the wire's usage: `input_tokens` excludes cache reads, as ours
- * does. Every field always, in the API's order: the cache counts are 0 (never
- * null) when nothing was cached, with their `cache_creation` breakdown, and
- * the `service_tier` that ran (@anthropic-ai/sdk 1.10.0 messages.d.ts Usage,
- * CacheCreation).
+ * does, and cache writes, which ours counts in (`cacheWriteInputTokens` is a
+ * part of `inputTokens`; the API's `input_tokens` is "the tokens after the
+ * last cache breakpoint", the written ones counted in
+ * `cache_creation_input_tokens`). Every field a real answer carries, in the
+ * API's order: the cache counts are 0 (never null) when nothing was cached,
+ * with their `cache_creation` breakdown, the `service_tier` that ran and the
+ * `inference_geo` it ran in (@anthropic-ai/sdk 1.10.0 messages.d.ts Usage,
+ * CacheCreation; a recorded claude-sonnet-4-5 stream's message_start:
+ * `..."output_tokens":1,"service_tier":"standard","inference_geo":"not_available"`).
+ * `server_tool_use`, `output_tokens_details` and `speed` are left out: the
+ * SDK types them, but answers without server tools, on these models, carry
+ * none of them (the same recording).
  */
 function anthropicUsage(u: Usage): Record<string, unknown> {
-  const written = (u as { cacheWriteInputTokens?: number }).cacheWriteInputTokens ?? 0;
+  const written = u.cacheWriteInputTokens ?? 0;
   return {
-    input_tokens: u.inputTokens,
+    input_tokens: u.inputTokens - written,
     cache_creation_input_tokens: written,
     cache_read_input_tokens: u.cachedInputTokens ?? 0,
     cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 },
     output_tokens: u.outputTokens,
     service_tier: "standard",
+    inference_geo: "not_available",
   };
 }
 
 // message_delta's usage: the cumulative counts (MessageDeltaUsage; "the
 // token counts shown in the usage field of the message_delta event are
-// cumulative", Anthropic, Streaming Messages).
+// cumulative", Anthropic, Streaming Messages; the recording above ends with
+// input_tokens, cache_creation_input_tokens, cache_read_input_tokens and
+// output_tokens).
 function deltaUsage(u: Usage): Record<string, unknown> {
-  const written = (u as { cacheWriteInputTokens?: number }).cacheWriteInputTokens ?? 0;
+  const written = u.cacheWriteInputTokens ?? 0;
   return {
-    input_tokens: u.inputTokens,
+    input_tokens: u.inputTokens - written,
     cache_creation_input_tokens: written,
     cache_read_input_tokens: u.cachedInputTokens ?? 0,
     output_tokens: u.outputTokens,
   };
 }
+
+// Who called a tool: the model itself, every call of a turn without
+// programmatic tool calling (@anthropic-ai/sdk 1.10.0 ToolUseBlock.caller,
+// required: DirectCaller { type: "direct" }; recorded claude-opus-5 and
+// claude-sonnet tool_use blocks of 2026 carry `"caller":{"type":"direct"}`).
+// Message.diagnostics is required there too, null "when the request did not
+// supply `diagnostics`".
+const DIRECT = Object.freeze({ type: "direct" });
 
 // message_start's usage: the counts are known at the end, in message_delta.
 const START_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -67,9 +86,16 @@ function errorType(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
 }
 
-/** The Anthropic error JSON. */
-export function anthropicError(p: Problem): unknown {
-  return { type: "error", error: { type: errorType(p.status), message: p.message } };
+/**
+ * The Anthropic error JSON. An HTTP error's body names the request
+ * (@anthropic-ai/sdk 1.10.0 shared.d.ts ErrorResponse: `type`, `error`,
+ * `request_id`, required), the same id as the `request-id` header the SDK
+ * reads (client.js, lib/MessageStream.js); a stream's `error` event carries none (Streaming
+ * Messages, Error events: `{"type": "error", "error": {...}}`).
+ */
+export function anthropicError(p: Problem, requestId?: string): unknown {
+  const body = { type: "error", error: { type: errorType(p.status), message: p.message } };
+  return requestId === undefined ? body : { ...body, request_id: requestId };
 }
 
 function bad(message: string): Problem {
@@ -237,6 +263,7 @@ class MessagesEncoder implements StreamEncoder {
             stop_details: null,
             container: null,
             usage: anthropicUsage(START_USAGE),
+            diagnostics: null,
           },
         });
       case "reasoning_delta": {
@@ -267,7 +294,13 @@ class MessagesEncoder implements StreamEncoder {
       case "tool_call": {
         const closed = this.#closeText();
         const c = e.call;
-        const start = this.#start({ type: "tool_use", id: c.id, name: c.name, input: {} });
+        const start = this.#start({
+          type: "tool_use",
+          id: c.id,
+          name: c.name,
+          input: {},
+          caller: DIRECT,
+        });
         const index = this.#index;
         return closed + start + named("content_block_delta", {
           type: "content_block_delta",
@@ -363,6 +396,7 @@ export const anthropicWire: Wire = {
         id: c.id,
         name: c.name,
         input: c.rawArgs === undefined ? c.args : parseArgs(c.id, c.name, c.rawArgs).args,
+        caller: DIRECT,
       });
     }
     return {
@@ -376,6 +410,7 @@ export const anthropicWire: Wire = {
       stop_details: stopDetails(res.finishReason),
       container: null,
       usage: anthropicUsage(res.usage),
+      diagnostics: null,
     };
   },
   encoder: (request) => new MessagesEncoder(request),

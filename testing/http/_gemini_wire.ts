@@ -222,6 +222,17 @@ function parseSettings(value: unknown): ChatSettings | Problem | undefined {
   return Object.keys(s).length ? s : undefined;
 }
 
+const OTHER_PARTS = [
+  "inlineData",
+  "fileData",
+  "executableCode",
+  "codeExecutionResult",
+  "inline_data",
+  "file_data",
+  "executable_code",
+  "code_execution_result",
+];
+
 function parsePart(value: unknown, where: string): GeminiPart | Problem {
   const p = record(value);
   if (!p) return bad(`${where}: Invalid value, expected a Part object`);
@@ -267,9 +278,9 @@ function parsePart(value: unknown, where: string): GeminiPart | Problem {
     };
   }
   if (typeof p.text === "string") return { ...common, text: p.text };
-  const other = ["inlineData", "fileData", "executableCode", "codeExecutionResult"].find((k) =>
-    p[k] !== undefined
-  );
+  // The API's proto JSON reads snake_case names too (inline_data, as
+  // Google's REST samples write it).
+  const other = OTHER_PARTS.find((k) => p[k] !== undefined);
   if (other) return { ...common, other };
   // Google's own message for a part with no data field set.
   return bad(`${where}.data: required oneof field 'data' must have one initialized field`);
@@ -406,23 +417,35 @@ function parse(value: unknown, url: URL): WireRequest | Problem {
 }
 
 /**
- * Ours to the wire's usage: `promptTokenCount` includes the cached content.
- * In the API's order, with the prompt's breakdown by modality, which every
- * answer carries (UsageMetadata.promptTokensDetails, ModalityTokenCount in
- * ai.google.dev/api/generate-content; recorded answers: promptTokenCount,
- * candidatesTokenCount, totalTokenCount, promptTokensDetails).
+ * Ours to the wire's usage: `promptTokenCount` includes the cached content,
+ * and `candidatesTokenCount` excludes the thinking, which has its own count
+ * (`thoughtsTokenCount`, sent only when the script says the turn thought:
+ * a turn that did not think carries none). In the API's order, with the
+ * prompt's breakdown by modality, which every answer carries, and the tier
+ * that ran last (UsageMetadata in ai.google.dev/api/generate-content;
+ * recorded gemini-2.5-flash and gemini-3.1-pro answers of 2026:
+ * promptTokenCount, candidatesTokenCount, totalTokenCount,
+ * promptTokensDetails, thoughtsTokenCount, serviceTier "standard").
+ * `candidatesTokensDetails` is not sent: recorded gemini-2.0 answers carry
+ * it, the 2.5 and 3 ones on generateContent do not.
  */
 function usageMetadata(u: Usage): Record<string, unknown> {
   const cached = u.cachedInputTokens;
   const prompt = u.inputTokens + (cached ?? 0);
+  const thoughts = u.reasoningTokens !== undefined && u.reasoningTokens > 0 &&
+      u.reasoningTokens <= u.outputTokens
+    ? u.reasoningTokens
+    : 0;
   const out: Record<string, unknown> = {
     promptTokenCount: prompt,
-    candidatesTokenCount: u.outputTokens,
+    candidatesTokenCount: u.outputTokens - thoughts,
     totalTokenCount: prompt + u.outputTokens,
   };
   if (cached !== undefined) out.cachedContentTokenCount = cached;
   out.promptTokensDetails = [{ modality: "TEXT", tokenCount: prompt }];
   if (cached !== undefined) out.cacheTokensDetails = [{ modality: "TEXT", tokenCount: cached }];
+  if (thoughts > 0) out.thoughtsTokenCount = thoughts;
+  out.serviceTier = "standard";
   return out;
 }
 
@@ -434,6 +457,7 @@ const NO_USAGE_YET = Object.freeze({
   promptTokenCount: 0,
   totalTokenCount: 0,
   promptTokensDetails: Object.freeze([Object.freeze({ modality: "TEXT", tokenCount: 0 })]),
+  serviceTier: "standard",
 });
 
 /**

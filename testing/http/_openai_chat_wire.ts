@@ -26,12 +26,14 @@ export function openAIFinish(reason: FinishReason): string {
 }
 
 /**
- * Ours to the wire's usage: `prompt_tokens` includes the cached prefix. A
- * turn that only thought spent all its output on reasoning, which the wire
- * reports as `completion_tokens_details.reasoning_tokens`.
+ * Ours to the wire's usage: `prompt_tokens` includes the cached prefix. The
+ * reasoning a script counted is `completion_tokens_details.reasoning_tokens`
+ * (a part of `completion_tokens`, as ours is of `outputTokens`); a turn that
+ * only thought spent all its output on it.
  */
 export function openAIUsage(u: Usage, onlyThought = false): Record<string, unknown> {
   const cached = u.cachedInputTokens ?? 0;
+  const reasoning = reasoningOf(u, onlyThought);
   const prompt = u.inputTokens + cached;
   // Both breakdowns always, every count in them (openai-openapi openapi.yaml,
   // the chat.completion example): a client reading
@@ -42,12 +44,19 @@ export function openAIUsage(u: Usage, onlyThought = false): Record<string, unkno
     total_tokens: prompt + u.outputTokens,
     prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
     completion_tokens_details: {
-      reasoning_tokens: onlyThought ? u.outputTokens : 0,
+      reasoning_tokens: reasoning,
       audio_tokens: 0,
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
     },
   };
+}
+
+/** The reasoning tokens an answer reports: the script's, else all of a thought-only turn's. */
+export function reasoningOf(u: Usage, onlyThought: boolean): number {
+  const r = u.reasoningTokens;
+  if (r !== undefined && r <= u.outputTokens) return r;
+  return onlyThought ? u.outputTokens : 0;
 }
 
 /** The OpenAI error JSON. */

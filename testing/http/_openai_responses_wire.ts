@@ -5,7 +5,7 @@ import type { Message, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import type { ToolSpec } from "../../ports/tool_spec.ts";
 import type { FinishReason, Usage } from "../../ports/usage.ts";
-import { openAIVendor } from "./_openai_chat_wire.ts";
+import { openAIVendor, reasoningOf } from "./_openai_chat_wire.ts";
 import { parseArgs } from "../../runtime/internal.ts";
 import { obfuscation, responsesId } from "./_ids.ts";
 import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
@@ -22,14 +22,20 @@ function bad(message: string, param?: string): Problem {
   return { status: 400, message, param, code: param ? "invalid_value" : undefined };
 }
 
-// A turn that only thought spent all its output on reasoning.
+// The script's reasoning, else a turn that only thought spent all its output
+// on it; the script's cache writes, a part of the input as ours are
+// (ResponseUsage.input_tokens_details in the openapi.yaml example:
+// cached_tokens and cache_write_tokens).
 function usageOf(u: Usage, onlyThought = false): Record<string, unknown> {
   const cached = u.cachedInputTokens ?? 0;
   return {
     input_tokens: u.inputTokens + cached,
-    input_tokens_details: { cached_tokens: cached, cache_write_tokens: 0 },
+    input_tokens_details: {
+      cached_tokens: cached,
+      cache_write_tokens: u.cacheWriteInputTokens ?? 0,
+    },
     output_tokens: u.outputTokens,
-    output_tokens_details: { reasoning_tokens: onlyThought ? u.outputTokens : 0 },
+    output_tokens_details: { reasoning_tokens: reasoningOf(u, onlyThought) },
     total_tokens: u.inputTokens + cached + u.outputTokens,
   };
 }
@@ -147,6 +153,9 @@ function responseObject(
   const e = request.echo ?? {};
   return {
     id: responsesId("resp_", id),
+    // openai-node 7.55.0 Response.access_programs (required): "An implicit
+    // Standard fallback is represented by null".
+    access_programs: null,
     object: "response",
     created_at: created,
     status: "in_progress",

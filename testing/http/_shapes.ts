@@ -17,28 +17,9 @@
 // `integer`, `boolean`, `null`, `object`, `array`), alternatives joined by
 // `|`, or `@kind`: an object of another kind of this API.
 import type { ProviderApi } from "./_wire.ts";
+import { type Shape, type ShapeField, shapeProblems as problems } from "./_shape_check.ts";
 
-/** One field of one kind of answer. */
-export interface ShapeField {
-  /** Where: `choices[].message.content`. */
-  readonly path: string;
-  /** Its JSON type(s): `string|null`, or `@kind`. */
-  readonly type: string;
-  /** Whether every answer of the kind carries it. */
-  readonly always: boolean;
-  /** Where the field is written down. */
-  readonly source: string;
-}
-
-/** One kind of answer of one API: a body, or one stream event. */
-export interface Shape {
-  readonly api: ProviderApi;
-  /** `chat.completion`, `response.created`, `message_start`, ... */
-  readonly kind: string;
-  /** When the API sends it. */
-  readonly when: string;
-  readonly fields: readonly ShapeField[];
-}
+export type { Shape, ShapeField };
 
 // Sources, named once.
 const OAI_SPEC = "openai/openai-openapi openapi.yaml";
@@ -60,11 +41,17 @@ const ANT = "@anthropic-ai/sdk 1.10.0 resources/messages/messages.d.ts";
 const ANT_STREAM =
   "Anthropic API reference, Streaming Messages: the event flow (message_start, content_block_start, ping, deltas, content_block_stop, message_delta, message_stop)";
 const ANT_ERR = 'Anthropic API reference, Errors: { type: "error", error: { type, message } }';
+const ANT_ERR_BODY =
+  "@anthropic-ai/sdk 1.10.0 resources/shared.d.ts ErrorResponse (type, error, request_id: required; the id of the request-id header)";
+const ANT_REC =
+  'a recorded claude-sonnet-4-5 stream (message_start usage: ..., "service_tier":"standard","inference_geo":"not_available"; no server_tool_use, output_tokens_details or speed)';
 const GEM = "@google/genai 3.1.0 dist/genai.d.ts GenerateContentResponse";
 const GEM_REF =
   "ai.google.dev/api/generate-content: GenerateContentResponse, Candidate, UsageMetadata, ModalityTokenCount";
 const GEM_REC =
   "recorded Gemini traffic: usageMetadata with promptTokensDetails on every chunk, modelVersion and responseId on every chunk";
+const GEM_REC_2026 =
+  'recorded gemini-2.5-flash and gemini-3.1-pro answers of 2026: usageMetadata ends "serviceTier": "standard"; thoughtsTokenCount when the model thought; no candidatesTokensDetails (gemini-2.0 answers carry it)';
 const GEM_ERR =
   "ai.google.dev/gemini-api/docs/troubleshooting: { error: { code, message, status } }";
 
@@ -189,6 +176,12 @@ const RESPONSES: Shape[] = [
     "a blocking answer, and the `response` of response.created / in_progress / completed / incomplete",
     [
       ["id", "string", true, `${OAI_RESP} Response; resp_ + 50 hex`],
+      [
+        "access_programs",
+        "object|null",
+        true,
+        `${OAI_RESP} Response.access_programs (required; null for the implicit Standard program)`,
+      ],
       ["object", "string", true, OAI_RESP],
       ["created_at", "integer", true, OAI_RESP],
       ["status", "string", true, OAI_RESP_EX],
@@ -367,14 +360,40 @@ const antUsage = (prefix: string): Row[] => [
   [`${prefix}cache_creation.ephemeral_5m_input_tokens`, "integer", true, `${ANT} CacheCreation`],
   [`${prefix}cache_creation.ephemeral_1h_input_tokens`, "integer", true, `${ANT} CacheCreation`],
   [`${prefix}service_tier`, "string", true, `${ANT} Usage.service_tier`],
+  [`${prefix}inference_geo`, "string|null", true, `${ANT} Usage.inference_geo; ${ANT_REC}`],
+  [
+    `${prefix}server_tool_use`,
+    "object|null",
+    false,
+    `${ANT} Usage.server_tool_use (with server tools only: ${ANT_REC})`,
+  ],
+  [
+    `${prefix}output_tokens_details`,
+    "object|null",
+    false,
+    `${ANT} Usage.output_tokens_details (newer models only: ${ANT_REC})`,
+  ],
+  [`${prefix}speed`, "string|null", false, `${ANT} Usage.speed (${ANT_REC})`],
 ];
 
 const antBlock: Row[] = [
   ["type", "string", true, `${ANT} ContentBlock`],
   ["text", "string", false, `${ANT} TextBlock`],
+  [
+    "citations",
+    "array|null",
+    false,
+    `${ANT} TextBlock.citations (with citations on only: ${ANT_REC}'s text block is { type, text })`,
+  ],
   ["id", "string", false, `${ANT} ToolUseBlock`],
   ["name", "string", false, `${ANT} ToolUseBlock`],
   ["input", "object", false, `${ANT} ToolUseBlock`],
+  [
+    "caller.type",
+    "string",
+    false,
+    `${ANT} ToolUseBlock.caller (required on a tool_use block: DirectCaller { type: "direct" }; recorded 2026 tool_use blocks)`,
+  ],
   ["thinking", "string", false, `${ANT} ThinkingBlock`],
   ["signature", "string", false, `${ANT} ThinkingBlock`],
 ];
@@ -387,10 +406,17 @@ const ANTHROPIC: Shape[] = [
     ["model", "string", true, ANT],
     ["content", "array", true, ANT],
     ...at("content[].", antBlock),
+    ["content[type=tool_use].caller.type", "string", true, `${ANT} ToolUseBlock.caller`],
     ["stop_reason", "string|null", true, ANT],
     ["stop_sequence", "string|null", true, ANT],
     ["usage", "object", true, ANT],
     ...antUsage("usage."),
+    [
+      "diagnostics",
+      "object|null",
+      true,
+      `${ANT} Message.diagnostics (required; null unless asked)`,
+    ],
   ]),
   shape("messages", "message_start", "a stream's first event", [
     ["type", "string", true, ANT_STREAM],
@@ -429,7 +455,13 @@ const ANTHROPIC: Shape[] = [
     true,
     ANT_STREAM,
   ]]),
-  shape("messages", "error", "a refused or failed request (a body, or a stream's error event)", [
+  shape("messages", "error", "a refused or failed request (an HTTP error's body)", [
+    ["type", "string", true, ANT_ERR],
+    ["error.type", "string", true, ANT_ERR],
+    ["error.message", "string", true, ANT_ERR],
+    ["request_id", "string|null", true, ANT_ERR_BODY],
+  ]),
+  shape("messages", "error (event)", "a stream's error event, after the 200", [
     ["type", "string", true, ANT_ERR],
     ["error.type", "string", true, ANT_ERR],
     ["error.message", "string", true, ANT_ERR],
@@ -456,8 +488,21 @@ const gemUsage: Row[] = [
     "usageMetadata.thoughtsTokenCount",
     "integer",
     false,
-    `${GEM_REF} UsageMetadata (thinking models)`,
+    `${GEM_REF} UsageMetadata (thinking models, when they thought); ${GEM_REC_2026}`,
   ],
+  [
+    "usageMetadata.candidatesTokensDetails[].modality",
+    "string",
+    false,
+    `${GEM} UsageMetadata.candidatesTokensDetails; ${GEM_REC_2026}`,
+  ],
+  [
+    "usageMetadata.cacheTokensDetails[].tokenCount",
+    "integer",
+    false,
+    `${GEM} UsageMetadata.cacheTokensDetails (a cache hit)`,
+  ],
+  ["usageMetadata.serviceTier", "string", true, GEM_REC_2026],
   [
     "usageMetadata.cachedContentTokenCount",
     "integer",
@@ -511,112 +556,11 @@ export function shapeOf(api: ProviderApi, kind: string): Shape {
   return s;
 }
 
-function typeOf(v: unknown): string[] {
-  if (v === null) return ["null"];
-  if (Array.isArray(v)) return ["array"];
-  if (typeof v === "number") return Number.isInteger(v) ? ["integer", "number"] : ["number"];
-  return [typeof v];
-}
-
-type Step = { key: string } | { each: true; filter?: [string, string] };
-
-function steps(path: string): Step[] {
-  const out: Step[] = [];
-  for (const seg of path.split(".")) {
-    const m = /^([^[]*)((?:\[[^\]]*\])*)$/.exec(seg)!;
-    if (m[1]) out.push({ key: m[1] });
-    for (const b of m[2].match(/\[[^\]]*\]/g) ?? []) {
-      const inner = b.slice(1, -1);
-      if (inner === "") out.push({ each: true });
-      else {
-        const [k, v] = inner.split("=");
-        out.push({ each: true, filter: [k, v] });
-      }
-    }
-  }
-  return out;
-}
-
-// One value a path reaches: where (concrete), the value (undefined when
-// missing), and, when a step before the last was missing or null, the
-// pattern of that step (`usage`, `choices[].message.tool_calls`).
-type Reached = [where: string, value: unknown, gap?: string];
-
-function reach(
-  value: unknown,
-  path: Step[],
-  i: number,
-  where: string,
-  pattern: string,
-  out: Reached[],
-): void {
-  if (i === path.length) return void out.push([where, value]);
-  const step = path[i];
-  if ("key" in step) {
-    const o = value as Record<string, unknown>;
-    const next = Object.hasOwn(o, step.key) ? o[step.key] : undefined;
-    const at = where ? `${where}.${step.key}` : step.key;
-    const pat = pattern ? `${pattern}.${step.key}` : step.key;
-    if (i === path.length - 1) return void out.push([at, next]);
-    if (next === undefined || next === null || typeof next !== "object") {
-      return void out.push([at, next, pat]);
-    }
-    return reach(next, path, i + 1, at, pat, out);
-  }
-  if (!Array.isArray(value)) return void out.push([where, undefined, pattern]);
-  const f = step.filter;
-  value.forEach((el, k) => {
-    if (f && (el as Record<string, unknown> | null)?.[f[0]] !== f[1]) return;
-    if (el === null || typeof el !== "object") {
-      if (i === path.length - 1) out.push([`${where}[${k}]`, el]);
-      else out.push([`${where}[${k}]`, el, `${pattern}[]`]);
-      return;
-    }
-    reach(el, path, i + 1, `${where}[${k}]`, `${pattern}[]`, out);
-  });
-}
-
-const unfiltered = (path: string): string => path.replace(/\[[^\]]+\]/g, "[]");
-
 /**
  * What `value` lacks or has wrong against `shape`: each a sentence naming the
- * path (`usage.prompt_tokens_details.cached_tokens: missing`). A field not
- * `always` is checked only where present; a field below a parent the
- * catalogue lists as optional (or nullable, and null) is not missing when the
- * parent is not there.
+ * path (`usage.prompt_tokens_details.cached_tokens: missing`); see
+ * _shape_check.ts.
  */
 export function shapeProblems(value: unknown, shape: Shape): string[] {
-  const problems: string[] = [];
-  if (value === null || typeof value !== "object") {
-    return [`(the answer): ${typeOf(value)[0]}, not an object`];
-  }
-  const declared = new Map(shape.fields.map((f) => [unfiltered(f.path), f]));
-  for (const f of shape.fields) {
-    const found: Reached[] = [];
-    reach(value, steps(f.path), 0, "", "", found);
-    for (const [where, v, gap] of found) {
-      if (gap !== undefined) {
-        // A parent is missing (or null): its own row says whether that is wrong.
-        const parent = declared.get(gap);
-        if (!f.always || parent) continue;
-        problems.push(`${where}: missing (so ${f.path} is)`);
-        continue;
-      }
-      if (v === undefined) {
-        if (f.always) problems.push(`${where}: missing`);
-        continue;
-      }
-      if (f.type.startsWith("@")) {
-        for (const p of shapeProblems(v, shapeOf(shape.api, f.type.slice(1)))) {
-          problems.push(`${where}.${p}`);
-        }
-        continue;
-      }
-      const types = typeOf(v);
-      if (!f.type.split("|").some((t) => types.includes(t))) {
-        problems.push(`${where}: ${types[0]}, not ${f.type}`);
-      }
-    }
-  }
-  return [...new Set(problems)];
+  return problems(value, shape, shapeOf);
 }

@@ -3,6 +3,14 @@
 import type { Rule } from "../../runtime/internal.ts";
 import { anthropicRules } from "./_anthropic_rules.ts";
 import { geminiRules } from "./_gemini_rules.ts";
+import {
+  CHAT_MEDIA_RULE,
+  chatMediaProblem,
+  GEMINI_MEDIA_RULE,
+  geminiMediaProblem,
+  RESPONSES_MEDIA_RULE,
+  responsesMediaProblem,
+} from "./_media_rules.ts";
 import { openAIChatRules } from "./_openai_chat_rules.ts";
 import { openAIResponsesRules } from "./_openai_responses_rules.ts";
 import type { RuleContext, RuleInfo, RuleSet, RulesOff, Violation } from "./_rules.ts";
@@ -37,15 +45,24 @@ function withFields(
 
 // Every wire's rules. A wire brings its own: a `_<wire>_rules.ts` file and a
 // line here.
+// The field rules first, then the media types, then the wire's own rules.
 const RULE_SETS: readonly RuleSet[] = [
-  withFields(openAIChatRules, CHAT_FIELD_RULES, chatFieldProblem),
   withFields(
-    openAIResponsesRules,
+    withFields(openAIChatRules, CHAT_MEDIA_RULE, chatMediaProblem),
+    CHAT_FIELD_RULES,
+    chatFieldProblem,
+  ),
+  withFields(
+    withFields(openAIResponsesRules, RESPONSES_MEDIA_RULE, responsesMediaProblem),
     { ...RESPONSES_FIELD_RULES, ...RESPONSES_STRICT_RULE },
     responsesFieldProblem,
   ),
   withFields(anthropicRules, MESSAGES_FIELD_RULES, messagesFieldProblem),
-  withFields(geminiRules, GEMINI_FIELD_RULES, geminiFieldProblem),
+  withFields(
+    withFields(geminiRules, GEMINI_MEDIA_RULE, geminiMediaProblem),
+    GEMINI_FIELD_RULES,
+    geminiFieldProblem,
+  ),
 ];
 
 function merge(sets: readonly RuleSet[]): Record<string, WireRule> {

@@ -111,8 +111,8 @@ export interface Wire {
   checkHeaders(headers: Headers, url: URL): Problem | undefined;
   /** The request in ours, or the provider's 400. */
   parse(body: unknown, url: URL): WireRequest | Problem;
-  /** The provider's error JSON for a status. */
-  errorBody(problem: Problem): unknown;
+  /** The provider's error JSON for a status (Anthropic's names the request). */
+  errorBody(problem: Problem, requestId?: string): unknown;
   /** A blocking answer's JSON. */
   blocking(
     response: ChatResponse,

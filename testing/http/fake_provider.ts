@@ -406,16 +406,20 @@ export class FakeProvider implements Disposable {
       );
     }
     const targetProblem = wire.checkTarget?.(url);
-    if (targetProblem) return reply(targetProblem.status, wire.errorBody(targetProblem), requestId);
+    if (targetProblem) {
+      return reply(targetProblem.status, wire.errorBody(targetProblem, requestId), requestId);
+    }
     const keyProblem = wire.checkHeaders(request.headers, url);
-    if (keyProblem) return reply(keyProblem.status, wire.errorBody(keyProblem), requestId);
+    if (keyProblem) {
+      return reply(keyProblem.status, wire.errorBody(keyProblem, requestId), requestId);
+    }
     if (!parsed) {
       const message = wire.vendor === "openai"
         ? "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
         : wire.vendor === "google"
         ? "Invalid JSON payload received. Unexpected token."
         : "There was an issue with the request body: it is not valid JSON";
-      return reply(400, wire.errorBody({ status: 400, message }), requestId);
+      return reply(400, wire.errorBody({ status: 400, message }, requestId), requestId);
     }
     if (this.#off) {
       const broken = violation(wire.api, body, this.#off, { url, memory: this.#memory });
@@ -424,14 +428,17 @@ export class FakeProvider implements Disposable {
         this.#rejections.push({ rule: broken.rule, api: wire.api, path: broken.path, message });
         return reply(
           400,
-          wire.errorBody({ status: 400, message, param: broken.path, code: broken.code }),
+          wire.errorBody(
+            { status: 400, message, param: broken.path, code: broken.code },
+            requestId,
+          ),
           requestId,
         );
       }
     }
     const wireRequest = wire.parse(body, url);
     if (isProblem(wireRequest)) {
-      return reply(wireRequest.status, wire.errorBody(wireRequest), requestId);
+      return reply(wireRequest.status, wire.errorBody(wireRequest, requestId), requestId);
     }
 
     const controller = new AbortController();
@@ -564,7 +571,7 @@ export class FakeProvider implements Disposable {
       headers["retry-after-ms"] = String(error.retryAfterMs);
       headers["retry-after"] = String(Math.ceil(error.retryAfterMs / 1000));
     }
-    return reply(problem.status, wire.errorBody(problem), requestId, headers);
+    return reply(problem.status, wire.errorBody(problem, requestId), requestId, headers);
   }
 }
 

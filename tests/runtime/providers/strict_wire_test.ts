@@ -194,6 +194,10 @@ const BREAK: Record<ProviderApi, Record<string, Mutation>> = {
     "temperature-range": (b) => void (((b.generationConfig ??= {}) as Body).temperature = 5),
     "max-tokens-range": (b) => void (((b.generationConfig ??= {}) as Body).maxOutputTokens = 0),
     "unknown-field": (b) => void (b.temperature = 0.5),
+    "media-type": (b) =>
+      void (firstUser(b, "contents").parts as unknown[]).push({
+        inlineData: { mimeType: "image/gif", data: "R0lG" },
+      }),
   },
   "chat.completions": {
     "messages-empty": (b) => void (b.messages = []),
@@ -228,6 +232,11 @@ const BREAK: Record<ProviderApi, Record<string, Mutation>> = {
     "temperature-range": (b) => void (b.temperature = 5),
     "max-tokens-range": (b) => void (b.max_tokens = -1),
     "unknown-field": (b) => void (b.top_k = 40),
+    "media-type": (b) =>
+      void (firstUser(b).content = [
+        { type: "text", text: "what is this?" },
+        { type: "image_url", image_url: { url: "data:image/bmp;base64,Qk0=" } },
+      ]),
     "parameter-range": (b) => void (b.n = 0),
     "stream-options-without-stream": (b) => {
       delete b.stream;
@@ -317,6 +326,11 @@ const BREAK: Record<ProviderApi, Record<string, Mutation>> = {
     "temperature-range": (b) => void (b.temperature = 5),
     "max-tokens-range": (b) => void (b.max_output_tokens = 3),
     "unknown-field": (b) => void (b.top_k = 40),
+    "media-type": (b) =>
+      void list(b, "input").push({
+        role: "user",
+        content: [{ type: "input_image", image_url: "data:image/bmp;base64,Qk0=", detail: "auto" }],
+      }),
     "parameter-range": (b) => void (b.top_p = 2),
     "stream-options-without-stream": (b) => {
       delete b.stream;

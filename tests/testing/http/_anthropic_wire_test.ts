@@ -31,7 +31,7 @@ function lenient(...turns: Array<Turn | string>): { llm: FakeLLM; provider: Fake
 }
 
 // The usage object as the API always sends it: cache counts 0 (never null),
-// their breakdown, the tier (@anthropic-ai/sdk Usage).
+// their breakdown, the tier and where it ran (@anthropic-ai/sdk Usage).
 const usage = (input: number, output: number, cached = 0) => ({
   input_tokens: input,
   cache_creation_input_tokens: 0,
@@ -39,6 +39,7 @@ const usage = (input: number, output: number, cached = 0) => ({
   cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
   output_tokens: output,
   service_tier: "standard",
+  inference_geo: "not_available",
 });
 
 // message_delta's cumulative counts.
@@ -67,14 +68,15 @@ Deno.test("messages wire: a blocking answer is the whole message, text then tool
     model: "claude-x",
     content: [
       { type: "text", text: "Let me check." },
-      { type: "tool_use", id: "toolu_1", name: "f", input: { a: 1 } },
-      { type: "tool_use", id: "toolu_2", name: "g", input: { b: 2 } },
+      { type: "tool_use", id: "toolu_1", name: "f", input: { a: 1 }, caller: { type: "direct" } },
+      { type: "tool_use", id: "toolu_2", name: "g", input: { b: 2 }, caller: { type: "direct" } },
     ],
     stop_reason: "tool_use",
     stop_sequence: null,
     stop_details: null,
     container: null,
     usage: usage(3, 2, 5),
+    diagnostics: null,
   });
   assert(/^msg_01[A-Za-z0-9]{22}$/.test(body.id as string), "msg_ + 24, as the API's");
 });
@@ -94,6 +96,7 @@ Deno.test("messages wire: a text block only when there is text or nothing else; 
     id: "toolu_1",
     name: "f",
     input: {},
+    caller: { type: "direct" },
   }]);
   const empty = await answer();
   assertEquals([empty.content, empty.stop_reason, empty.usage], [
@@ -121,7 +124,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
   const tool = (index: number, id: string, name: string, json: string) => [
     ev("content_block_start", {
       index,
-      content_block: { type: "tool_use", id, name, input: {} },
+      content_block: { type: "tool_use", id, name, input: {}, caller: { type: "direct" } },
     }),
     ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: json } }),
     ev("content_block_stop", { index }),
@@ -139,6 +142,7 @@ Deno.test("messages wire: a stream is the API's events: blocks opened, filled an
         stop_details: null,
         container: null,
         usage: usage(0, 0),
+        diagnostics: null,
       },
     }),
     // The API pings after the first content_block_start.
@@ -276,10 +280,13 @@ Deno.test("messages wire: error bodies carry Anthropic's type for each status", 
       : new ProviderResponseError("nope", { status });
     const { provider: p } = provider({ error });
     const res = await post(p, PATH, base);
+    // The body names the request, as the request-id header does.
     assertEquals([res.status, await res.json()], [status, {
       type: "error",
       error: { type, message: "nope" },
+      request_id: res.headers.get("request-id"),
     }]);
+    assert(res.headers.get("request-id")?.startsWith("req_"));
   }
 });
 

@@ -110,6 +110,7 @@ Deno.test("gemini wire: a blocking answer is one candidate, text then signed fun
     cachedContentTokenCount: 5,
     promptTokensDetails: [{ modality: "TEXT", tokenCount: 8 }],
     cacheTokensDetails: [{ modality: "TEXT", tokenCount: 5 }],
+    serviceTier: "standard",
   });
   assertEquals(body.modelVersion, "gemini-3-pro-preview");
   assertEquals(body.responseId, geminiResponseId("fake-chat-1"));
@@ -186,6 +187,7 @@ Deno.test("gemini wire: a stream is one chunk per delta or call, the last with f
     candidatesTokenCount: 6,
     totalTokenCount: 10,
     promptTokensDetails: [{ modality: "TEXT", tokenCount: 4 }],
+    serviceTier: "standard",
   });
   // Every chunk carries usageMetadata, modelVersion and responseId (recorded streams).
   for (const c of out) {

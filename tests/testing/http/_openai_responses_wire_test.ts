@@ -27,6 +27,7 @@ function lenient(...turns: Array<Turn | string>): { llm: FakeLLM; provider: Fake
 function response(id: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: responsesId("resp_", id),
+    access_programs: null,
     object: "response",
     created_at: 0,
     status: "in_progress",

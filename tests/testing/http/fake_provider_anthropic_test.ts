@@ -64,6 +64,7 @@ Deno.test("FakeProvider serves @anthropic-ai/sdk tool_use, blocking and streamed
     id: "toolu_01",
     name: "get_weather",
     input: { city: "Paris" },
+    caller: { type: "direct" },
   }] as unknown);
   const final = await anthropic.messages.stream({ ...base, tools }).finalMessage();
   assertEquals(final.stop_reason, "tool_use");

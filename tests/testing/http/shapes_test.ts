@@ -22,6 +22,11 @@ const TURNS: Record<string, Turn> = {
     toolCalls: [toolCall("call_p1", "lookup", { host: "a" }), toolCall("call_p2", "probe", {})],
   },
   usage: { content: "x", usage: { inputTokens: 30, outputTokens: 4, cachedInputTokens: 12 } },
+  thoughtUsage: {
+    content: "x",
+    reasoning: "hm",
+    usage: { inputTokens: 30, outputTokens: 10, reasoningTokens: 6, cacheWriteInputTokens: 5 },
+  },
   length: { content: "cut", finishReason: "length" },
   reasoning: { content: "yes", reasoning: "let me think" },
   refusal: misbehave.refusal(),
@@ -108,6 +113,7 @@ const APIS: Api[] = [
     models: ["claude-sonnet-4-5"],
     kinds(_d, event, status) {
       if (status !== 200) return ["error"];
+      if (event === "error") return ["error (event)"];
       return [event ?? "message"];
     },
   },
