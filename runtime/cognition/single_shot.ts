@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Message, ProviderData, ToolCall } from "../../ports/message.ts";
 import type { StreamEvent } from "../../ports/stream_event.ts";
 import { ZERO_USAGE } from "../../ports/usage.ts";
 import { modelCall, ModelTurn } from "./_model_call.ts";
@@ -114,18 +115,23 @@ function resultOf(input: CognitionInput, turn: ModelTurn): CognitionResult | und
   return {
     output: content,
     usage: turn.usage ?? ZERO_USAGE,
-    messages: [
-      ...input.messages,
-      // The key is there even without calls, as it always was.
-      {
-        role: "assistant",
-        content,
-        toolCalls: calls.length ? calls : undefined,
-        ...(turn.providerData ? { providerData: turn.providerData } : {}),
-      },
-    ],
+    messages: [...input.messages, assistantMessage(content, calls, turn.providerData)],
     stopReason: cut ? "length" : stopReasonOf(turn.finish),
   };
+}
+
+// The turn as a message. The key `toolCalls` is there even without calls, as
+// it always was. Two literals rather than a spread of `{}`: a spread in a
+// literal copies through a runtime call on every run.
+function assistantMessage(
+  content: string,
+  calls: readonly ToolCall[],
+  providerData: ProviderData | undefined,
+): Message {
+  const toolCalls = calls.length ? calls : undefined;
+  return providerData
+    ? { role: "assistant", content, toolCalls, providerData }
+    : { role: "assistant", content, toolCalls };
 }
 
 /**

@@ -92,6 +92,30 @@ export function reachedLimit(
  * as "Cannot mix BigInt and other types".
  */
 export function chargedTokens(where: string, charge: Charge): number {
+  // A well-formed charge, read by name, is added here; anything else is
+  // checked below, which names the mistake. (tokenCount() reads a key it is
+  // given, a load V8 cannot specialise once it has seen three keys, and the
+  // messages are code the hot path does not carry: both cost more than the
+  // rest of a charge.)
+  if (charge !== null && typeof charge === "object") {
+    const cost = charge.costUnits;
+    const u = charge.usage;
+    if (
+      typeof cost === "bigint" && cost >= 0n && u !== null && typeof u === "object" &&
+      !Array.isArray(u)
+    ) {
+      const i = u.inputTokens;
+      const o = u.outputTokens;
+      const c = u.cachedInputTokens;
+      if (isCount(i) && isCount(o) && (c === undefined || isCount(c))) return i + o + (c ?? 0);
+    }
+  }
+  return checkedTokens(where, charge);
+}
+
+// chargedTokens() for a charge that is not plain: a throw naming what is
+// wrong, or the tokens of a usage the plain path does not read.
+function checkedTokens(where: string, charge: Charge): number {
   if (charge === null || typeof charge !== "object") {
     throw new TypeError(
       `${where}: the charge must be an object { model, usage, costUnits }, got ${describe(charge)}`,
@@ -107,4 +131,9 @@ export function chargedTokens(where: string, charge: Charge): number {
   const u = charge.usage;
   return tokenCount(where, u, "inputTokens") + tokenCount(where, u, "outputTokens") +
     tokenCount(where, u, "cachedInputTokens");
+}
+
+// What tokenCount() accepts: a safe integer, 0 or more.
+function isCount(n: unknown): n is number {
+  return Number.isSafeInteger(n) && (n as number) >= 0;
 }

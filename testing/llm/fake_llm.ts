@@ -163,8 +163,12 @@ interface SharedState {
   readonly requests: RecordedRequest[];
   readonly cancelled: string[];
   readonly harnessErrors: HarnessError[];
-  /** The calls (0-based) that failed at the script: a same-conversation call after one is a retry. */
-  readonly failedCalls: Set<number>;
+  /**
+   * The calls (0-based) that failed at the script: a same-conversation call
+   * after one is a retry. Made at the first such failure: most fakes never
+   * fail, and a fake built for each run pays for its record inside the run.
+   */
+  failedCalls?: Set<number>;
   readonly unknownToolCalls: UnknownToolCall[];
   /** The context of the last call, and `failedRuns()` then (see ../_dispose_verify.ts). */
   servedCtx: unknown;
@@ -314,7 +318,7 @@ export class FakeLLM implements LLMPort, Disposable {
       unknownToolCalls: [],
       read: false,
       unslicedLengths: [],
-      failedCalls: new Set(),
+      failedCalls: undefined,
       servedCtx: undefined,
       servedAt: this.#bornAt,
     };
@@ -950,7 +954,7 @@ export class FakeLLM implements LLMPort, Disposable {
     s.requests.push(record);
     if (s.failsLeft > 0) {
       s.failsLeft--;
-      s.failedCalls.add(s.calls - 1);
+      (s.failedCalls ??= new Set()).add(s.calls - 1);
       throw markScripted(
         this.#options.failWith ?? (s.failure ??= new ProviderTimeoutError("upstream timeout")),
         `the FakeLLM's scripted failure (failTimes: ${this.#options.failTimes})`,
@@ -964,8 +968,8 @@ export class FakeLLM implements LLMPort, Disposable {
         const i = s.nextTurn++;
         if (i < a.turns.length) return a.turns[i];
         if (this.#options.repeatLast) return a.turns[a.turns.length - 1];
-        s.failedCalls.add(s.calls - 1);
-        const { turn, retries } = agentTurns(this.requests, s.failedCalls);
+        (s.failedCalls ??= new Set()).add(s.calls - 1);
+        const { turn, retries } = agentTurns(this.requests, s.failedCalls!);
         throw this.#harness(
           new ScriptExhausted("FakeLLM.script", a.turns.length, turn, "turn", retries),
         );
