@@ -1,37 +1,63 @@
 // trials() over a plain loop, interleaved in one process: each round runs
 // both batches of bench/deno/_trials_case.ts (1,000 runs of a 5-step
 // scripted agent each), the order swapped every round, a GC before each
-// batch so neither pays for the other's garbage. Reported: each side's
-// median batch time, and the median over the rounds of trials()' time over
-// the plain loop's in the same round. Then the bookkeeping alone: 1,000
+// batch so neither pays for the other's garbage. Reported for wall time and
+// for the process's CPU time (which a machine shared with other work
+// disturbs far less than wall time: time spent waiting for the core is not
+// in it): each side's median batch,
+// the ratio of the medians, and the median over the rounds of trials()'
+// batch over the plain loop's beside it. Then the bookkeeping alone: 1,000
 // trials of an empty function (seeds, Trial objects, outcome records, the
 // report and its statistics), the part of trials() that is not the run.
+// The load average before and after is printed with them.
 //
-//   taskset -c 0 deno run --allow-read --allow-env --v8-flags=--expose-gc bench/deno/trials_ratio.ts [rounds]
+//   taskset -c 0 deno run --allow-read --allow-env --allow-sys=loadavg --v8-flags=--expose-gc bench/deno/trials_ratio.ts [rounds]
+import process from "node:process";
 import { trials } from "@agentkit/testing/testing";
 import { N, plainLoop, withTrials } from "./_trials_case.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 31);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const load = () => {
+  try {
+    return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
+  } catch {
+    return "unknown (run with --allow-sys=loadavg)";
+  }
+};
 
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  gc();
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
+interface Sample {
+  wall: number;
+  cpu: number;
 }
 
+// The process's CPU time in ms (getrusage: user + system, whose sum the
+// kernel keeps from the scheduler's exact run time).
+function cpuNow(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
+async function time(fn: () => Promise<unknown>): Promise<Sample> {
+  gc();
+  const c0 = cpuNow();
+  const t0 = performance.now();
+  await fn();
+  const wall = performance.now() - t0;
+  return { wall, cpu: cpuNow() - c0 };
+}
+
+const loadBefore = load();
 // Warm-up: both paths compiled before any round counts.
 for (let i = 0; i < 3; i++) {
   await plainLoop();
   await withTrials();
 }
-const ratios: number[] = [];
-const plain: number[] = [];
-const ours: number[] = [];
+const plain: Sample[] = [];
+const ours: Sample[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  let a: number, b: number;
+  let a: Sample, b: Sample;
   if (r % 2) {
     b = await time(withTrials);
     a = await time(plainLoop);
@@ -41,23 +67,31 @@ for (let r = 0; r < ROUNDS; r++) {
   }
   plain.push(a);
   ours.push(b);
-  ratios.push(b / a);
 }
 const empty = async () => {
   const report = await trials(() => {}, { n: N, k: 5, seed: 1 });
   return report.passHatK() + report.interval.low;
 };
 for (let i = 0; i < 10; i++) await empty();
-const bookkeeping: number[] = [];
+const bookkeeping: Sample[] = [];
 for (let r = 0; r < ROUNDS; r++) bookkeeping.push(await time(empty));
+
 const f = (x: number) => x.toFixed(1);
-console.log(
-  `rounds ${ROUNDS}, ${N} runs a batch: plain loop median ${f(median(plain))} ms (min ${
-    f(Math.min(...plain))
-  }), trials() median ${f(median(ours))} ms (min ${f(Math.min(...ours))}); ` +
-    `medians' ratio ${(median(ours) / median(plain)).toFixed(3)}, per-round ratio median ${
+const line = (what: keyof Sample) => {
+  const p = plain.map((s) => s[what]);
+  const o = ours.map((s) => s[what]);
+  const ratios = o.map((x, i) => x / p[i]);
+  const b = bookkeeping.map((s) => s[what]);
+  return `${what}: plain loop median ${f(median(p))} ms (min ${f(Math.min(...p))}), ` +
+    `trials() median ${f(median(o))} ms (min ${f(Math.min(...o))}); ` +
+    `medians' ratio ${(median(o) / median(p)).toFixed(3)}, per-round ratio median ${
       median(ratios).toFixed(3)
-    }; bookkeeping alone median ${median(bookkeeping).toFixed(2)} ms (min ${
-      Math.min(...bookkeeping).toFixed(2)
-    }), ${(median(bookkeeping) / median(plain) * 100).toFixed(1)}% of the plain loop's median`,
+    }; bookkeeping alone median ${median(b).toFixed(2)} ms (min ${Math.min(...b).toFixed(2)}), ${
+      (median(b) / median(p) * 100).toFixed(1)
+    }% of the plain loop's median`;
+};
+console.log(
+  `rounds ${ROUNDS}, ${N} runs a batch; load average before ${loadBefore}, after ${load()}`,
 );
+console.log(line("wall"));
+console.log(line("cpu"));

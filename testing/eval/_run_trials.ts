@@ -256,23 +256,20 @@ export async function runTrials(
       }
     }
   };
+  const workers: Promise<void>[] = [];
   const width = Math.max(1, Math.min(settings.concurrency, count));
-  if (width === 1) await worker();
-  else {
-    const workers: Promise<void>[] = [];
-    for (let w = 0; w < width; w++) workers.push(worker());
-    await Promise.all(workers);
-  }
+  for (let w = 0; w < width; w++) workers.push(worker());
+  await Promise.all(workers);
   if (fatal !== undefined) throw fatal;
   // Decided on the last trial: nothing was skipped.
   if (stoppedBy === "earlyStop" && outcomes.length === count) stoppedBy = undefined;
   return { outcomes, stoppedBy };
 }
 
+// A trial that returned no promise (a synchronous check) is not awaited: an
+// await is a turn of the microtask queue a trial, for nothing.
 function isThenable(x: unknown): x is PromiseLike<unknown> {
-  return x instanceof Promise ||
-    (x !== null && (typeof x === "object" || typeof x === "function") &&
-      typeof (x as { then?: unknown }).then === "function");
+  return x != null && typeof (x as { then?: unknown }).then === "function";
 }
 
 // One shape for every outcome (the keys in the order reports and baseline
