@@ -1,20 +1,33 @@
 // trials() over a plain loop, interleaved in one process: each round runs
-// both batches of bench/deno/_trials_case.ts (1,000 runs of a 5-step
-// scripted agent each), the order swapped every round, a GC before each
-// batch so neither pays for the other's garbage. Reported for wall time and
-// for the process's CPU time (which a machine shared with other work
-// disturbs far less than wall time: time spent waiting for the core is not
-// in it): each side's median batch,
-// the ratio of the medians, and the median over the rounds of trials()'
-// batch over the plain loop's beside it. Then the bookkeeping alone: 1,000
-// trials of an empty function (seeds, Trial objects, outcome records, the
-// report and its statistics), the part of trials() that is not the run.
-// The load average before and after is printed with them.
+// the batches of bench/deno/_trials_case.ts (1,000 runs of a 5-step
+// scripted agent each), the order reversed every round. Each round starts
+// with a full GC and then one untimed pass of every batch: a forced GC
+// (gc(), --expose-gc) throws away optimised code (V8's --trace-deopt shows
+// the agent's functions recompiled in every batch after it), so a batch
+// timed right after it measures mostly the JIT warming up again — 1.5-5x a
+// warm batch — and whichever side has more code to re-warm pays for that,
+// not for its work. The untimed pass pays for it; the timed batches then
+// start warm, from the same collected heap.
+//
+// A third side, the inline loop (the agent called in the loop's own body,
+// the baseline of this bench before issue 42's second round: see
+// _trials_case.ts), is timed with them so the cost of calling a function a
+// run shows apart.
+//
+// Reported for wall time and for the process's CPU time (which a machine
+// shared with other work disturbs less than wall time: time spent waiting
+// for the core is not in it): each side's median batch, the ratio of the
+// medians, the median over the rounds of trials()' batch over the plain
+// loop's beside it, and the ratio of the fastest batches. Then the
+// bookkeeping alone: 1,000 trials of an empty function (seeds, Trial
+// objects, outcome records, the report and its statistics), the part of
+// trials() that is not the run. The load average before and after is
+// printed with them.
 //
 //   taskset -c 0 deno run --allow-read --allow-env --allow-sys=loadavg --v8-flags=--expose-gc bench/deno/trials_ratio.ts [rounds]
 import process from "node:process";
 import { trials } from "@agentkit/testing/testing";
-import { N, plainLoop, withTrials } from "./_trials_case.ts";
+import { inlineLoop, N, plainLoop, withTrials } from "./_trials_case.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 31);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -40,7 +53,6 @@ function cpuNow(): number {
 }
 
 async function time(fn: () => Promise<unknown>): Promise<Sample> {
-  gc();
   const c0 = cpuNow();
   const t0 = performance.now();
   await fn();
@@ -49,24 +61,24 @@ async function time(fn: () => Promise<unknown>): Promise<Sample> {
 }
 
 const loadBefore = load();
-// Warm-up: both paths compiled before any round counts.
+// Warm-up: every path compiled before any round counts.
 for (let i = 0; i < 3; i++) {
   await plainLoop();
   await withTrials();
+  await inlineLoop();
 }
 const plain: Sample[] = [];
 const ours: Sample[] = [];
+const inline: Sample[] = [];
+const sides = [
+  { fn: plainLoop, into: plain },
+  { fn: withTrials, into: ours },
+  { fn: inlineLoop, into: inline },
+];
 for (let r = 0; r < ROUNDS; r++) {
-  let a: Sample, b: Sample;
-  if (r % 2) {
-    b = await time(withTrials);
-    a = await time(plainLoop);
-  } else {
-    a = await time(plainLoop);
-    b = await time(withTrials);
-  }
-  plain.push(a);
-  ours.push(b);
+  gc();
+  for (const side of sides) await side.fn();
+  for (const side of r % 2 ? [...sides].reverse() : sides) side.into.push(await time(side.fn));
 }
 const empty = async () => {
   const report = await trials(() => {}, { n: N, k: 5, seed: 1 });
@@ -74,21 +86,30 @@ const empty = async () => {
 };
 for (let i = 0; i < 10; i++) await empty();
 const bookkeeping: Sample[] = [];
-for (let r = 0; r < ROUNDS; r++) bookkeeping.push(await time(empty));
+for (let r = 0; r < ROUNDS; r++) {
+  gc();
+  await empty();
+  bookkeeping.push(await time(empty));
+}
 
 const f = (x: number) => x.toFixed(1);
 const line = (what: keyof Sample) => {
   const p = plain.map((s) => s[what]);
   const o = ours.map((s) => s[what]);
+  const il = inline.map((s) => s[what]);
   const ratios = o.map((x, i) => x / p[i]);
   const b = bookkeeping.map((s) => s[what]);
   return `${what}: plain loop median ${f(median(p))} ms (min ${f(Math.min(...p))}), ` +
     `trials() median ${f(median(o))} ms (min ${f(Math.min(...o))}); ` +
     `medians' ratio ${(median(o) / median(p)).toFixed(3)}, per-round ratio median ${
       median(ratios).toFixed(3)
+    }, fastest batches' ratio ${
+      (Math.min(...o) / Math.min(...p)).toFixed(3)
     }; bookkeeping alone median ${median(b).toFixed(2)} ms (min ${Math.min(...b).toFixed(2)}), ${
       (median(b) / median(p) * 100).toFixed(1)
-    }% of the plain loop's median`;
+    }% of the plain loop's median; inline loop median ${f(median(il))} ms, trials() over it ${
+      (median(o) / median(il)).toFixed(3)
+    } (medians), ${median(o.map((x, i) => x / il[i])).toFixed(3)} (per round)`;
 };
 console.log(
   `rounds ${ROUNDS}, ${N} runs a batch; load average before ${loadBefore}, after ${load()}`,
