@@ -32,6 +32,16 @@ const agent = new Agent("bench", {
   cognition: new ReActCognition({ tools: [lookup] }),
 });
 
+/**
+ * Forgets the calls the shared tool recorded (`FakeTool.calls` keeps a copy
+ * of every call): between rounds, so the heap does not grow by four records
+ * a run through the whole bench and its full collections land on whichever
+ * batch is running.
+ */
+export function resetCase(): void {
+  lookup.calls.length = 0;
+}
+
 function check(output: string): void {
   if (output !== "The answer.") throw new Error(`bench case is broken: ${output}`);
 }

@@ -1,13 +1,14 @@
 // trials() over a plain loop, interleaved in one process: each round runs
 // the batches of bench/deno/_trials_case.ts (1,000 runs of a 5-step
-// scripted agent each), the order reversed every round. Each round starts
+// scripted agent each), in each of the six orders in turn. Each round starts
 // with a full GC and then one untimed pass of every batch: a forced GC
 // (gc(), --expose-gc) throws away optimised code (V8's --trace-deopt shows
 // the agent's functions recompiled in every batch after it), so a batch
 // timed right after it measures mostly the JIT warming up again — 1.5-5x a
 // warm batch — and whichever side has more code to re-warm pays for that,
 // not for its work. The untimed pass pays for it; the timed batches then
-// start warm, from the same collected heap.
+// start warm, from the same collected heap (the shared FakeTool's record of
+// calls emptied first: it would grow by four a run for the whole bench).
 //
 // A third side, the inline loop (the agent called in the loop's own body,
 // the baseline of this bench before issue 42's second round: see
@@ -27,7 +28,7 @@
 //   taskset -c 0 deno run --allow-read --allow-env --allow-sys=loadavg --v8-flags=--expose-gc bench/deno/trials_ratio.ts [rounds]
 import process from "node:process";
 import { trials } from "@agentkit/testing/testing";
-import { inlineLoop, N, plainLoop, withTrials } from "./_trials_case.ts";
+import { inlineLoop, N, plainLoop, resetCase, withTrials } from "./_trials_case.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 31);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -76,9 +77,12 @@ const sides = [
   { fn: inlineLoop, into: inline },
 ];
 for (let r = 0; r < ROUNDS; r++) {
+  resetCase();
   gc();
   for (const side of sides) await side.fn();
-  for (const side of r % 2 ? [...sides].reverse() : sides) side.into.push(await time(side.fn));
+  // The six orders in turn: each side first, middle and last equally often.
+  const turned = [...sides.slice(r % 3), ...sides.slice(0, r % 3)];
+  for (const side of r % 6 < 3 ? turned : turned.reverse()) side.into.push(await time(side.fn));
 }
 const empty = async () => {
   const report = await trials(() => {}, { n: N, k: 5, seed: 1 });
