@@ -2,13 +2,14 @@
 // runs in a plain loop (bench/deno/_trials_case.ts). SPEC §24 asks for at
 // most 1.1× the plain loop. `deno bench bench/deno/trials.bench.ts`; the
 // steadier ratio on a busy machine is bench/deno/trials_ratio.ts.
-import { plainLoop, withTrials } from "./_trials_case.ts";
+import { plainLoop, resetCase, withTrials } from "./_trials_case.ts";
 
 Deno.bench({
   name: "plain_loop_1000_runs",
   group: "trials",
   baseline: true,
   async fn() {
+    resetCase();
     await plainLoop();
   },
 });
@@ -17,6 +18,7 @@ Deno.bench({
   name: "trials_1000",
   group: "trials",
   async fn() {
+    resetCase();
     await withTrials();
   },
 });

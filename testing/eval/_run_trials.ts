@@ -149,7 +149,8 @@ class TrialHandle implements Trial {
 
   spent(): number {
     let total = this.charged;
-    for (const b of this.#budgets ?? []) total += Number(b.spent());
+    if (this.#budgets === undefined) return total;
+    for (const b of this.#budgets) total += Number(b.spent());
     return total;
   }
 
@@ -180,17 +181,25 @@ function errorOf(error: unknown): { name: string; message: string } {
 }
 
 /**
- * Runs `jobs` through `run`, `concurrency` at a time. A harness error
- * (the test itself is wrong: a script ran out) stops everything and is
- * thrown, as everywhere in the package.
+ * Runs `count` trials (the i-th is `jobAt(i)`, made when it starts) through
+ * `run`, `concurrency` at a time. A harness error (the test itself is
+ * wrong: a script ran out) stops everything and is thrown, as everywhere in
+ * the package.
  */
 export async function runTrials(
-  jobs: readonly Job[],
+  count: number,
+  jobAt: (i: number) => Job,
   run: (trial: Trial, job: Job) => unknown,
   settings: LoopSettings,
 ): Promise<LoopResult> {
+  // Per trial this loop adds to what `run` costs: a TrialHandle, one
+  // outcome record of a fixed shape, and an await only when `run` returned
+  // a promise (bench/RESULTS.md, issue 42: object spreads in the record and
+  // a second async frame a trial were most of what trials() added).
   const outcomes: TrialOutcome[] = [];
   const controller = new AbortController();
+  const signal = controller.signal;
+  const budgetUsd = settings.budgetUsd;
   let next = 0;
   let spent = 0;
   let stoppedBy: LoopResult["stoppedBy"];
@@ -200,70 +209,47 @@ export async function runTrials(
   const tally = new Map<string, { passes: number; n: number; decided: boolean }>();
   const stop = (why: NonNullable<LoopResult["stoppedBy"]>) => {
     stoppedBy ??= why;
-    if (!controller.signal.aborted) controller.abort(new Error(`trials stopped: ${why}`));
+    if (!signal.aborted) controller.abort(new Error(`trials stopped: ${why}`));
   };
-  const one = async (job: Job): Promise<void> => {
-    const trial = new TrialHandle(job, controller.signal);
-    let verdict: TrialVerdict = "pass";
-    let thrown: unknown;
-    try {
-      await run(trial, job);
-    } catch (error) {
-      if (error instanceof HarnessError) throw error;
-      thrown = error;
-      verdict = isFailure(error) ? "failure" : "error";
-    }
-    // Kept in reports and baseline files: a secret the agent repeated is masked.
-    const answer = trial.answer === undefined ? undefined : redactText(trial.answer);
-    const cost = trial.spent();
-    spent += cost;
-    const outcome: TrialOutcome = verdict === "pass"
-      ? {
-        index: job.index,
-        seed: job.seed,
-        ...(job.case !== undefined ? { case: job.case } : {}),
-        outcome: verdict,
-        ...(answer !== undefined ? { answer } : {}),
-        ...(cost ? { spentUsd: cost } : {}),
-      }
-      : {
-        index: job.index,
-        seed: job.seed,
-        ...(job.case !== undefined ? { case: job.case } : {}),
-        outcome: verdict,
-        error: errorOf(thrown),
-        ...transcriptOf(trial, thrown),
-        ...(answer !== undefined ? { answer } : {}),
-        ...(cost ? { spentUsd: cost } : {}),
-      };
+  const settle = (job: Job, trial: TrialHandle, verdict: TrialVerdict, thrown: unknown) => {
+    const outcome = outcomeOf(job, trial, verdict, thrown);
+    if (outcome.spentUsd) spent += outcome.spentUsd;
     outcomes.push(outcome);
-    if (threshold !== undefined) {
-      const key = job.case ?? "";
-      const t = tally.get(key) ?? { passes: 0, n: 0, decided: false };
-      t.n++;
-      if (verdict === "pass") t.passes++;
-      const i = wilson(t.passes, t.n);
-      if (i.low > threshold || i.high < threshold) {
-        t.decided = true;
-        // trials() has one case: the trials still running may give up.
-        if (job.case === undefined) stop("earlyStop");
-        else stoppedBy ??= "earlyStop";
-      }
-      tally.set(key, t);
+    if (threshold === undefined) return;
+    const key = job.case ?? "";
+    const t = tally.get(key) ?? { passes: 0, n: 0, decided: false };
+    t.n++;
+    if (verdict === "pass") t.passes++;
+    const i = wilson(t.passes, t.n);
+    if (i.low > threshold || i.high < threshold) {
+      t.decided = true;
+      // trials() has one case: the trials still running may give up.
+      if (job.case === undefined) stop("earlyStop");
+      else stoppedBy ??= "earlyStop";
     }
+    tally.set(key, t);
   };
-  const decided = (job: Job) =>
-    threshold !== undefined && tally.get(job.case ?? "")?.decided === true;
   const worker = async () => {
-    while (fatal === undefined && next < jobs.length) {
-      if (settings.budgetUsd !== undefined && spent >= settings.budgetUsd) {
+    while (fatal === undefined && next < count) {
+      if (budgetUsd !== undefined && spent >= budgetUsd) {
         stop("budget");
         break;
       }
-      const job = jobs[next++];
-      if (decided(job)) continue;
+      const job = jobAt(next++);
+      if (threshold !== undefined && tally.get(job.case ?? "")?.decided === true) continue;
       try {
-        await one(job);
+        const trial = new TrialHandle(job, signal);
+        let verdict: TrialVerdict = "pass";
+        let thrown: unknown;
+        try {
+          const done = run(trial, job);
+          if (isThenable(done)) await done;
+        } catch (error) {
+          if (error instanceof HarnessError) throw error;
+          thrown = error;
+          verdict = isFailure(error) ? "failure" : "error";
+        }
+        settle(job, trial, verdict, thrown);
       } catch (error) {
         fatal ??= error;
         controller.abort(error);
@@ -271,16 +257,46 @@ export async function runTrials(
     }
   };
   const workers: Promise<void>[] = [];
-  const width = Math.max(1, Math.min(settings.concurrency, jobs.length));
+  const width = Math.max(1, Math.min(settings.concurrency, count));
   for (let w = 0; w < width; w++) workers.push(worker());
   await Promise.all(workers);
   if (fatal !== undefined) throw fatal;
   // Decided on the last trial: nothing was skipped.
-  if (stoppedBy === "earlyStop" && outcomes.length === jobs.length) stoppedBy = undefined;
+  if (stoppedBy === "earlyStop" && outcomes.length === count) stoppedBy = undefined;
   return { outcomes, stoppedBy };
 }
 
-function transcriptOf(trial: TrialHandle, error: unknown): { transcript?: string } {
-  const text = trial.transcript(error);
-  return text === undefined ? {} : { transcript: text };
+// A trial that returned no promise (a synchronous check) is not awaited: an
+// await is a turn of the microtask queue a trial, for nothing.
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return x != null && typeof (x as { then?: unknown }).then === "function";
+}
+
+// One shape for every outcome (the keys in the order reports and baseline
+// files have always written them), and only the keys that are known.
+function outcomeOf(
+  job: Job,
+  trial: TrialHandle,
+  verdict: TrialVerdict,
+  thrown: unknown,
+): TrialOutcome {
+  // Built from an empty literal on purpose: every record outlives the run, so
+  // V8 would pretenure a literal with these keys (allocation-site
+  // pretenuring) and allocate each one in the old generation, which the
+  // profile showed costing more than the rest of this loop together.
+  const o: { -readonly [K in keyof TrialOutcome]: TrialOutcome[K] } = {} as TrialOutcome;
+  o.index = job.index;
+  o.seed = job.seed;
+  if (job.case !== undefined) o.case = job.case;
+  o.outcome = verdict;
+  if (verdict !== "pass") {
+    o.error = errorOf(thrown);
+    const text = trial.transcript(thrown);
+    if (text !== undefined) o.transcript = text;
+  }
+  // Kept in reports and baseline files: a secret the agent repeated is masked.
+  if (trial.answer !== undefined) o.answer = redactText(trial.answer);
+  const cost = trial.spent();
+  if (cost) o.spentUsd = cost;
+  return o;
 }

@@ -376,7 +376,7 @@ export async function evaluate<I>(
   };
   let outcome;
   try {
-    outcome = await runTrials(jobs, run, {
+    outcome = await runTrials(jobs.length, (i) => jobs[i], run, {
       concurrency: settings.concurrency ?? 1,
       budgetUsd: settings.budgetUsd === undefined ? undefined : Number(settings.budgetUsd),
       earlyStopAt: settings.earlyStop ? settings.threshold : undefined,

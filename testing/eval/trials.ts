@@ -118,9 +118,8 @@ export async function trials(
   checkOptions(where, options, TRIAL_RULES, { required: ["n"] });
   checkTrialSettings(where, options, options.n);
   const seed = options.seed ?? freshSeed();
-  const jobs: Job[] = new Array(options.n);
-  for (let i = 0; i < options.n; i++) jobs[i] = { index: i, seed: trialSeed(seed, i) };
-  const { outcomes, stoppedBy } = await runTrials(jobs, (trial) => fn(trial), {
+  const jobAt = (i: number): Job => ({ index: i, seed: trialSeed(seed, i) });
+  const { outcomes, stoppedBy } = await runTrials(options.n, jobAt, (trial) => fn(trial), {
     concurrency: options.concurrency ?? 1,
     budgetUsd: options.budgetUsd === undefined ? undefined : Number(options.budgetUsd),
     earlyStopAt: options.earlyStop ? options.threshold : undefined,

@@ -123,3 +123,32 @@ Deno.test("trial.ctx(): a budget wherever meter() is in the chain, none without 
   }, { n: 1, seed: 1 });
   assertEquals([none.passes, none.spentUsd], [1, 0]);
 });
+
+Deno.test("trials(): a returned thenable that is not a Promise is awaited; its rejection counts", async () => {
+  const settled: number[] = [];
+  const r = await trials((trial) => ({
+    then(resolve: () => void, reject: (e: unknown) => void) {
+      queueMicrotask(() => {
+        settled.push(trial.index);
+        if (trial.index === 1) reject(new AssertionError("late no"));
+        else if (trial.index === 2) reject(new Error("late break"));
+        else resolve();
+      });
+    },
+  }), { n: 3, seed: 1 });
+  assertEquals(settled, [0, 1, 2]);
+  assertEquals([r.passes, r.failures, r.errors], [1, 1, 1]);
+  assertEquals(r.failed.map((t) => t.error?.message), ["late no", "late break"]);
+});
+
+Deno.test("trials(): a synchronous trial and what it returns (not a promise) are not awaited", async () => {
+  const order: string[] = [];
+  const r = await trials((trial) => {
+    order.push(`trial ${trial.index}`);
+    if (trial.index === 0) queueMicrotask(() => order.push("microtask"));
+    return trial.index === 1 ? { then: "not a function" } : 7;
+  }, { n: 3, seed: 1 });
+  // The trials ran back to back: the microtask queued by trial 0 ran after them all.
+  assertEquals(order, ["trial 0", "trial 1", "trial 2", "microtask"]);
+  assertEquals(r.passes, 3);
+});
