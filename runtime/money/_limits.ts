@@ -92,8 +92,8 @@ export function reachedLimit(
  * as "Cannot mix BigInt and other types".
  */
 export function chargedTokens(where: string, charge: Charge): number {
-  // A well-formed charge, read by name, is added here; anything else is
-  // checked below, which names the mistake. (tokenCount() reads a key it is
+  // A well-formed charge, read by name, is added here; anything else goes
+  // to refuseCharge(), which names the mistake. (tokenCount() reads a key it is
   // given, a load V8 cannot specialise once it has seen three keys, and the
   // messages are code the hot path does not carry: both cost more than the
   // rest of a charge.)
@@ -110,12 +110,12 @@ export function chargedTokens(where: string, charge: Charge): number {
       if (isCount(i) && isCount(o) && (c === undefined || isCount(c))) return i + o + (c ?? 0);
     }
   }
-  return checkedTokens(where, charge);
+  return refuseCharge(where, charge);
 }
 
-// chargedTokens() for a charge that is not plain: a throw naming what is
-// wrong, or the tokens of a usage the plain path does not read.
-function checkedTokens(where: string, charge: Charge): number {
+// Throws the error naming what is wrong with a charge chargedTokens() did
+// not take: its shape, then its cost, then each token count in order.
+function refuseCharge(where: string, charge: Charge): never {
   if (charge === null || typeof charge !== "object") {
     throw new TypeError(
       `${where}: the charge must be an object { model, usage, costUnits }, got ${describe(charge)}`,
@@ -129,8 +129,12 @@ function checkedTokens(where: string, charge: Charge): number {
     throw typeof cost === "bigint" ? new RangeError(text) : new TypeError(text);
   }
   const u = charge.usage;
-  return tokenCount(where, u, "inputTokens") + tokenCount(where, u, "outputTokens") +
-    tokenCount(where, u, "cachedInputTokens");
+  tokenCount(where, u, "inputTokens");
+  tokenCount(where, u, "outputTokens");
+  tokenCount(where, u, "cachedInputTokens");
+  // Not reached while chargedTokens() takes every charge these checks pass;
+  // a valid charge refused there fails loudly here rather than counting 0.
+  throw new TypeError(`${where}: the charge ${describe(charge)} was refused though it is valid`);
 }
 
 // What tokenCount() accepts: a safe integer, 0 or more.

@@ -141,8 +141,8 @@ export class PriceTable {
   }
 
   #cost(where: string, model: string, usage: Usage): bigint | undefined {
-    // Read directly; anything but a plain count (or a model name that is no
-    // string) takes checkedCounts(), which names the mistake. The checks
+    // Read directly: every valid model and usage is priced here, and
+    // anything else goes to refuseCounts(), which names the mistake. The checks
     // and their messages stay off this path, so it stays small enough for
     // V8 to inline into the meter that charges every call.
     if (typeof model === "string") {
@@ -154,7 +154,7 @@ export class PriceTable {
         return this.#costOf(model, i, o, c === undefined ? 0 : c);
       }
     }
-    return this.#costOf(model, ...checkedCounts(where, model, usage));
+    return refuseCounts(where, model, usage);
   }
 
   #costOf(model: string, i: number, o: number, c: number): bigint | undefined {
@@ -171,22 +171,16 @@ export class PriceTable {
   }
 }
 
-// The counts of a usage #cost() did not take as is: each checked by
-// tokenCount() (which also names a usage that is no object), after the model.
-function checkedCounts(
-  where: string,
-  model: unknown,
-  usage: Usage,
-): [input: number, output: number, cached: number] {
+// Throws the error naming what is wrong with a model name or usage that
+// #cost() did not take: the first of the model, then each count in order.
+function refuseCounts(where: string, model: unknown, usage: Usage): never {
   if (typeof model !== "string") modelProblem(where, model);
-  let i = usage?.inputTokens;
-  let o = usage?.outputTokens;
-  const cached = usage?.cachedInputTokens;
-  let c = cached === undefined ? 0 : cached;
-  if (!isCount(i)) i = tokenCount(where, usage, "inputTokens");
-  if (!isCount(o)) o = tokenCount(where, usage, "outputTokens");
-  if (!isCount(c)) c = tokenCount(where, usage, "cachedInputTokens");
-  return [i, o, c];
+  tokenCount(where, usage, "inputTokens");
+  tokenCount(where, usage, "outputTokens");
+  tokenCount(where, usage, "cachedInputTokens");
+  // Not reached while #cost() takes every usage tokenCount() passes; a
+  // valid usage refused there fails loudly here rather than costing nothing.
+  throw new TypeError(`${where}: usage ${describe(usage)} was refused though every count is valid`);
 }
 
 function modelProblem(where: string, model: unknown): never {
