@@ -199,3 +199,39 @@ Deno.test("SingleShotCognition needs an invoker", () => {
     assert((e as NoInvoker).message.includes('"sre"'));
   }
 });
+
+Deno.test("SingleShotCognition keeps what the provider asked to have sent back on the turn's message", async () => {
+  const providerData = { gemini: { thoughtSignatures: { text: "sig-1" } } };
+  for (const streaming of [true, false]) {
+    const p = port([
+      { type: "text_delta", messageId: "m", content: "Signed." },
+      {
+        type: "message_end",
+        messageId: "m",
+        finishReason: "stop",
+        usage: { inputTokens: 2, outputTokens: 1 },
+        providerData,
+      },
+    ]);
+    if (!streaming) {
+      p.chat = () =>
+        Promise.resolve({
+          id: "r",
+          model: "m",
+          content: "Signed.",
+          toolCalls: [],
+          finishReason: "stop",
+          usage: { inputTokens: 2, outputTokens: 1 },
+          providerData,
+        });
+    }
+    const [, result] = await drain(
+      new SingleShotCognition().stream(input({ streaming }), makeTestCtx({ llm: p })),
+    );
+    assertEquals(
+      result?.messages[2],
+      { role: "assistant", content: "Signed.", toolCalls: undefined, providerData },
+      `streaming: ${streaming}`,
+    );
+  }
+});

@@ -267,6 +267,14 @@ Deno.test("Budget.charge() refuses a charge whose tokens or cost are not counts,
   );
   assertThrows(charge({ inputTokens: 1, outputTokens: 0 }, -1n), RangeError, "got -1n");
   assertThrows(() => budget.charge(undefined as never), TypeError, "the charge must be an object");
+  // null is an object to typeof: named as the others, never a property read of null.
+  assertThrows(() => budget.charge(null as never), TypeError, "the charge must be an object");
+  assertThrows(
+    charge(null),
+    TypeError,
+    "Budget.charge(): usage must be a Usage object ({ inputTokens, outputTokens }), got null",
+  );
+  assertThrows(charge([1, 2]), TypeError, "Budget.charge(): usage must be a Usage object");
   // Nothing was tallied by the refused charges.
   assertEquals([budget.calls, budget.tokens, budget.spent()], [0, 0, "0.000000"]);
   budget.charge({ model: "m", usage: { inputTokens: 2, outputTokens: 3 }, costUnits: 7n });
