@@ -8,7 +8,6 @@ import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { openAIVendor, reasoningOf } from "./_openai_chat_wire.ts";
 import { parseArgs } from "../../runtime/internal.ts";
 import { obfuscation, responsesId } from "./_ids.ts";
-import { JsonTemplate } from "./_json_template.ts";
 import type { Problem, StreamEncoder, Wire, WireRequest } from "./_wire.ts";
 import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
@@ -257,31 +256,23 @@ function parseTools(value: unknown): ToolSpec[] | undefined {
   return out.length ? out : undefined;
 }
 
-// The Response object's fields a stream changes between response.created
-// and its last event (the rest is the same in all of them), and their JSON
-// at response.created and response.in_progress.
-const OPEN = ["status", "completed_at", "incomplete_details", "output", "usage"];
-const STARTED = ['"in_progress"', "null", "null", "[]", "null"];
-
 // Each event is written as JSON text: its fixed keys as they are, its
 // strings (text, arguments) through JSON.stringify; ids (hex) and pads
 // (base62) need no escaping. A stream sends a score of small events, and
 // building an object for each to serialise cost more than the rest of a
-// round trip. The objects a blocking answer sends too (the items and their
-// parts) are built by the same functions as there, and serialised once:
-// response.completed lists the items as their output_item.done sent them.
+// round trip. The objects a blocking answer sends too (the Response object,
+// the items and their parts) are built by the same functions as there.
 class ResponsesEncoder implements StreamEncoder {
   #id = "";
   #seq = 0;
   #text: string | undefined;
+  // The message item's id, once asked for.
+  #messageId = "";
   #refused = false;
   #thinking: string | undefined;
   #thought = false;
-  // Each output item's JSON, and its type, in order.
-  readonly #items: string[] = [];
-  readonly #types: string[] = [];
-  // The Response object, its OPEN fields left to each event.
-  #response: JsonTemplate | undefined;
+  // The output items, in order, for response.completed.
+  readonly #output: Array<Record<string, unknown>> = [];
   readonly #request: WireRequest;
   readonly #created: number;
   readonly #obfuscate: boolean;
@@ -315,8 +306,7 @@ class ResponsesEncoder implements StreamEncoder {
 
   #itemDone(output_index: number, item: Record<string, unknown>): string {
     const json = JSON.stringify(item);
-    this.#items.push(json);
-    this.#types.push(item.type as string);
+    this.#output.push(item);
     return this.#event(
       "response.output_item.done",
       `,"output_index":${output_index},"item":${json}`,
@@ -330,7 +320,7 @@ class ResponsesEncoder implements StreamEncoder {
     this.#text = undefined;
     const refused = this.#refused;
     const item = messageItem(this.#id, text, true, refused);
-    const output_index = this.#items.length;
+    const output_index = this.#output.length;
     const at = `,"item_id":"${item.id}","output_index":${output_index},"content_index":0`;
     const json = JSON.stringify(text);
     return closed +
@@ -350,7 +340,7 @@ class ResponsesEncoder implements StreamEncoder {
     if (text === undefined) return "";
     this.#thinking = undefined;
     const item = reasoningItem(this.#id, text);
-    const output_index = this.#items.length;
+    const output_index = this.#output.length;
     const at = `,"item_id":"${item.id}","output_index":${output_index},"summary_index":0`;
     const json = JSON.stringify(text);
     return this.#event("response.reasoning_summary_text.done", `${at},"text":${json}`) +
@@ -363,7 +353,7 @@ class ResponsesEncoder implements StreamEncoder {
 
   #reasoning(delta: string): string {
     let out = "";
-    const output_index = this.#items.length;
+    const output_index = this.#output.length;
     const at = `,"item_id":"${
       responsesId("rs_", this.#id)
     }","output_index":${output_index},"summary_index":0`;
@@ -385,10 +375,11 @@ class ResponsesEncoder implements StreamEncoder {
 
   #textDelta(delta: string, refusal: boolean): string {
     let out = this.#closeThinking();
-    const output_index = this.#items.length;
-    const at = `,"item_id":"${
-      responsesId("msg_", this.#id)
-    }","output_index":${output_index},"content_index":0`;
+    const output_index = this.#output.length;
+    const at = `,"item_id":"${this.#messageId ||= responsesId(
+      "msg_",
+      this.#id,
+    )}","output_index":${output_index},"content_index":0`;
     if (this.#text === undefined) {
       this.#text = "";
       this.#refused = refusal;
@@ -409,7 +400,7 @@ class ResponsesEncoder implements StreamEncoder {
 
   #call(call: ToolCall): string {
     const closed = this.#closeText();
-    const output_index = this.#items.length;
+    const output_index = this.#output.length;
     const item = callItem(this.#id, call, true);
     const at = `,"item_id":"${item.id}","output_index":${output_index}`;
     const args = JSON.stringify(item.arguments);
@@ -423,19 +414,17 @@ class ResponsesEncoder implements StreamEncoder {
   #end(finishReason: FinishReason, usage: Usage): string {
     const refused = this.#refused;
     const onlyThought = this.#thought && this.#text === undefined &&
-      this.#types.every((type) => type === "reasoning");
+      this.#output.every((item) => item.type === "reasoning");
     const closed = this.#closeText();
     const st = status(finishReason, refused);
-    const completed = st.status === "completed";
-    const response = this.#response!.write([
-      `"${st.status}"`,
+    const response = JSON.stringify(responseObject(this.#id, this.#request, this.#created, {
+      ...st,
       // "Only present when the status is `completed`" (openai-node Response.completed_at).
-      completed ? String(this.#created) : "null",
-      JSON.stringify(st.incomplete_details),
-      `[${this.#items.join(",")}]`,
-      JSON.stringify(usageOf(usage, onlyThought)),
-    ]);
-    const type = completed ? "response.completed" : "response.incomplete";
+      completed_at: st.status === "completed" ? this.#created : null,
+      output: this.#output,
+      usage: usageOf(usage, onlyThought),
+    }));
+    const type = st.status === "completed" ? "response.completed" : "response.incomplete";
     return closed + this.#event(type, `,"response":${response}`);
   }
 
@@ -443,11 +432,10 @@ class ResponsesEncoder implements StreamEncoder {
     switch (e.type) {
       case "message_start": {
         this.#id = e.messageId;
-        this.#response = new JsonTemplate(
-          responseObject(this.#id, this.#request, this.#created, {}),
-          OPEN,
-        );
-        const response = `,"response":${this.#response.write(STARTED)}`;
+        // One Response object, written once for both events.
+        const response = `,"response":${
+          JSON.stringify(responseObject(this.#id, this.#request, this.#created, {}))
+        }`;
         return this.#event("response.created", response) +
           this.#event("response.in_progress", response);
       }
