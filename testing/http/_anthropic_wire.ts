@@ -180,6 +180,41 @@ function stopDetails(finish: FinishReason | undefined): Record<string, unknown> 
 }
 
 const PING = named("ping", { type: "ping" });
+const MESSAGE_STOP = named("message_stop", { type: "message_stop" });
+
+// The stream's events are written as JSON text: their fixed keys as they
+// are, the script's strings (text, arguments) through JSON.stringify, the
+// blocks built as objects and serialised once. A stream sends many small
+// events, and building an object for each to serialise cost more than the
+// rest of the round trip.
+
+// An SSE message named `event`, its data the JSON text `json`.
+function sse(event: string, json: string): string {
+  return `event: ${event}\ndata: ${json}\n\n`;
+}
+
+// message_start's message after its id and model, the same on every stream
+// (its usage is known only at the end: message_delta carries the totals).
+const START_TAIL = JSON.stringify({
+  content: [],
+  stop_reason: null,
+  stop_sequence: null,
+  stop_details: null,
+  container: null,
+  usage: anthropicUsage(START_USAGE),
+  diagnostics: null,
+}).slice(1);
+
+function blockDelta(index: number, delta: string): string {
+  return sse(
+    "content_block_delta",
+    `{"type":"content_block_delta","index":${index},"delta":${delta}}`,
+  );
+}
+
+function blockStop(index: number): string {
+  return sse("content_block_stop", `{"type":"content_block_stop","index":${index}}`);
+}
 
 class MessagesEncoder implements StreamEncoder {
   #id = "";
@@ -197,8 +232,7 @@ class MessagesEncoder implements StreamEncoder {
     const closed = this.#closeThinking();
     if (!this.#textOpen) return closed;
     this.#textOpen = false;
-    return closed +
-      named("content_block_stop", { type: "content_block_stop", index: this.#index });
+    return closed + blockStop(this.#index);
   }
 
   // A thinking block ends with its signature (Anthropic, extended thinking:
@@ -206,11 +240,9 @@ class MessagesEncoder implements StreamEncoder {
   #closeThinking(): string {
     if (!this.#thinkingOpen) return "";
     this.#thinkingOpen = false;
-    return named("content_block_delta", {
-      type: "content_block_delta",
-      index: this.#index,
-      delta: { type: "signature_delta", signature: signatureOf(this.#id) },
-    }) + named("content_block_stop", { type: "content_block_stop", index: this.#index });
+    const signature = JSON.stringify(signatureOf(this.#id));
+    return blockDelta(this.#index, `{"type":"signature_delta","signature":${signature}}`) +
+      blockStop(this.#index);
   }
 
   #delta(finish: FinishReason | undefined, usage: Usage | undefined): string {
@@ -229,11 +261,12 @@ class MessagesEncoder implements StreamEncoder {
   // Streaming Messages: the example event flow); a turn with no block pings
   // before its message_delta.
   #start(block: Record<string, unknown>): string {
-    const out = named("content_block_start", {
-      type: "content_block_start",
-      index: ++this.#index,
-      content_block: block,
-    });
+    const out = sse(
+      "content_block_start",
+      `{"type":"content_block_start","index":${++this.#index},"content_block":${
+        JSON.stringify(block)
+      }}`,
+    );
     if (this.#pinged) return out;
     this.#pinged = true;
     return out + PING;
@@ -249,23 +282,14 @@ class MessagesEncoder implements StreamEncoder {
     switch (e.type) {
       case "message_start":
         this.#id = e.messageId;
-        // Usage is known only at the end: message_delta carries the totals.
-        return named("message_start", {
-          type: "message_start",
-          message: {
-            id: anthropicMessageId(this.#id),
-            type: "message",
-            role: "assistant",
-            model: this.#model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            stop_details: null,
-            container: null,
-            usage: anthropicUsage(START_USAGE),
-            diagnostics: null,
-          },
-        });
+        return sse(
+          "message_start",
+          `{"type":"message_start","message":{"id":"${
+            anthropicMessageId(this.#id)
+          }","type":"message","role":"assistant","model":${
+            JSON.stringify(this.#model)
+          },${START_TAIL}}`,
+        );
       case "reasoning_delta": {
         let out = "";
         if (!this.#thinkingOpen) {
@@ -273,11 +297,10 @@ class MessagesEncoder implements StreamEncoder {
           this.#thinkingOpen = true;
           out += this.#start({ type: "thinking", thinking: "", signature: "" });
         }
-        return out + named("content_block_delta", {
-          type: "content_block_delta",
-          index: this.#index,
-          delta: { type: "thinking_delta", thinking: e.content },
-        });
+        return out + blockDelta(
+          this.#index,
+          `{"type":"thinking_delta","thinking":${JSON.stringify(e.content)}}`,
+        );
       }
       case "text_delta": {
         let out = this.#closeThinking();
@@ -285,11 +308,8 @@ class MessagesEncoder implements StreamEncoder {
           this.#textOpen = true;
           out += this.#start({ type: "text", text: "" });
         }
-        return out + named("content_block_delta", {
-          type: "content_block_delta",
-          index: this.#index,
-          delta: { type: "text_delta", text: e.content },
-        });
+        return out +
+          blockDelta(this.#index, `{"type":"text_delta","text":${JSON.stringify(e.content)}}`);
       }
       case "tool_call": {
         const closed = this.#closeText();
@@ -302,15 +322,14 @@ class MessagesEncoder implements StreamEncoder {
           caller: DIRECT,
         });
         const index = this.#index;
-        return closed + start + named("content_block_delta", {
-          type: "content_block_delta",
-          index,
-          delta: { type: "input_json_delta", partial_json: c.rawArgs ?? JSON.stringify(c.args) },
-        }) + named("content_block_stop", { type: "content_block_stop", index });
+        const json = JSON.stringify(c.rawArgs ?? JSON.stringify(c.args));
+        return closed + start +
+          blockDelta(index, `{"type":"input_json_delta","partial_json":${json}}`) +
+          blockStop(index);
       }
       case "message_end":
         return this.#closeText() + this.#ping() + this.#delta(e.finishReason, e.usage) +
-          named("message_stop", { type: "message_stop" });
+          MESSAGE_STOP;
       case "error": {
         let out = this.#closeText();
         if (e.finishReason || e.usage) out += this.#delta(e.finishReason, e.usage);

@@ -143,11 +143,12 @@ function schemaProblem(f: Record<string, unknown>, i: number, j: number): Violat
       ),
     );
   }
-  const found = badSchemaType(s, `${declAt(i, j)}.parametersJsonSchema`);
+  // (The path is built only for a bad type: every schema is walked on every request.)
+  const found = badSchemaType(s, "");
   if (found) {
     return v(
       "tool-schema-type",
-      found[0],
+      `${declAt(i, j)}.parametersJsonSchema${found[0]}`,
       req(
         `${declWire(i, j)}.parameters_json_schema`,
         `${JSON.stringify(found[1])} is not a JSON Schema type.`,
@@ -310,10 +311,13 @@ function contentsProblem(
 }
 
 function safePath(url: URL): string {
+  const path = url.pathname;
+  // Most paths have no escape: no decoding to pay for on every request.
+  if (!path.includes("%")) return path;
   try {
-    return decodeURIComponent(url.pathname);
+    return decodeURIComponent(path);
   } catch {
-    return url.pathname;
+    return path;
   }
 }
 

@@ -77,18 +77,33 @@ function openAIImage(url: unknown, path: string): Violation | undefined {
   };
 }
 
-// The content parts of each item of a list (messages, or Responses input).
-function* parts(list: unknown, at: string): Generator<[Record<string, unknown>, string]> {
-  if (!Array.isArray(list)) return;
+// The first image part of an item of `list` (messages, or Responses input)
+// whose type the API refuses: a part of `type` whose URL `url` reads is
+// held to openAIImage(). A plain walk, no path built until one fails: it
+// runs on every request.
+function imageProblem(
+  list: unknown,
+  at: string,
+  type: string,
+  url: (part: Record<string, unknown>) => unknown,
+  field: string,
+): Violation | undefined {
+  if (!Array.isArray(list)) return undefined;
   for (let i = 0; i < list.length; i++) {
     const content = obj(list[i])?.content;
     if (!Array.isArray(content)) continue;
     for (let j = 0; j < content.length; j++) {
       const p = obj(content[j]);
-      if (p) yield [p, `${at}[${i}].content[${j}]`];
+      if (p?.type !== type) continue;
+      const bad = openAIImage(url(p), `${at}[${i}].content[${j}].${field}`);
+      if (bad) return bad;
     }
   }
+  return undefined;
 }
+
+const chatImageUrl = (p: Record<string, unknown>): unknown => obj(p.image_url)?.url;
+const responsesImageUrl = (p: Record<string, unknown>): unknown => p.image_url;
 
 /** The first Chat Completions image part `body` sends whose type the API refuses. */
 export function chatMediaProblem(
@@ -96,12 +111,7 @@ export function chatMediaProblem(
   off: RulesOff,
 ): Violation | undefined {
   if (off.has("media-type")) return undefined;
-  for (const [p, at] of parts(body.messages, "messages")) {
-    if (p.type !== "image_url") continue;
-    const bad = openAIImage(obj(p.image_url)?.url, `${at}.image_url.url`);
-    if (bad) return bad;
-  }
-  return undefined;
+  return imageProblem(body.messages, "messages", "image_url", chatImageUrl, "image_url.url");
 }
 
 /** The first Responses `input_image` `body` sends whose type the API refuses. */
@@ -110,12 +120,7 @@ export function responsesMediaProblem(
   off: RulesOff,
 ): Violation | undefined {
   if (off.has("media-type")) return undefined;
-  for (const [p, at] of parts(body.input, "input")) {
-    if (p.type !== "input_image") continue;
-    const bad = openAIImage(p.image_url, `${at}.image_url`);
-    if (bad) return bad;
-  }
-  return undefined;
+  return imageProblem(body.input, "input", "input_image", responsesImageUrl, "image_url");
 }
 
 /** The first Gemini `inlineData` part `body` sends whose type the API refuses. */

@@ -215,6 +215,9 @@ function parseSettings(body: Record<string, unknown>): ChatSettings | undefined 
   return Object.keys(s).length ? s : undefined;
 }
 
+// The first chunk's delta: the role, and no content yet.
+const FIRST_DELTA = JSON.stringify({ role: "assistant", content: "", refusal: null });
+
 class ChatEncoder implements StreamEncoder {
   #id = "";
   #calls = 0;
@@ -263,9 +266,11 @@ class ChatEncoder implements StreamEncoder {
     return `${out}}\n\n`;
   }
 
-  #chunk(delta: Record<string, unknown>, finish: string | null = null): string {
+  // A chunk of one choice; `delta` is its delta's JSON text (a text delta,
+  // the most of a stream's chunks, is written as text around its string).
+  #chunk(delta: string, finish: string | null = null): string {
     return this.#envelope(
-      `[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${
+      `[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${
         finish === null ? "null" : JSON.stringify(finish)
       }}]`,
     );
@@ -287,14 +292,14 @@ class ChatEncoder implements StreamEncoder {
     switch (e.type) {
       case "message_start":
         this.#id = chatCompletionId(e.messageId);
-        return this.#chunk({ role: "assistant", content: "", refusal: null });
+        return this.#chunk(FIRST_DELTA);
       case "text_delta":
         this.#said = true;
         if (e.refusal) {
           this.#refused = true;
-          return this.#chunk({ refusal: e.content });
+          return this.#chunk(`{"refusal":${JSON.stringify(e.content)}}`);
         }
-        return this.#chunk({ content: e.content });
+        return this.#chunk(`{"content":${JSON.stringify(e.content)}}`);
       case "reasoning_delta":
         // Chat Completions shows no thinking: only its tokens, in the usage.
         this.#thought = true;
@@ -302,21 +307,25 @@ class ChatEncoder implements StreamEncoder {
       case "tool_call": {
         const index = this.#calls++;
         const c = wireCall(e.call) as { id: string; function: { name: string; arguments: string } };
-        return this.#chunk({
+        return this.#chunk(JSON.stringify({
           tool_calls: [{
             index,
             id: c.id,
             type: "function",
             function: { name: c.function.name, arguments: "" },
           }],
-        }) +
-          this.#chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] });
+        })) +
+          this.#chunk(
+            JSON.stringify({
+              tool_calls: [{ index, function: { arguments: c.function.arguments } }],
+            }),
+          );
       }
       case "message_end":
-        return this.#chunk({}, this.#finish(e.finishReason)) + this.#usage(e.usage) +
+        return this.#chunk("{}", this.#finish(e.finishReason)) + this.#usage(e.usage) +
           "data: [DONE]\n\n";
       case "error": {
-        let out = e.finishReason ? this.#chunk({}, this.#finish(e.finishReason)) : "";
+        let out = e.finishReason ? this.#chunk("{}", this.#finish(e.finishReason)) : "";
         if (e.usage) out += this.#usage(e.usage);
         return out + data(openAIError({ status: 500, message: e.error.message }));
       }

@@ -8,7 +8,7 @@ import type { FinishReason, Usage } from "../../ports/usage.ts";
 import { openAIVendor, reasoningOf } from "./_openai_chat_wire.ts";
 import { parseArgs } from "../../runtime/internal.ts";
 import { obfuscation, responsesId } from "./_ids.ts";
-import { named, type Problem, type StreamEncoder, type Wire, type WireRequest } from "./_wire.ts";
+import type { Problem, StreamEncoder, Wire, WireRequest } from "./_wire.ts";
 import { record, type SettingsDraft, textOf, wireParser, wireRequest } from "./_wire_request.ts";
 
 const ROLES: Record<string, Message["role"]> = {
@@ -256,14 +256,23 @@ function parseTools(value: unknown): ToolSpec[] | undefined {
   return out.length ? out : undefined;
 }
 
+// Each event is written as JSON text: its fixed keys as they are, its
+// strings (text, arguments) through JSON.stringify; ids (hex) and pads
+// (base62) need no escaping. A stream sends a score of small events, and
+// building an object for each to serialise cost more than the rest of a
+// round trip. The objects a blocking answer sends too (the Response object,
+// the items and their parts) are built by the same functions as there.
 class ResponsesEncoder implements StreamEncoder {
   #id = "";
   #seq = 0;
   #text: string | undefined;
+  // The message item's id, once asked for.
+  #messageId = "";
   #refused = false;
   #thinking: string | undefined;
   #thought = false;
-  #output: Array<Record<string, unknown>> = [];
+  // The output items, in order, for response.completed.
+  readonly #output: Array<Record<string, unknown>> = [];
   readonly #request: WireRequest;
   readonly #created: number;
   readonly #obfuscate: boolean;
@@ -275,83 +284,148 @@ class ResponsesEncoder implements StreamEncoder {
     this.#obfuscate = request.obfuscate !== false;
   }
 
-  #event(type: string, fields: Record<string, unknown>): string {
-    return named(type, { type, sequence_number: this.#seq++, ...fields });
+  // One event; `rest` is the JSON text of its fields after the sequence
+  // number, each with its leading comma.
+  #event(type: string, rest: string): string {
+    return `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.#seq++}${rest}}\n\n`;
   }
 
-  // A delta event carries an `obfuscation` pad unless the client turned
-  // them off (openai-openapi: stream_options.include_obfuscation, "random
-  // characters to an `obfuscation` field on streaming delta events").
-  #delta(type: string, fields: Record<string, unknown>): string {
-    if (this.#obfuscate) fields.obfuscation = obfuscation(this.#id, this.#pads++);
-    return this.#event(type, fields);
+  // A delta event's `obfuscation` pad, the last of its fields, unless the
+  // client turned them off (openai-openapi: stream_options.include_obfuscation,
+  // "random characters to an `obfuscation` field on streaming delta events").
+  #pad(): string {
+    return this.#obfuscate ? `,"obfuscation":"${obfuscation(this.#id, this.#pads++)}"` : "";
+  }
+
+  #itemAdded(output_index: number, item: Record<string, unknown>): string {
+    return this.#event(
+      "response.output_item.added",
+      `,"output_index":${output_index},"item":${JSON.stringify(item)}`,
+    );
+  }
+
+  #itemDone(output_index: number, item: Record<string, unknown>): string {
+    const json = JSON.stringify(item);
+    this.#output.push(item);
+    return this.#event(
+      "response.output_item.done",
+      `,"output_index":${output_index},"item":${json}`,
+    );
   }
 
   #closeText(): string {
     const closed = this.#closeThinking();
-    if (this.#text === undefined) return closed;
     const text = this.#text;
+    if (text === undefined) return closed;
     this.#text = undefined;
     const refused = this.#refused;
     const item = messageItem(this.#id, text, true, refused);
     const output_index = this.#output.length;
-    this.#output.push(item);
-    const at = { item_id: item.id, output_index, content_index: 0 };
-    if (refused) {
-      return closed + this.#event("response.refusal.done", { ...at, refusal: text }) +
-        this.#event("response.content_part.done", {
-          ...at,
-          part: { type: "refusal", refusal: text },
-        }) +
-        this.#event("response.output_item.done", { output_index, item });
-    }
-    const part = { type: "output_text", annotations: [], logprobs: [], text };
-    return closed + this.#event("response.output_text.done", { ...at, text, logprobs: [] }) +
-      this.#event("response.content_part.done", { ...at, part }) +
-      this.#event("response.output_item.done", { output_index, item });
+    const at = `,"item_id":"${item.id}","output_index":${output_index},"content_index":0`;
+    const json = JSON.stringify(text);
+    return closed +
+      (refused
+        ? this.#event("response.refusal.done", `${at},"refusal":${json}`)
+        : this.#event("response.output_text.done", `${at},"text":${json},"logprobs":[]`)) +
+      this.#event(
+        "response.content_part.done",
+        `${at},"part":${JSON.stringify(textPart(text, refused))}`,
+      ) +
+      this.#itemDone(output_index, item);
   }
 
   // The reasoning item's summary ends before anything else is said.
   #closeThinking(): string {
-    if (this.#thinking === undefined) return "";
     const text = this.#thinking;
+    if (text === undefined) return "";
     this.#thinking = undefined;
     const item = reasoningItem(this.#id, text);
     const output_index = this.#output.length;
-    this.#output.push(item);
-    const at = { item_id: item.id, output_index, summary_index: 0 };
-    return this.#event("response.reasoning_summary_text.done", { ...at, text }) +
-      this.#event("response.reasoning_summary_part.done", {
-        ...at,
-        part: { type: "summary_text", text },
-      }) +
-      this.#event("response.output_item.done", { output_index, item });
+    const at = `,"item_id":"${item.id}","output_index":${output_index},"summary_index":0`;
+    const json = JSON.stringify(text);
+    return this.#event("response.reasoning_summary_text.done", `${at},"text":${json}`) +
+      this.#event(
+        "response.reasoning_summary_part.done",
+        `${at},"part":{"type":"summary_text","text":${json}}`,
+      ) +
+      this.#itemDone(output_index, item);
   }
 
   #reasoning(delta: string): string {
     let out = "";
-    const item_id = responsesId("rs_", this.#id);
     const output_index = this.#output.length;
+    const at = `,"item_id":"${
+      responsesId("rs_", this.#id)
+    }","output_index":${output_index},"summary_index":0`;
     if (this.#thinking === undefined) {
       this.#thinking = "";
       this.#thought = true;
-      out = this.#event("response.output_item.added", {
-        output_index,
-        item: reasoningItem(this.#id, undefined),
-      }) + this.#event("response.reasoning_summary_part.added", {
-        item_id,
-        output_index,
-        summary_index: 0,
-        part: { type: "summary_text", text: "" },
-      });
+      out = this.#itemAdded(output_index, reasoningItem(this.#id, undefined)) +
+        this.#event(
+          "response.reasoning_summary_part.added",
+          `${at},"part":{"type":"summary_text","text":""}`,
+        );
     }
     this.#thinking += delta;
-    return out + this.#delta("response.reasoning_summary_text.delta", {
-      item_id,
-      output_index,
-      summary_index: 0,
-      delta,
-    });
+    return out + this.#event(
+      "response.reasoning_summary_text.delta",
+      `${at},"delta":${JSON.stringify(delta)}${this.#pad()}`,
+    );
+  }
+
+  #textDelta(delta: string, refusal: boolean): string {
+    let out = this.#closeThinking();
+    const output_index = this.#output.length;
+    const at = `,"item_id":"${this.#messageId ||= responsesId(
+      "msg_",
+      this.#id,
+    )}","output_index":${output_index},"content_index":0`;
+    if (this.#text === undefined) {
+      this.#text = "";
+      this.#refused = refusal;
+      out += this.#itemAdded(output_index, messageItem(this.#id, "", false)) +
+        this.#event(
+          "response.content_part.added",
+          `${at},"part":${JSON.stringify(textPart("", this.#refused))}`,
+        );
+    }
+    this.#text += delta;
+    const json = JSON.stringify(delta);
+    return out +
+      (this.#refused ? this.#event("response.refusal.delta", `${at},"delta":${json}`) : this.#event(
+        "response.output_text.delta",
+        `${at},"delta":${json},"logprobs":[]${this.#pad()}`,
+      ));
+  }
+
+  #call(call: ToolCall): string {
+    const closed = this.#closeText();
+    const output_index = this.#output.length;
+    const item = callItem(this.#id, call, true);
+    const at = `,"item_id":"${item.id}","output_index":${output_index}`;
+    const args = JSON.stringify(item.arguments);
+    return closed +
+      this.#itemAdded(output_index, callItem(this.#id, call, false)) +
+      this.#event("response.function_call_arguments.delta", `${at},"delta":${args}${this.#pad()}`) +
+      this.#event("response.function_call_arguments.done", `${at},"arguments":${args}`) +
+      this.#itemDone(output_index, item);
+  }
+
+  #end(finishReason: FinishReason, usage: Usage): string {
+    const refused = this.#refused;
+    const onlyThought = this.#thought && this.#text === undefined &&
+      this.#output.every((item) => item.type === "reasoning");
+    const closed = this.#closeText();
+    const st = status(finishReason, refused);
+    const response = JSON.stringify(responseObject(this.#id, this.#request, this.#created, {
+      ...st,
+      // "Only present when the status is `completed`" (openai-node Response.completed_at).
+      completed_at: st.status === "completed" ? this.#created : null,
+      output: this.#output,
+      usage: usageOf(usage, onlyThought),
+    }));
+    const type = st.status === "completed" ? "response.completed" : "response.incomplete";
+    return closed + this.#event(type, `,"response":${response}`);
   }
 
   frames(e: StreamEvent): string {
@@ -359,91 +433,26 @@ class ResponsesEncoder implements StreamEncoder {
       case "message_start": {
         this.#id = e.messageId;
         // One Response object, written once for both events.
-        const response = JSON.stringify(responseObject(this.#id, this.#request, this.#created, {}));
-        const event = (type: string) =>
-          `event: ${type}\ndata: {"type":"${type}","sequence_number":${this
-            .#seq++},"response":${response}}\n\n`;
-        return event("response.created") + event("response.in_progress");
+        const response = `,"response":${
+          JSON.stringify(responseObject(this.#id, this.#request, this.#created, {}))
+        }`;
+        return this.#event("response.created", response) +
+          this.#event("response.in_progress", response);
       }
       case "reasoning_delta":
         return this.#reasoning(e.content);
-      case "text_delta": {
-        let out = this.#closeThinking();
-        const item_id = responsesId("msg_", this.#id);
-        const output_index = this.#output.length;
-        if (this.#text === undefined) {
-          this.#text = "";
-          this.#refused = e.refusal === true;
-          out += this.#event("response.output_item.added", {
-            output_index,
-            item: messageItem(this.#id, "", false),
-          }) + this.#event("response.content_part.added", {
-            item_id,
-            output_index,
-            content_index: 0,
-            part: this.#refused
-              ? { type: "refusal", refusal: "" }
-              : { type: "output_text", annotations: [], logprobs: [], text: "" },
-          });
-        }
-        this.#text += e.content;
-        if (this.#refused) {
-          return out + this.#event("response.refusal.delta", {
-            item_id,
-            output_index,
-            content_index: 0,
-            delta: e.content,
-          });
-        }
-        return out + this.#delta("response.output_text.delta", {
-          item_id,
-          output_index,
-          content_index: 0,
-          delta: e.content,
-          logprobs: [],
-        });
-      }
-      case "tool_call": {
-        const closed = this.#closeText();
-        const output_index = this.#output.length;
-        const item = callItem(this.#id, e.call, true);
-        this.#output.push(item);
-        return closed +
-          this.#event("response.output_item.added", {
-            output_index,
-            item: callItem(this.#id, e.call, false),
-          }) +
-          this.#delta("response.function_call_arguments.delta", {
-            item_id: item.id,
-            output_index,
-            delta: item.arguments,
-          }) +
-          this.#event("response.function_call_arguments.done", {
-            item_id: item.id,
-            output_index,
-            arguments: item.arguments,
-          }) +
-          this.#event("response.output_item.done", { output_index, item });
-      }
-      case "message_end": {
-        const refused = this.#refused;
-        const onlyThought = this.#thought && this.#text === undefined &&
-          this.#output.every((item) => item.type === "reasoning");
-        const closed = this.#closeText();
-        const st = status(e.finishReason, refused);
-        const response = responseObject(this.#id, this.#request, this.#created, {
-          ...st,
-          // "Only present when the status is `completed`" (openai-node Response.completed_at).
-          completed_at: st.status === "completed" ? this.#created : null,
-          output: this.#output,
-          usage: usageOf(e.usage, onlyThought),
-        });
-        const type = st.status === "completed" ? "response.completed" : "response.incomplete";
-        return closed + this.#event(type, { response });
-      }
+      case "text_delta":
+        return this.#textDelta(e.content, e.refusal === true);
+      case "tool_call":
+        return this.#call(e.call);
+      case "message_end":
+        return this.#end(e.finishReason, e.usage);
       case "error":
         return this.#closeText() +
-          this.#event("error", { code: "server_error", message: e.error.message, param: null });
+          this.#event(
+            "error",
+            `,"code":"server_error","message":${JSON.stringify(e.error.message)},"param":null`,
+          );
     }
   }
 }

@@ -378,31 +378,47 @@ export const MESSAGES_FIELD_RULES: Readonly<Record<string, RuleInfo>> = {
   },
 };
 
+// Where a list of blocks is: a top-level field ("tools", "system"), or the
+// content of the block or message `at` of the list `of` (`messages` for a
+// message). Built into a path only for a bad image: the walk runs on every
+// request, and a path string a list cost more than the walk.
+type Where = string | { readonly of: Where; readonly at: number };
+
+function path(w: Where): string {
+  return typeof w === "string" ? w : `${path(w.of)}[${w.at}].content`;
+}
+
 // Counts cache_control marks in a list of blocks (or tools), and the first
 // bad image among them, when asked.
 function blocks(
   list: unknown,
-  where: string,
+  where: Where,
   state: { marks: number; image?: Violation; images: boolean },
 ): void {
   if (!Array.isArray(list)) return;
   for (let j = 0; j < list.length; j++) {
     const b = list[j] as Record<string, unknown> | null;
     if (b === null || typeof b !== "object") continue;
-    if (b.cache_control !== undefined && b.cache_control !== null) state.marks++;
-    if (state.images && !state.image && b.type === "image") {
+    // `in` first: most blocks have no cache_control, and reading a field a
+    // block lacks, on blocks of every shape, cost most of this walk.
+    if ("cache_control" in b && b.cache_control !== undefined && b.cache_control !== null) {
+      state.marks++;
+    }
+    const type = b.type;
+    if (state.images && !state.image && type === "image") {
       const src = obj(b.source);
       if (src?.type === "base64" && !IMAGE_TYPES.has(src.media_type as string)) {
+        const at = path(where);
         state.image = v(
           "media-type",
-          `${where}[${j}].source.media_type`,
+          `${at}[${j}].source.media_type`,
           `${
-            where.replace(/\[(\d+)\]/g, ".$1")
+            at.replace(/\[(\d+)\]/g, ".$1")
           }.${j}.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`,
         );
       }
     }
-    if (b.type === "tool_result") blocks(b.content, `${where}[${j}].content`, state);
+    if (type === "tool_result") blocks(b.content, { of: where, at: j }, state);
   }
 }
 
@@ -484,7 +500,7 @@ export function messagesFieldProblem(
       for (let i = 0; i < messages.length; i++) {
         blocks(
           (messages[i] as { content?: unknown } | null)?.content,
-          `messages[${i}].content`,
+          { of: "messages", at: i },
           state,
         );
       }
@@ -523,24 +539,42 @@ function unknownGemini(name: string, at: string | undefined): Violation {
   );
 }
 
+// Where a Gemini Schema is: a declaration's `parameters`, or a subschema of
+// the schema `of` (the value of its property `property`, its `items`, or
+// its `anyOf[anyOf]`). Built into a path only for an unknown field: every
+// declaration's schema is walked on every request, and a path string a
+// subschema cost more than the walk.
+type SchemaAt =
+  | { readonly tool: number; readonly declaration: number }
+  | { readonly of: SchemaAt; readonly property?: string; readonly anyOf?: number };
+
+function schemaPath(at: SchemaAt): string {
+  if ("tool" in at) return `tools[${at.tool}].function_declarations[${at.declaration}].parameters`;
+  const of = schemaPath(at.of);
+  if (at.property !== undefined) return `${of}.properties[${at.property}].value`;
+  return at.anyOf !== undefined ? `${of}.any_of[${at.anyOf}]` : `${of}.items`;
+}
+
 // The first unknown field in a Gemini Schema, walked through its subschemas.
-function schemaField(schema: unknown, at: string): Violation | undefined {
+function schemaField(schema: unknown, at: SchemaAt): Violation | undefined {
   const s = obj(schema);
   if (!s) return undefined;
-  for (const k in s) if (!GEMINI_SCHEMA_FIELDS.has(k)) return unknownGemini(k, at);
+  for (const k in s) if (!GEMINI_SCHEMA_FIELDS.has(k)) return unknownGemini(k, schemaPath(at));
   const props = obj(s.properties);
   if (props) {
     for (const k in props) {
-      const bad = schemaField(props[k], `${at}.properties[${k}].value`);
+      const bad = schemaField(props[k], { of: at, property: k });
       if (bad) return bad;
     }
   }
-  const items = schemaField(s.items, `${at}.items`);
-  if (items) return items;
+  if (s.items !== undefined) {
+    const items = schemaField(s.items, { of: at });
+    if (items) return items;
+  }
   const any = s.anyOf ?? s.any_of;
   if (Array.isArray(any)) {
     for (let i = 0; i < any.length; i++) {
-      const bad = schemaField(any[i], `${at}.any_of[${i}]`);
+      const bad = schemaField(any[i], { of: at, anyOf: i });
       if (bad) return bad;
     }
   }
@@ -562,10 +596,7 @@ export function geminiFieldProblem(
     if (!Array.isArray(decls)) continue;
     for (let j = 0; j < decls.length; j++) {
       const d = obj(decls[j]);
-      const bad = d && schemaField(
-        d.parameters,
-        `tools[${i}].function_declarations[${j}].parameters`,
-      );
+      const bad = d && schemaField(d.parameters, { tool: i, declaration: j });
       if (bad) return bad;
     }
   }

@@ -513,7 +513,7 @@ export class FakeProvider implements Disposable {
     // server's does (a stall is reached, and its cancellation recorded, while
     // the client is still reading), and a cut arrives after the frames sent
     // before it, as on a real connection.
-    const queue = new FrameQueue(encoder.encode(head.map((e) => sse.frames(e)).join("")));
+    const queue = new FrameQueue(head.map((e) => sse.frames(e)).join(""));
     (async () => {
       try {
         for (;;) {
@@ -529,7 +529,7 @@ export class FakeProvider implements Disposable {
             await events.return?.(undefined);
             return;
           }
-          queue.push(encoder.encode(sse.frames(checkedEvent(event, requestId))));
+          queue.push(sse.frames(checkedEvent(event, requestId)));
         }
       } catch (error) {
         if (isHarnessError(error)) harnessErrors.push(error as Error);
@@ -575,18 +575,22 @@ export class FakeProvider implements Disposable {
   }
 }
 
-// Frames waiting for the client, then how the stream ends.
+// Frames waiting for the client, then how the stream ends. Kept as text,
+// and encoded together when the client reads them: one encoding of all the
+// frames waiting costs less than one a frame and a copy to join them (a
+// stream's bytes were a good part of its round trip, and the fuller events
+// of issue 36 are more bytes).
 class FrameQueue {
   closed = false;
-  readonly #frames: Uint8Array[];
+  readonly #frames: string[];
   #end: { error?: unknown } | undefined;
   #wake: (() => void) | undefined;
 
-  constructor(first: Uint8Array) {
+  constructor(first: string) {
     this.#frames = [first];
   }
 
-  push(frame: Uint8Array): void {
+  push(frame: string): void {
     this.#frames.push(frame);
     this.#wake?.();
   }
@@ -609,25 +613,13 @@ class FrameQueue {
     if (this.#frames.length > 0) {
       // Everything waiting goes in one chunk, as one network read would get it.
       const frames = this.#frames.splice(0);
-      c.enqueue(frames.length === 1 ? frames[0] : concat(frames));
+      c.enqueue(encoder.encode(frames.length === 1 ? frames[0] : frames.join("")));
       return;
     }
     this.closed = true;
     if ("error" in this.#end!) c.error(this.#end!.error);
     else c.close();
   }
-}
-
-function concat(frames: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const f of frames) n += f.length;
-  const out = new Uint8Array(n);
-  n = 0;
-  for (const f of frames) {
-    out.set(f, n);
-    n += f.length;
-  }
-  return out;
 }
 
 // A request as the handler reads it. Built from fetch's arguments directly:
@@ -719,14 +711,27 @@ function requestIdHeaders(id: string): Record<string, string> {
   return { "x-request-id": id, "request-id": id };
 }
 
+// The init a JSON answer is made with: the content type alone. Deno (2.9)
+// gives a Response made with a string body and any other header a native
+// copy of the body, kept for Deno.serve until the Response is collected; an
+// in-process answer never goes through Deno.serve, so that copy was most of
+// a blocking round trip's cost, and it grew with the answer's size (about
+// 6 µs a KB when the client does not read the headers). A Response whose
+// only header is the content type makes none, and the request-id headers set
+// on it afterwards do not either (`.headers` drops any such copy). Served by
+// listen(), the Response goes the ordinary way. See bench/RESULTS.md, issue 36.
+const JSON_INIT_HEADERS = Object.freeze({ "content-type": "application/json" });
+
 function reply(
   status: number,
   body: unknown,
   requestId: string,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", ...requestIdHeaders(requestId), ...headers },
-  });
+  const response = new Response(JSON.stringify(body), { status, headers: JSON_INIT_HEADERS });
+  const h = response.headers;
+  h.set("x-request-id", requestId);
+  h.set("request-id", requestId);
+  for (const name in headers) h.set(name, headers[name]);
+  return response;
 }
