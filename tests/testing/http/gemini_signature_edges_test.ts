@@ -87,3 +87,22 @@ Deno.test("Gemini 3: a hand-built call's first part needs a signature that is no
     Array(3).fill("contents[1].parts[1].thoughtSignature"),
   );
 });
+
+Deno.test("Gemini 3: the model is read from the decoded path, so an escaped name meets the same rule", async () => {
+  const p = new FakeProvider({ llm: FakeLLM.script(Array(4).fill("ok")) });
+  const unsigned = {
+    contents: [
+      user,
+      { role: "model", parts: [{ functionCall: { name: "f", args: {} } }] },
+      { role: "user", parts: [{ functionResponse: { name: "f", response: {} } }] },
+    ],
+  };
+  // "gemini%2D3" is "gemini-3" with its hyphen escaped, as a client may send it.
+  const escaped = "/v1beta/models/gemini%2D3-pro-preview:generateContent";
+  assertEquals((await json(p, escaped, unsigned)).status, 400);
+  assertEquals(p.rejections.map((r) => r.rule), ["thought-signature-missing"]);
+  // An escape that is not one ("%zz") is read as written: not a Gemini 3 model, no rule.
+  const broken = "/v1beta/models/gemini%zz3-pro:generateContent";
+  await json(p, broken, unsigned);
+  assertEquals(p.rejections.length, 1);
+});
