@@ -70,3 +70,26 @@ Deno.test("obfuscation: sixteen pads of 1 to 15 base62 characters, taken in turn
   ]);
   assertEquals(new Set(pads.slice(0, 16)).size, 16);
 });
+
+// "The same script gives the same ids on every run": across processes and
+// releases too, so a snapshot or a recording of the fake's answers taken
+// today still matches. A change to the hash is a change every such snapshot
+// sees, so it is made here, on purpose.
+Deno.test("ids: the same seed gives the same id in every process and release", () => {
+  assertEquals(chatCompletionId("fake-chat-1"), "chatcmpl-4JqRYEAhtzjKvN8ZeiHci1swNWUx9");
+  assertEquals(systemFingerprint("gpt-4o"), "fp_fb39485b14");
+  assertEquals(
+    responsesId("resp_", "fake-chat-1"),
+    "resp_4be26ec2755de8868d9990a8dafd09ad713be10d1e05d43897",
+  );
+  assertEquals(anthropicMessageId("fake-chat-1"), "msg_014JqRYEAhtzjKvN8ZeiHci1");
+  assertEquals(geminiResponseId("fake-chat-1"), "4JqRYEAhtzjKvN8ZeiHci1s");
+});
+
+Deno.test("ids: a Responses item prefix asked for the first time gets its own ids", () => {
+  // `ws_` (a web_search_call's id) is asked for nowhere else, so its table is made here.
+  const id = responsesId("ws_", "fake-chat-1");
+  assertMatch(id, /^ws_[0-9a-f]{50}$/);
+  assertEquals(responsesId("ws_", "fake-chat-1"), id);
+  assertNotEquals(id.slice(3), responsesId("resp_", "fake-chat-1").slice(5));
+});

@@ -82,10 +82,17 @@ Deno.test("FakeProvider: a gate holds the response until it opens; an abort mean
 
 Deno.test("FakeProvider: a harness error behind the wire is a 400 (no client retries it) now and a failure at verify()", async () => {
   const provider = new FakeProvider({ llm: FakeLLM.script(["one"]) });
-  assertEquals((await post(provider)).status, 200);
+  const ok = await post(provider);
+  assertEquals(ok.status, 200);
+  // Only a harness error tells the client not to retry (the SDKs read the header first).
+  assertEquals(ok.headers.get("x-should-retry"), null);
+  await ok.body?.cancel();
   const res = await post(provider);
   assertEquals(res.status, 400);
-  assertStringIncludes((await res.json()).error.message, "has 1 turn(s)");
+  assertEquals(res.headers.get("x-should-retry"), "false");
+  const error = (await res.json()).error;
+  assertStringIncludes(error.message, "has 1 turn(s)");
+  assertEquals(error.code, "agentkit_harness_error");
   assertThrows(() => provider.verify(), ScriptExhausted);
 });
 
@@ -200,6 +207,11 @@ Deno.test("FakeProvider: a scripted 429 says when to come back, in ms and in who
   const second = await post(provider);
   await second.body?.cancel();
   assertEquals([second.status, second.headers.get("retry-after")], [429, null]);
+  // A provider's 429 is the client's to retry: only a harness error says not to.
+  assertEquals([first.headers.get("x-should-retry"), second.headers.get("x-should-retry")], [
+    null,
+    null,
+  ]);
   // Each request gets its own id, as the vendors' servers give one.
   assertEquals([first.headers.get("x-request-id"), second.headers.get("request-id")], [
     "req_1",
@@ -220,6 +232,7 @@ const nextTurn = () => new Promise((r) => setTimeout(r, 0));
 
 Deno.test("new FakeProvider() names itself in an option error", () => {
   assertThrows(() => new FakeProvider({} as never), TypeError, "new FakeProvider()");
+  assertThrows(() => new FakeProvider(undefined as never), TypeError, "new FakeProvider()");
 });
 
 Deno.test("FakeProvider.fetch is in-process: a test context that forbids model requests allows it", async () => {

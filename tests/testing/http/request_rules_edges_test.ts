@@ -329,3 +329,26 @@ Deno.test("parameter-range: types, and the values at the edges that pass", async
     "stream_options",
   );
 });
+
+// False refusals are bugs too: a documented field at the end of each API's
+// list is served (openai-node ChatCompletionCreateParamsBase.web_search_options,
+// @anthropic-ai/sdk MessageCreateParams.inference_geo, Gemini
+// GenerateContentRequest.labels / cachedContent).
+Deno.test("unknown-field: the last documented fields of each API's list are served", async () => {
+  await serves("chat.completions", {
+    model: "gpt-4o-search-preview",
+    messages: [{ role: "user", content: "hi" }],
+    web_search_options: {},
+  });
+  await serves("messages", {
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    messages: [{ role: "user", content: "hi" }],
+    inference_geo: "us",
+  });
+  await serves("generateContent", {
+    contents: [{ role: "user", parts: [{ text: "hi" }] }],
+    labels: { team: "evals" },
+    cached_content: "cachedContents/abc123",
+  });
+});

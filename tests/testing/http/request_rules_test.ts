@@ -377,6 +377,15 @@ Deno.test("a legacy function_call with content: null is served, and its function
     { role: "assistant", content: "", toolCalls: [{ id: "call_fn_1", name: "f", args: { a: 1 } }] },
     { role: "tool", content: "42", toolCallId: "call_fn_1" },
   ]);
+  // Only an assistant's function_call makes content optional: a user's content stays required.
+  await refuses(
+    "chat.completions",
+    chat({
+      messages: [{ role: "user", content: null, function_call: { name: "f", arguments: "{}" } }],
+    }),
+    "message-content-type",
+    "messages[0].content",
+  );
 });
 
 Deno.test("Anthropic thinking: budget, temperature and forced tool choice", async () => {

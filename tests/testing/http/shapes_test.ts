@@ -4,7 +4,7 @@
 // misbehaviours, errors before and during a stream. An always-present field
 // missing, a field of the wrong type, or an event kind the catalogue does
 // not know fails here.
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertThrows } from "@std/assert";
 import { ProviderResponseError, RateLimitError, toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider, misbehave, type Turn } from "@agentkit/testing/testing";
 import { type Shape, shapeOf, shapeProblems, SHAPES } from "../../../testing/http/_shapes.ts";
@@ -305,4 +305,44 @@ Deno.test("shapes: every field names its source, and every API has its error sha
     for (const f of s.fields) assert(f.source.length > 10, `${s.api} ${s.kind} ${f.path}`);
   }
   for (const api of APIS) shapeOf(api.api, "error");
+});
+
+Deno.test("shapes: a kind the catalogue does not list is a RangeError naming it", () => {
+  assertThrows(
+    () => shapeOf("messages", "chat.completion"),
+    RangeError,
+    'no shape "chat.completion" for messages in the catalogue',
+  );
+});
+
+// The fields a real answer carries only sometimes (never sent by the fake)
+// are still typed: a real answer that has them is held clean, so the
+// catalogue never fails a recording the API really sent.
+Deno.test("shapes: a real answer's sometimes-sent fields pass the catalogue", async () => {
+  const seen: Seen = { kinds: new Set(), problems: [] };
+  const messages = APIS.find((a) => a.api === "messages")!;
+  const [[, message]] = await answer(messages, "claude-sonnet-4-5", false, TURNS.text, "m", seen);
+  const usage = message.usage as Record<string, unknown>;
+  const content = message.content as Record<string, unknown>[];
+  const fuller = {
+    ...message,
+    content: [{ ...content[0], citations: null }],
+    usage: {
+      ...usage,
+      server_tool_use: { web_search_requests: 1 },
+      output_tokens_details: null,
+      speed: null,
+    },
+  };
+  assertEquals(shapeProblems(fuller, shapeOf("messages", "message")), []);
+  const gemini = APIS.find((a) => a.api === "generateContent")!;
+  const [[, gen]] = await answer(gemini, "gemini-2.5-flash", false, TURNS.text, "g", seen);
+  const meta = gen.usageMetadata as Record<string, unknown>;
+  // gemini-2.0 answers carry candidatesTokensDetails (the catalogue's source).
+  const older = {
+    ...gen,
+    usageMetadata: { ...meta, candidatesTokensDetails: [{ modality: "TEXT", tokenCount: 2 }] },
+  };
+  assertEquals(shapeProblems(older, shapeOf("generateContent", "GenerateContentResponse")), []);
+  assertEquals(seen.problems, []);
 });
