@@ -5,7 +5,7 @@
 // completed response.
 import { assertEquals } from "@std/assert";
 import { FakeLLM, FakeProvider, type Turn } from "@agentkit/testing/testing";
-import { json, post } from "./_wire_fetch.ts";
+import { frames, json, post } from "./_wire_fetch.ts";
 
 const CHAT = "/v1/chat/completions";
 const RESP = "/v1/responses";
@@ -147,4 +147,23 @@ Deno.test("responses wire stream: obfuscation off when the request says so; comp
   const last = streamed.trim().split("\n\n").at(-1)!;
   const done = JSON.parse(last.slice(last.indexOf("data: ") + 6));
   assertEquals([done.type, done.response.completed_at], ["response.incomplete", null]);
+});
+
+Deno.test("responses wire: a thought-only turn's output is all reasoning, blocking and streamed; a turn with text is not", async () => {
+  const thought = { reasoning: "Weighing it.", usage: { inputTokens: 1, outputTokens: 6 } };
+  const spoken = { ...thought, content: "Done." };
+  const { provider: p } = lenient(thought, thought, spoken, spoken);
+  const reasoning = (u: unknown) =>
+    (u as { output_tokens_details: { reasoning_tokens: number } }).output_tokens_details
+      .reasoning_tokens;
+  const seen = [];
+  for (let i = 0; i < 2; i++) {
+    seen.push(reasoning((await json(p, RESP, { model: "m", input: "hi" })).body.usage));
+    const events = await frames(p, RESP, { model: "m", input: "hi", stream: true });
+    const done = events.find((f) => f.event === "response.completed")!.data as {
+      response: { usage: unknown };
+    };
+    seen.push(reasoning(done.response.usage));
+  }
+  assertEquals(seen, [6, 6, 0, 0]);
 });
