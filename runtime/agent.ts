@@ -100,9 +100,13 @@ function checkRun(
   options: unknown,
 ): void {
   // The common call (a string, a context, no options or known ones) passes
-  // without building a message.
+  // without building a message. The context's two methods are read by name,
+  // as ports.ctx reads them: that rule's shared test reads every port's
+  // methods by a computed key, a megamorphic read on every run (issue 39).
+  const c = ctx as { checkCancelled?: unknown; emit?: unknown } | null;
   if (
-    typeof task === "string" && ports.ctx.test(ctx, "ctx") === undefined &&
+    typeof task === "string" && c !== null && (typeof c === "object" || typeof c === "function") &&
+    typeof c.checkCancelled === "function" && typeof c.emit === "function" &&
     (options === NO_OPTIONS || options === undefined)
   ) return;
   const where = `agent.${method}() of agent "${agent}"`;

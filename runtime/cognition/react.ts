@@ -449,13 +449,7 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
 
   // The tools are known: grants are synchronised, then the first model call.
   #listed(specs: readonly ToolSpec[]): Ready {
-    if (!Array.isArray(specs)) {
-      throw new TypeError(
-        `The tool provider's listTools() gave ${
-          preview(specs)
-        }; it must return an array of tool specs, or a promise of one`,
-      );
-    }
+    if (!Array.isArray(specs)) notSpecs(specs);
     this.#tools = specs;
     const grants = syncGrants(this.#cognition, this.#ctx, this.#input.agent.name);
     return grants ? this.#then(grants, () => this.#call()) : this.#call();
@@ -605,6 +599,17 @@ function argsOf(prepared: PreparedTool, call: ToolCall): Record<string, unknown>
     }
   }
   return prepared.parse(raw);
+}
+
+// A provider's listTools() that gave no array. Out of line: the message's
+// code, in the step every run takes, would keep V8 from inlining the first
+// model call into it (issue 39).
+function notSpecs(specs: unknown): never {
+  throw new TypeError(
+    `The tool provider's listTools() gave ${
+      preview(specs)
+    }; it must return an array of tool specs, or a promise of one`,
+  );
 }
 
 // The calls with every id unique, or undefined when no id repeats: a later
