@@ -193,10 +193,24 @@ export class ReActCognition implements Cognition {
     }
     // A copy the size of the calls: the turn's array was grown by pushes
     // and holds spare room, which a long transcript would keep per step.
-    const renamed = uniqueIds(calls);
+    // One call cannot repeat an id; the rarer paths are methods of their
+    // own, so V8 inlines this step of every turn (issue 39).
+    const renamed = calls.length > 1 ? uniqueIds(calls) : undefined;
     const own = renamed ?? calls.slice();
     messages.push(assistantMessage(content, own, providerData));
     if (renamed === undefined) return this.#runTools(own, 0, messages, ctx, agent);
+    return this.#runRenamed(calls, own, messages, ctx, agent);
+  }
+
+  // Calls whose repeated ids were replaced: each replacement is reported,
+  // then the calls run.
+  #runRenamed(
+    calls: readonly ToolCall[],
+    own: readonly ToolCall[],
+    messages: Message[],
+    ctx: RunContext,
+    agent: string,
+  ): Promise<undefined> {
     return reportRenamed(calls, own, ctx, agent).then(() =>
       this.#runTools(own, 0, messages, ctx, agent)
     );
