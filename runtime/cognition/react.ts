@@ -181,23 +181,18 @@ export class ReActCognition implements Cognition {
     ctx: RunContext,
     agent: string,
   ): Now<CognitionResult["stopReason"] | undefined> {
-    const content = turn.content;
     const finish = turn.finish!;
     const calls = turn.calls;
-    const providerData = turn.providerData;
     if (
       calls.length === 0 || finish === "length" || finish === "content_filter" || finish === "error"
-    ) {
-      messages.push(assistantMessage(content, undefined, providerData));
-      return this.#noCalls(turn, finish, ctx, agent);
-    }
+    ) return this.#noCalls(turn, finish, messages, ctx, agent);
     // A copy the size of the calls: the turn's array was grown by pushes
     // and holds spare room, which a long transcript would keep per step.
     // One call cannot repeat an id; the rarer paths are methods of their
     // own, so V8 inlines this step of every turn (issue 39).
     const renamed = calls.length > 1 ? uniqueIds(calls) : undefined;
     const own = renamed ?? calls.slice();
-    messages.push(assistantMessage(content, own, providerData));
+    messages.push(assistantMessage(turn.content, own, turn.providerData));
     if (renamed === undefined) return this.#runTools(own, 0, messages, ctx, agent);
     return this.#runRenamed(calls, own, messages, ctx, agent);
   }
@@ -216,16 +211,18 @@ export class ReActCognition implements Cognition {
     );
   }
 
-  // How a turn that runs no tool ends the run: a length cut with "length";
-  // a refusal, a content filter, a failed turn and an empty answer (thinking
-  // alone included) with "error", each observed by its kind; an answer with
-  // "stop".
+  // How a turn that runs no tool ends the run, recorded without calls: a
+  // length cut with "length"; a refusal, a content filter, a failed turn and
+  // an empty answer (thinking alone included) with "error", each observed by
+  // its kind; an answer with "stop".
   #noCalls(
     turn: ModelTurn,
     finish: FinishReason,
+    messages: Message[],
     ctx: RunContext,
     agent: string,
   ): Now<CognitionResult["stopReason"]> {
+    messages.push(assistantMessage(turn.content, undefined, turn.providerData));
     if (finish === "length") return "length";
     if (finish === "content_filter") {
       const kind = turn.refusal ? "model_refusal" : "content_filter";
