@@ -453,21 +453,12 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
     this.#messages = appendOnly([...input.messages]);
     const specs = this.#cognition.specs(ctx);
     // The array of a `tools: [...]` agent or a ready provider goes straight
-    // on; only a provider that has to ask (an MCP server) costs a wait, in
-    // a method of its own: this step begins every run, and V8 inlines the
-    // first model call into it only while it is small (issue 39).
-    if (!Array.isArray(specs)) return this.#awaitSpecs(specs);
-    this.#tools = specs as readonly ToolSpec[];
-    const grants = syncGrants(this.#cognition, ctx, input.agent.name);
-    return grants ? this.#then(grants, () => this.#call()) : this.#call();
-  }
-
-  #awaitSpecs(specs: readonly ToolSpec[] | Promise<readonly ToolSpec[]>): Ready {
+    // on; only a provider that has to ask (an MCP server) costs a wait.
+    if (Array.isArray(specs)) return this.#listed(specs);
     return this.#then(Promise.resolve(specs), (listed) => this.#listed(listed));
   }
 
-  // The tools a provider listed are known (as #begin takes an array given at
-  // once): grants are synchronised, then the first model call.
+  // The tools are known: grants are synchronised, then the first model call.
   #listed(specs: readonly ToolSpec[]): Ready {
     if (!Array.isArray(specs)) notSpecs(specs);
     this.#tools = specs;
