@@ -149,14 +149,6 @@ export function readKeyVariables(): void {
 export function maskSecrets(s: string, mask: string): string {
   if (!envRead) readKeyVariables();
   if (registered.size === 0 || s.length < MIN_SECRET_LENGTH) return s;
-  return masked(s, mask);
-}
-
-// The replacement, apart from the check above: every tool answer of a loop
-// is masked, and a small maskSecrets is inlined into the step that makes
-// its message, where the pattern's building would use up V8's inlining
-// budget for the steps around it (issue 39).
-function masked(s: string, mask: string): string {
   pattern ??= new RegExp(
     // Longest first: a value that contains another is masked whole.
     [...registered].sort((a, b) => b.length - a.length).map(escape).join("|"),

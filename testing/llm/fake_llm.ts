@@ -653,10 +653,15 @@ export class FakeLLM implements LLMPort, Disposable {
     const usage = turn.usage ?? this.#usage;
     const toolCalls = turn.toolCalls ?? [];
     const content = turn.content ?? turn.chunks?.join("") ?? turn.refusal ?? "";
-    // A failing turn's error is made apart: this runs on every call.
-    if (turn.failAfterChunks !== undefined || turn.error !== undefined) {
-      throw failureOf(turn, usage);
+    if (turn.failAfterChunks !== undefined) {
+      throw toError(
+        turn.error ?? `stream failed after ${turn.failAfterChunks} chunk(s)`,
+        "mid_stream",
+        turn.finishReason,
+        usage,
+      );
     }
+    if (turn.error !== undefined) throw toError(turn.error, "pre_stream", turn.finishReason, usage);
     const response: Writable<ChatResponse> = {
       id,
       model: turn.model ?? this.#model ?? request.model,
@@ -1057,20 +1062,6 @@ export class FakeLLM implements LLMPort, Disposable {
     }
     return log.copies;
   }
-}
-
-// What a failing turn's blocking call throws: a failure after chunks as the
-// stream would end, else the turn's error before the first event.
-function failureOf(turn: Turn, usage: Usage): Error {
-  if (turn.failAfterChunks !== undefined) {
-    return toError(
-      turn.error ?? `stream failed after ${turn.failAfterChunks} chunk(s)`,
-      "mid_stream",
-      turn.finishReason,
-      usage,
-    );
-  }
-  return toError(turn.error!, "pre_stream", turn.finishReason, usage);
 }
 
 // An options bag with no keys at all needs no check (the common case: none
