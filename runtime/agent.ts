@@ -397,9 +397,9 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   }
 
   // What run() returns for the result the run returned: the same as
-  // settledResult(result), without a lookup by the result.
-  // The failure's path is a method of its own: this one ends every run, and
-  // kept small V8 inlines it (issue 39).
+  // settledResult(result), without a lookup by the result. The failure's
+  // path is a method of its own: this one ends every run, and kept small V8
+  // inlines it (issue 39).
   settled(result: TypedAgentResult<D>): Promise<TypedAgentResult<D>> {
     const failure = this.#failure;
     return failure === undefined ? Promise.resolve(result) : this.#rejected(failure.error);

@@ -121,8 +121,7 @@ export function isStreamEvent(value: unknown): value is StreamEvent {
   if (typeof e.messageId !== "string") return false;
   // The four kinds every turn has are checked here, the rest out of line:
   // this check runs on every event a run yields, and kept small V8 inlines
-  // it into the run's event loop (grown by one case it no longer did, which
-  // cost Node's tool loop several percent: issue 39).
+  // it into the run's event loop (grown by one case, it was not: issue 39).
   switch (e.type) {
     case "text_delta":
       return typeof e.content === "string" &&
