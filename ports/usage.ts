@@ -124,6 +124,22 @@ export function addUsage(a: Usage, b: Usage): Usage {
     sum.cachedInputTokens = (a.cachedInputTokens ?? 0) +
       (b.cachedInputTokens ?? 0);
   }
+  if (hasExtras(a) || hasExtras(b)) addExtras(sum, a, b);
+  return sum;
+}
+
+// The fields few usages carry are summed apart: every step of a tool loop
+// adds its usage, and V8 inlines a small addUsage into the loop (issue 39).
+function hasExtras(u: Usage): boolean {
+  return u.cacheWriteInputTokens !== undefined || u.reasoningTokens !== undefined ||
+    u.costUsd !== undefined;
+}
+
+function addExtras(
+  sum: { cacheWriteInputTokens?: number; reasoningTokens?: number; costUsd?: number },
+  a: Usage,
+  b: Usage,
+): void {
   if (a.cacheWriteInputTokens !== undefined || b.cacheWriteInputTokens !== undefined) {
     sum.cacheWriteInputTokens = (a.cacheWriteInputTokens ?? 0) + (b.cacheWriteInputTokens ?? 0);
   }
@@ -133,5 +149,4 @@ export function addUsage(a: Usage, b: Usage): Usage {
   if (a.costUsd !== undefined || b.costUsd !== undefined) {
     sum.costUsd = (a.costUsd ?? 0) + (b.costUsd ?? 0);
   }
-  return sum;
 }

@@ -100,9 +100,13 @@ function checkRun(
   options: unknown,
 ): void {
   // The common call (a string, a context, no options or known ones) passes
-  // without building a message.
+  // without building a message. The context's two methods are read by name,
+  // as ports.ctx reads them: that rule's shared test reads every port's
+  // methods by a computed key, a megamorphic read on every run (issue 39).
+  const c = ctx as { checkCancelled?: unknown; emit?: unknown } | null;
   if (
-    typeof task === "string" && ports.ctx.test(ctx, "ctx") === undefined &&
+    typeof task === "string" && c !== null && (typeof c === "object" || typeof c === "function") &&
+    typeof c.checkCancelled === "function" && typeof c.emit === "function" &&
     (options === NO_OPTIONS || options === undefined)
   ) return;
   const where = `agent.${method}() of agent "${agent}"`;
@@ -393,12 +397,17 @@ class AgentStream<D> implements AsyncGenerator<StreamEvent, TypedAgentResult<D>,
   }
 
   // What run() returns for the result the run returned: the same as
-  // settledResult(result), without a lookup by the result.
+  // settledResult(result), without a lookup by the result. The failure's
+  // path is a method of its own: this one ends every run, and kept small V8
+  // inlines it (issue 39).
   settled(result: TypedAgentResult<D>): Promise<TypedAgentResult<D>> {
     const failure = this.#failure;
-    if (failure === undefined) return Promise.resolve(result);
-    noteRunFailed(this.#ctx, failure.error);
-    return Promise.reject(failure.error);
+    return failure === undefined ? Promise.resolve(result) : this.#rejected(failure.error);
+  }
+
+  #rejected(error: unknown): Promise<never> {
+    noteRunFailed(this.#ctx, error);
+    return Promise.reject(error);
   }
 
   next(): Promise<Step<D>> {

@@ -201,13 +201,7 @@ export class Invoker {
     if (
       typeof invocation?.tool?.call !== "function" || invocation.call === null ||
       typeof invocation.call !== "object"
-    ) {
-      throw new TypeError(
-        `Invoker.callTool(): the invocation must be { tool, call, args } with a ToolPort and its ToolCall, got ${
-          describe(invocation)
-        }`,
-      );
-    }
+    ) badInvocation(invocation);
     checkCtx("Invoker.callTool()", ctx);
     const span = ctx.trace.span("execute_tool", "tool", {
       "gen_ai.tool.name": invocation.tool.name,
@@ -216,9 +210,7 @@ export class Invoker {
     const tool = this.#tool ??= this.#composeTool();
     // A tool under a test context runs with it ambient: a port it calls
     // without a context still meets the test's guard.
-    if (ctx.allowModelRequests === false) {
-      return underRefusal(() => inSpan(span, tool, invocation, ctx, spanEnded));
-    }
+    if (ctx.allowModelRequests === false) return refusing(span, tool, invocation, ctx);
     return inSpan(span, tool, invocation, ctx, spanEnded);
   }
 
@@ -251,6 +243,28 @@ function answered(span: Span, res: ChatResponse): ChatResponse {
   return res;
 }
 
+// A tool call under a context that refuses real model requests. Apart from
+// #callToolNow, as its closure is: the method runs on every tool call, and
+// kept small V8 inlines it into the loop (issue 39).
+function refusing(
+  span: Span,
+  tool: NowTool,
+  invocation: ToolInvocation,
+  ctx: RunContext,
+): Now<unknown> {
+  return underRefusal(() => inSpan(span, tool, invocation, ctx, spanEnded));
+}
+
+// The messages of a bad call are built out of line: their code, in the
+// methods every call runs, would keep V8 from inlining what follows.
+function badInvocation(invocation: unknown): never {
+  throw new TypeError(
+    `Invoker.callTool(): the invocation must be { tool, call, args } with a ToolPort and its ToolCall, got ${
+      describe(invocation)
+    }`,
+  );
+}
+
 // Checks one middleware; returns whether it charges meters.
 function checkMiddleware(mw: ChatMiddleware | ToolMiddleware): boolean {
   if (!mw || typeof mw !== "object" || typeof mw.name !== "string") {
@@ -267,19 +281,25 @@ function checkMiddleware(mw: ChatMiddleware | ToolMiddleware): boolean {
 // wrong one would otherwise fail deep in a middleware, or in a span.
 function checkCall(where: string, request: ChatRequest, ctx: RunContext): void {
   if (request === null || typeof request !== "object" || !Array.isArray(request.messages)) {
-    throw new TypeError(
-      `${where}: the request must be a ChatRequest ({ model, messages: [...] }), got ${
-        describe(request)
-      }`,
-    );
+    badRequest(where, request);
   }
   checkCtx(where, ctx);
 }
 
 function checkCtx(where: string, ctx: RunContext): void {
-  if (!Array.isArray(ctx?.allMeters) || typeof ctx.trace?.span !== "function") {
-    throw new TypeError(
-      `${where}: ctx must be a RunContext (makeTestCtx() in tests), got ${describe(ctx)}`,
-    );
-  }
+  if (!Array.isArray(ctx?.allMeters) || typeof ctx.trace?.span !== "function") badCtx(where, ctx);
+}
+
+function badRequest(where: string, request: unknown): never {
+  throw new TypeError(
+    `${where}: the request must be a ChatRequest ({ model, messages: [...] }), got ${
+      describe(request)
+    }`,
+  );
+}
+
+function badCtx(where: string, ctx: unknown): never {
+  throw new TypeError(
+    `${where}: ctx must be a RunContext (makeTestCtx() in tests), got ${describe(ctx)}`,
+  );
 }

@@ -113,6 +113,25 @@ function lengthCut(error: unknown): StreamEvent[] {
 }
 
 function eventsOf(res: ChatResponse): StreamEvent[] {
+  // A plain answer (no thinking, refusal or provider data: nearly every
+  // turn) takes the short path: this runs on every model call, and a body
+  // V8 can inline leaves room to inline the steps around it (issue 39).
+  if (res.reasoning || res.refusal || res.providerData !== undefined) return fullEventsOf(res);
+  const messageId = res.id;
+  const events: StreamEvent[] = [{ type: "message_start", messageId }];
+  if (res.content) events.push({ type: "text_delta", messageId, content: res.content });
+  for (const call of res.toolCalls) events.push({ type: "tool_call", messageId, call });
+  events.push({
+    type: "message_end",
+    messageId,
+    finishReason: res.finishReason,
+    usage: res.usage,
+  });
+  return events;
+}
+
+// The same events, with thinking, a refusal's mark and provider data.
+function fullEventsOf(res: ChatResponse): StreamEvent[] {
   const messageId = res.id;
   const events: StreamEvent[] = [{ type: "message_start", messageId }];
   if (res.reasoning) events.push({ type: "reasoning_delta", messageId, content: res.reasoning });

@@ -181,37 +181,48 @@ export class ReActCognition implements Cognition {
     ctx: RunContext,
     agent: string,
   ): Now<CognitionResult["stopReason"] | undefined> {
-    const content = turn.content;
     const finish = turn.finish!;
     const calls = turn.calls;
-    const providerData = turn.providerData;
     if (
       calls.length === 0 || finish === "length" || finish === "content_filter" || finish === "error"
-    ) {
-      messages.push(assistantMessage(content, undefined, providerData));
-      return this.#noCalls(turn, finish, ctx, agent);
-    }
+    ) return this.#noCalls(turn, finish, messages, ctx, agent);
     // A copy the size of the calls: the turn's array was grown by pushes
     // and holds spare room, which a long transcript would keep per step.
-    const renamed = uniqueIds(calls);
+    // One call cannot repeat an id; the rarer paths are methods of their
+    // own, so V8 inlines this step of every turn (issue 39).
+    const renamed = calls.length > 1 ? uniqueIds(calls) : undefined;
     const own = renamed ?? calls.slice();
-    messages.push(assistantMessage(content, own, providerData));
+    messages.push(assistantMessage(turn.content, own, turn.providerData));
     if (renamed === undefined) return this.#runTools(own, 0, messages, ctx, agent);
+    return this.#runRenamed(calls, own, messages, ctx, agent);
+  }
+
+  // Calls whose repeated ids were replaced: each replacement is reported,
+  // then the calls run.
+  #runRenamed(
+    calls: readonly ToolCall[],
+    own: readonly ToolCall[],
+    messages: Message[],
+    ctx: RunContext,
+    agent: string,
+  ): Promise<undefined> {
     return reportRenamed(calls, own, ctx, agent).then(() =>
       this.#runTools(own, 0, messages, ctx, agent)
     );
   }
 
-  // How a turn that runs no tool ends the run: a length cut with "length";
-  // a refusal, a content filter, a failed turn and an empty answer (thinking
-  // alone included) with "error", each observed by its kind; an answer with
-  // "stop".
+  // How a turn that runs no tool ends the run, recorded without calls: a
+  // length cut with "length"; a refusal, a content filter, a failed turn and
+  // an empty answer (thinking alone included) with "error", each observed by
+  // its kind; an answer with "stop".
   #noCalls(
     turn: ModelTurn,
     finish: FinishReason,
+    messages: Message[],
     ctx: RunContext,
     agent: string,
   ): Now<CognitionResult["stopReason"]> {
+    messages.push(assistantMessage(turn.content, undefined, turn.providerData));
     if (finish === "length") return "length";
     if (finish === "content_filter") {
       const kind = turn.refusal ? "model_refusal" : "content_filter";
@@ -449,13 +460,7 @@ class ReActLoop implements AsyncGenerator<StreamEvent, CognitionResult, undefine
 
   // The tools are known: grants are synchronised, then the first model call.
   #listed(specs: readonly ToolSpec[]): Ready {
-    if (!Array.isArray(specs)) {
-      throw new TypeError(
-        `The tool provider's listTools() gave ${
-          preview(specs)
-        }; it must return an array of tool specs, or a promise of one`,
-      );
-    }
+    if (!Array.isArray(specs)) notSpecs(specs);
     this.#tools = specs;
     const grants = syncGrants(this.#cognition, this.#ctx, this.#input.agent.name);
     return grants ? this.#then(grants, () => this.#call()) : this.#call();
@@ -605,6 +610,17 @@ function argsOf(prepared: PreparedTool, call: ToolCall): Record<string, unknown>
     }
   }
   return prepared.parse(raw);
+}
+
+// A provider's listTools() that gave no array. Out of line: the message's
+// code, in the step every run takes, would keep V8 from inlining the first
+// model call into it (issue 39).
+function notSpecs(specs: unknown): never {
+  throw new TypeError(
+    `The tool provider's listTools() gave ${
+      preview(specs)
+    }; it must return an array of tool specs, or a promise of one`,
+  );
 }
 
 // The calls with every id unique, or undefined when no id repeats: a later

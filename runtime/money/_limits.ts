@@ -72,6 +72,23 @@ export function reachedLimit(
   units: bigint,
   tokens: number,
 ): [limit: string, max: string, used: string] | undefined {
+  // Which limit, and the words for it, are found apart: a budget is checked
+  // before every model call, and a small check is inlined into the meter
+  // (issue 39).
+  if (
+    (limits.maxCalls !== undefined && calls >= limits.maxCalls) ||
+    (limits.maxUnits !== undefined && units >= limits.maxUnits) ||
+    (limits.maxTokens !== undefined && tokens >= limits.maxTokens)
+  ) return limitReached(limits, calls, units, tokens);
+  return undefined;
+}
+
+function limitReached(
+  limits: Limits,
+  calls: number,
+  units: bigint,
+  tokens: number,
+): [limit: string, max: string, used: string] | undefined {
   if (limits.maxCalls !== undefined && calls >= limits.maxCalls) {
     return ["maxCalls", String(limits.maxCalls), `${calls} calls`];
   }

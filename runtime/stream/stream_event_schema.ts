@@ -77,7 +77,13 @@ function isUsage(u: unknown): boolean {
   const o = u as Record<string, unknown>;
   return isCount(o.inputTokens) && isCount(o.outputTokens) &&
     (o.cachedInputTokens === undefined || isCount(o.cachedInputTokens)) &&
-    (o.cacheWriteInputTokens === undefined || isCount(o.cacheWriteInputTokens)) &&
+    hasValidExtras(o);
+}
+
+// The fields few usages carry, out of line for the same reason as
+// isRareEvent: isUsage is inlined into every message_end's check.
+function hasValidExtras(o: Record<string, unknown>): boolean {
+  return (o.cacheWriteInputTokens === undefined || isCount(o.cacheWriteInputTokens)) &&
     (o.reasoningTokens === undefined || isCount(o.reasoningTokens)) &&
     (o.costUsd === undefined ||
       (typeof o.costUsd === "number" && Number.isFinite(o.costUsd) && o.costUsd >= 0));
@@ -113,18 +119,29 @@ export function isStreamEvent(value: unknown): value is StreamEvent {
   if (typeof value !== "object" || value === null) return false;
   const e = value as Record<string, unknown>;
   if (typeof e.messageId !== "string") return false;
+  // The four kinds every turn has are checked here, the rest out of line:
+  // this check runs on every event a run yields, and kept small V8 inlines
+  // it into the run's event loop (grown by one case, it was not: issue 39).
   switch (e.type) {
     case "text_delta":
       return typeof e.content === "string" &&
         (e.refusal === undefined || typeof e.refusal === "boolean");
-    case "reasoning_delta":
-      return typeof e.content === "string";
     case "message_start":
       return true;
     case "message_end":
       return FINISH.has(e.finishReason) && isUsage(e.usage);
     case "tool_call":
       return isCall(e.call);
+    default:
+      return isRareEvent(e);
+  }
+}
+
+// The kinds a turn may lack: thinking, and an error.
+function isRareEvent(e: Record<string, unknown>): boolean {
+  switch (e.type) {
+    case "reasoning_delta":
+      return typeof e.content === "string";
     case "error":
       return e.error instanceof Error &&
         (e.finishReason === undefined || FINISH.has(e.finishReason)) &&

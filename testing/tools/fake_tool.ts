@@ -48,6 +48,8 @@ const OPTIONS: Readonly<Record<string, Rule>> = {
   allowUnused: is.boolean,
 };
 
+type Responder = (args: Record<string, unknown>, ctx: Ctx) => unknown;
+
 /** Options for {@linkcode FakeTool}. */
 export interface FakeToolOptions {
   /**
@@ -226,7 +228,17 @@ export class FakeTool implements ToolPort, Disposable {
     const n = ++this.#taken;
     if (n <= this.#failTimes) throw this.#failWith;
     const r = this.#responder;
-    if (typeof r !== "function") return r;
+    return typeof r === "function" ? this.#answer(r as Responder, valid, ctx, n) : r;
+  }
+
+  // A function's answer, awaited when it is a promise. Apart from #call: a
+  // call V8 can inline into the tool chain is worth keeping small (issue 39).
+  #answer(
+    r: Responder,
+    valid: Record<string, unknown>,
+    ctx: Ctx,
+    n: number,
+  ): Now<unknown> {
     const out = adopt(r(valid, ctx));
     return out instanceof Promise ? out.then((v) => this.#json(v, n)) : this.#json(out, n);
   }
