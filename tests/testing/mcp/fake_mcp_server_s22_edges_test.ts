@@ -302,3 +302,45 @@ Deno.test("a batch in memory, on a 2025-03-26 session: each member answered", as
   await later.t.close();
   await t.close();
 });
+
+Deno.test("completion/complete: params the schema refuses are -32602 naming the field, never a completion", async () => {
+  await using server = new FakeMcpServer({
+    tools: [],
+    prompts: [{ name: "p", messages: ["x"] }],
+    resources: [{ uriTemplate: "t://{a}", name: "t", read: () => "" }],
+    completions: { p: { a: ["v1"] } },
+  });
+  const { t, seen, send } = await session(server);
+  const refused = async (params: unknown) => {
+    await send({ jsonrpc: "2.0", id: 1, method: "completion/complete", params });
+    await tick();
+    const answer = seen.at(-1)!;
+    assertEquals(answer.result, undefined, JSON.stringify(params));
+    assertEquals(answer.error?.code, -32602, JSON.stringify(params));
+    return answer.error!.message;
+  };
+  const argument = { name: "a", value: "v" };
+  // Each reference kind needs its own key: a prompt's name, a template's uri.
+  assertStringIncludes(await refused({ ref: { type: "ref/prompt" }, argument }), "ref");
+  assertStringIncludes(await refused({ ref: { type: "ref/resource" }, argument }), "ref");
+  assertStringIncludes(await refused({ ref: { type: "ref/other", name: "p" }, argument }), "ref");
+  // The argument needs a name and a string value.
+  assertStringIncludes(
+    await refused({ ref: { type: "ref/prompt", name: "p" }, argument: { name: "a" } }),
+    "argument.value",
+  );
+  assertStringIncludes(
+    await refused({ ref: { type: "ref/prompt", name: "p" }, argument: { value: "v" } }),
+    "argument.name",
+  );
+  // context.arguments holds strings: the values of the arguments already given.
+  assertStringIncludes(
+    await refused({
+      ref: { type: "ref/prompt", name: "p" },
+      argument,
+      context: { arguments: { b: 5 } },
+    }),
+    "context.arguments.b",
+  );
+  await t.close();
+});
