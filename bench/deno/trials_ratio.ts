@@ -19,7 +19,9 @@
 // shared with other work disturbs less than wall time: time spent waiting
 // for the core is not in it): each side's median batch, the ratio of the
 // medians, the median over the rounds of trials()' batch over the plain
-// loop's beside it, and the ratio of the fastest batches. Then the
+// loop's beside it, the ratio of the fastest batches, and the ratio of the
+// totals over all rounds (every collection counted where it fell, which
+// the medians and the minimum leave out or to chance). Then the
 // bookkeeping alone: 1,000 trials of an empty function (seeds, Trial
 // objects, outcome records, the report and its statistics), the part of
 // trials() that is not the run. The load average before and after is
@@ -33,6 +35,7 @@ import { inlineLoop, N, plainLoop, resetCase, withTrials } from "./_trials_case.
 const ROUNDS = Number(Deno.args[0] ?? 31);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const load = () => {
   try {
     return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
@@ -107,8 +110,8 @@ const line = (what: keyof Sample) => {
     `trials() median ${f(median(o))} ms (min ${f(Math.min(...o))}); ` +
     `medians' ratio ${(median(o) / median(p)).toFixed(3)}, per-round ratio median ${
       median(ratios).toFixed(3)
-    }, fastest batches' ratio ${
-      (Math.min(...o) / Math.min(...p)).toFixed(3)
+    }, fastest batches' ratio ${(Math.min(...o) / Math.min(...p)).toFixed(3)}, totals' ratio ${
+      (sum(o) / sum(p)).toFixed(3)
     }; bookkeeping alone median ${median(b).toFixed(2)} ms (min ${Math.min(...b).toFixed(2)}), ${
       (median(b) / median(p) * 100).toFixed(1)
     }% of the plain loop's median; inline loop median ${f(median(il))} ms, trials() over it ${
