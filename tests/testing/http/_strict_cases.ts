@@ -57,3 +57,34 @@ export async function serves(api: ProviderApi, body: Record<string, unknown>): P
   const { status, body: answer } = await json(provider, PATHS[api], body);
   assertEquals([status, provider.rejections], [200, []], JSON.stringify(answer));
 }
+
+/** A user's one-line message, as Chat Completions and Messages take it. */
+export const user = { role: "user", content: "hi" };
+
+/** A minimal valid Chat Completions body, with `fields` over it. */
+export const chat = (fields: Record<string, unknown>): Record<string, unknown> => ({
+  model: "gpt-4o",
+  messages: [user],
+  ...fields,
+});
+
+/** A minimal valid Responses body, with `fields` over it. */
+export const resp = (fields: Record<string, unknown>): Record<string, unknown> => ({
+  model: "gpt-4.1",
+  input: "hi",
+  ...fields,
+});
+
+/** A minimal valid Messages body, with `fields` over it. */
+export const claude = (fields: Record<string, unknown>): Record<string, unknown> => ({
+  model: "claude-sonnet-4-5",
+  max_tokens: 2048,
+  messages: [user],
+  ...fields,
+});
+
+/** A minimal valid generateContent body, with `fields` over it. */
+export const gem = (fields: Record<string, unknown>): Record<string, unknown> => ({
+  contents: [{ role: "user", parts: [{ text: "hi" }] }],
+  ...fields,
+});

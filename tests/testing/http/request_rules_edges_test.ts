@@ -3,19 +3,7 @@
 // results and at the top level, thinking's top_k and top_p, the error codes
 // OpenAI's body carries, and the values each rule lets through.
 import { assertEquals } from "@std/assert";
-import { refuses, serves } from "./_strict_cases.ts";
-
-const user = { role: "user", content: "hi" };
-const claude = (fields: Record<string, unknown>) => ({
-  model: "claude-sonnet-4-5",
-  max_tokens: 2048,
-  messages: [user],
-  ...fields,
-});
-const gem = (fields: Record<string, unknown>) => ({
-  contents: [{ role: "user", parts: [{ text: "hi" }] }],
-  ...fields,
-});
+import { claude, gem, refuses, serves, user } from "./_strict_cases.ts";
 const decl = (parameters: unknown) => ({
   tools: [{ googleSearch: {} }, {
     function_declarations: [{ name: "a" }, { name: "f", parameters }],

@@ -8,26 +8,8 @@ import { GoogleGenAI } from "@google/genai";
 import { assertEquals } from "@std/assert";
 import { toolCall } from "@agentkit/testing/ports";
 import { FakeLLM, FakeProvider } from "@agentkit/testing/testing";
-import { refuses, serves } from "./_strict_cases.ts";
+import { chat, claude, gem, refuses, resp, serves, user } from "./_strict_cases.ts";
 import { json } from "./_wire_fetch.ts";
-
-const user = { role: "user", content: "hi" };
-const chat = (fields: Record<string, unknown>) => ({
-  model: "gpt-4o",
-  messages: [user],
-  ...fields,
-});
-const resp = (fields: Record<string, unknown>) => ({ model: "gpt-4.1", input: "hi", ...fields });
-const claude = (fields: Record<string, unknown>) => ({
-  model: "claude-sonnet-4-5",
-  max_tokens: 2048,
-  messages: [user],
-  ...fields,
-});
-const gem = (fields: Record<string, unknown>) => ({
-  contents: [{ role: "user", parts: [{ text: "hi" }] }],
-  ...fields,
-});
 
 function provider(...turns: string[]): FakeProvider {
   return new FakeProvider({ llm: FakeLLM.script(turns.length ? turns : ["ok"]) });
